@@ -1,0 +1,37 @@
+"""The Alhambra rules engine: pure functions over immutable states, no I/O.
+
+    new_game(players, modules, seed) -> Outcome
+    validate(state, action) -> list[Violation]
+    apply(state, action) -> Outcome            (raises IllegalAction)
+    legal_actions(state, limit) -> (actions, truncated)
+    random_action(state, generator) -> Action | None
+    score(position) / score_state(state, round) -> Breakdown
+    check_consistency(state) -> list[Violation]
+"""
+
+from .actions import Action
+from .consistency import check_consistency
+from .game import (
+    GameRequestError,
+    Outcome,
+    apply,
+    check_state,
+    iter_legal_actions,
+    legal_actions,
+    new_game,
+    random_action,
+    score,
+    score_state,
+    validate,
+)
+from .rng import Generator
+from .scoring import Breakdown, Position
+from .state import GameState
+from .violations import IllegalAction, InconsistentState, Violation
+
+__all__ = [
+    "Action", "Breakdown", "GameRequestError", "GameState", "Generator", "IllegalAction",
+    "InconsistentState", "Outcome", "Position", "Violation", "apply", "check_consistency",
+    "check_state", "iter_legal_actions", "legal_actions", "new_game", "random_action", "score",
+    "score_state", "validate",
+]

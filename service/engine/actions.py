@@ -1,0 +1,72 @@
+"""The actions of the base game: a tagged union on `type`, each naming its `player`.
+
+Modules add their own Action subclasses; `service.engine.rules` assembles the union from the
+modules that are registered, so the decoder knows every action of every module.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from .state import Coord
+
+CardList = Annotated[tuple[str, ...], msgspec.Meta(max_length=108)]
+
+
+class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True,
+             kw_only=True, tag_field="type"):
+    player: str
+
+
+class TakeMoney(Action, tag="take-money"):
+    """base.money.take: one card of any value, or several totalling at most 5."""
+
+    cards: CardList
+
+
+class BuyBuilding(Action, tag="buy-building"):
+    """base.buy.*: buy the market tile `tile`, paying `payment` in its space's currency."""
+
+    tile: str
+    payment: CardList
+
+
+class PlaceFromReserve(Action, tag="place-from-reserve"):
+    """base.redesign (a): a reserve tile into the Alhambra at (x, y)."""
+
+    tile: str
+    x: Coord
+    y: Coord
+
+
+class RemoveToReserve(Action, tag="remove-to-reserve"):
+    """base.redesign (b): an Alhambra tile to the reserve."""
+
+    tile: str
+
+
+class SwapWithReserve(Action, tag="swap-with-reserve"):
+    """base.redesign (c): the reserve tile `tile` takes the space of the Alhambra tile `replaces`."""
+
+    tile: str
+    replaces: str
+
+
+class PlaceBuilding(Action, tag="place-building"):
+    """base.turn.placement: a held building into the Alhambra at (x, y)."""
+
+    tile: str
+    x: Coord
+    y: Coord
+
+
+class ReserveBuilding(Action, tag="reserve-building"):
+    """base.turn.placement: a held building onto the reserve."""
+
+    tile: str
+
+
+class EndTurn(Action, tag="end-turn"):
+    """Decline the extra action of an exact payment (base.buy.exact-bonus)."""

@@ -1,0 +1,120 @@
+"""base.buy.*: buy the building on a market space with cards of that space's currency."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import product
+
+from msgspec.structs import replace
+
+from ..actions import BuyBuilding
+from ..catalogue import CATALOGUE
+from ..events import BuildingBought
+from ..flow import spend_action, with_player, without
+from ..rng import Generator
+from ..rules import ActionRule, Context
+from ..state import GameState, MarketSpace, Tile
+from ..violations import Violation
+from .money import duplicates
+
+
+def market_space(state: GameState, tile: str) -> MarketSpace | None:
+    for space in state.market:
+        if space.tile == tile:
+            return space
+    return None
+
+
+def check(state: GameState, action: BuyBuilding) -> list[Violation]:
+    space = market_space(state, action.tile)
+    if space is None:
+        on_market = [s.tile for s in state.market if s.tile]
+        return [Violation("base.buy.currency",
+                          f"{action.tile} is not on the market (it holds {on_market})")]
+    if not action.payment:
+        return [Violation("base.buy.amount", f"no cards are paid for {action.tile}")]
+    hand = state.players[state.turn.player].hand
+    out = [Violation("base.buy.currency", f"{c} is paid twice") for c in duplicates(action.payment)]
+    out += [Violation("base.buy.currency", f"{c} is not in {action.player}'s hand")
+            for c in action.payment if c not in hand]
+    if out:
+        return out
+    out += [Violation("base.buy.currency",
+                      f"{c} is not {space.currency}: {action.tile} stands on the "
+                      f"{space.currency} space and is paid only in {space.currency}")
+            for c in action.payment if CATALOGUE.money[c].currency != space.currency]
+    if out:
+        return out
+    paid = sum(CATALOGUE.money[c].value for c in action.payment)
+    price = CATALOGUE.tiles[action.tile].price
+    if paid < price:
+        out.append(Violation("base.buy.amount",
+                             f"{action.tile} costs {price} but the payment totals {paid}"))
+    return out
+
+
+def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
+    space = market_space(state, action.tile)
+    assert space is not None
+    seat = state.turn.player
+    player = state.players[seat]
+    paid = sum(CATALOGUE.money[c].value for c in action.payment)
+    exact = paid == CATALOGUE.tiles[action.tile].price
+    market = tuple(replace(s, tile=None) if s is space else s for s in state.market)
+    state = replace(state, market=market, discard=(*state.discard, *action.payment))
+    state = with_player(state, seat, hand=without(player.hand, *action.payment),
+                        held=(*player.held, Tile(tile=action.tile)))
+    ctx.events.append(BuildingBought(player=player.name, tile=action.tile,
+                                     currency=space.currency, payment=action.payment, exact=exact))
+    return spend_action(state, another=exact)  # base.buy.exact-bonus
+
+
+def payments(hand: tuple[str, ...], currency: str, price: int) -> Iterator[tuple[str, ...]]:
+    """Every distinct payment of at least `price` from `hand`: equal cards listed once."""
+    by_value: dict[int, list[str]] = {}
+    for card in sorted(hand):
+        money = CATALOGUE.money[card]
+        if money.currency == currency:
+            by_value.setdefault(money.value, []).append(card)
+    values = sorted(by_value)
+    if sum(v * len(by_value[v]) for v in values) < price:
+        return
+    for counts in product(*(range(len(by_value[v]) + 1) for v in values)):
+        if sum(v * k for v, k in zip(values, counts, strict=True)) >= price:
+            yield tuple(c for v, k in zip(values, counts, strict=True) for c in by_value[v][:k])
+
+
+def candidates(state: GameState, seat: int) -> Iterator[BuyBuilding]:
+    player = state.players[seat]
+    for space in state.market:
+        if space.tile is None:
+            continue
+        price = CATALOGUE.tiles[space.tile].price
+        for payment in payments(player.hand, space.currency, price):
+            yield BuyBuilding(player=player.name, tile=space.tile, payment=payment)
+
+
+def sample(state: GameState, seat: int, rng: Generator) -> BuyBuilding | None:
+    """A random affordable building, paid with cards drawn at random until the price is met."""
+    player = state.players[seat]
+    options = []
+    for space in state.market:
+        if space.tile is None:
+            continue
+        cards = [c for c in player.hand if CATALOGUE.money[c].currency == space.currency]
+        if sum(CATALOGUE.money[c].value for c in cards) >= CATALOGUE.tiles[space.tile].price:
+            options.append((space.tile, cards))
+    if not options:
+        return None
+    tile, cards = rng.choice(options)
+    price = CATALOGUE.tiles[tile].price
+    paid: list[str] = []
+    for card in rng.shuffled(cards):
+        if sum(CATALOGUE.money[c].value for c in paid) >= price:
+            break
+        paid.append(card)
+    return BuyBuilding(player=player.name, tile=tile, payment=tuple(paid))
+
+
+RULE_BUY = ActionRule(action=BuyBuilding, rule="base.buy.currency", kind="action", check=check,
+                      apply=apply, candidates=candidates, sample=sample)

@@ -1,0 +1,130 @@
+"""Where every base component is (for the consistency check), and the base game's own checks
+of a state that cannot occur in play."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..catalogue import CATALOGUE, FOUNTAIN
+from ..grid import check_layout
+from ..state import GameState
+from ..violations import Violation
+
+INCONSISTENT = "inconsistent-state"
+
+
+def expected(state: GameState) -> Iterator[str]:
+    yield from CATALOGUE.tiles
+    yield from CATALOGUE.money
+    yield from CATALOGUE.scoring_cards
+    for _ in state.players:
+        yield FOUNTAIN
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    for card in state.deck:
+        yield card, "the deck"
+    for card in state.discard:
+        yield card, "the discard pile"
+    for card in state.display:
+        yield card, "the money display"
+    for card in CATALOGUE.scoring_cards:
+        if CATALOGUE.scoring_round_of(card) in (*state.rounds_held, *state.scoring_called):
+            yield card, "set aside (its scoring round was called)"
+    for tile in state.bag:
+        yield tile, "the bag"
+    for space in state.market:
+        if space.tile is not None:
+            yield space.tile, f"the {space.currency} market space"
+    for tile in state.removed:
+        yield tile, "out of the game"
+    for p in state.players:
+        for card in p.hand:
+            yield card, f"{p.name}'s hand"
+        for placed in p.alhambra:
+            yield placed.tile, f"{p.name}'s Alhambra at ({placed.x}, {placed.y})"
+        for t in p.reserve:
+            yield t.tile, f"{p.name}'s reserve"
+        for t in p.held:
+            yield t.tile, f"{p.name}'s held buildings"
+
+
+def check(state: GameState) -> list[Violation]:
+    out = _players(state) + _turn(state) + _market(state)
+    for p in state.players:
+        out += [Violation(v.rule, f"{p.name}'s Alhambra: {v.message}") for v in check_layout(p.alhambra)]
+    return out
+
+
+def _players(state: GameState) -> list[Violation]:
+    out = []
+    n = len(state.players)
+    if not 2 <= n <= 6:
+        out.append(Violation("base.setup.players", f"a game has 2 to 6 players, not {n}"))
+    names = [p.name for p in state.players]
+    for name in sorted({x for x in names if names.count(x) > 1}):
+        out.append(Violation(INCONSISTENT, f"two players are named {name!r}"))
+    if (n == 2) != (state.dirk is not None):
+        out.append(Violation("dirk.setup", "Dirk plays exactly when there are two players"))
+    if state.dirk is not None and state.dirk.name in names:
+        out.append(Violation(INCONSISTENT, f"a player has Dirk's name {state.dirk.name!r}"))
+    for p in state.players:
+        if p.score < 0:
+            out.append(Violation(INCONSISTENT, f"{p.name}'s score {p.score} is negative"))
+    return out
+
+
+def _turn(state: GameState) -> list[Violation]:
+    out = []
+    turn = state.turn
+    if not 0 <= turn.player < len(state.players):
+        return [Violation(INCONSISTENT, f"turn.player {turn.player} is not a seat of this game")]
+    if turn.actions not in (0, 1):
+        out.append(Violation(INCONSISTENT, f"turn.actions must be 0 or 1, not {turn.actions}"))
+    for seat, p in enumerate(state.players):
+        # At the end of the game several players may hold leftover tiles at once.
+        if p.held and seat != turn.player and state.phase == "play":
+            out.append(Violation(INCONSISTENT,
+                                 f"{p.name} holds buildings but it is not {p.name}'s turn"))
+    if state.phase == "play" and turn.actions == 0 and not state.active.held:
+        out.append(Violation(INCONSISTENT, "the active player's turn is over but has not passed"))
+    if state.phase == "play" and not turn.acted and turn.actions != 1:
+        out.append(Violation(INCONSISTENT, "a player who has not acted still has their action"))
+    if state.phase == "final-placement" and not state.active.held:
+        out.append(Violation(INCONSISTENT, "final placement by a player who holds nothing"))
+    if state.phase == "final-placement" and turn.actions != 0:
+        out.append(Violation(INCONSISTENT, "no action is taken while placing leftover tiles"))
+    rounds = state.rounds_held
+    if list(rounds) != sorted(set(rounds)) or any(r not in (1, 2, 3) for r in rounds):
+        out.append(Violation(INCONSISTENT, f"rounds_held {list(rounds)} is not a sorted set of 1-3"))
+    if (3 in rounds) != (state.phase == "over"):
+        out.append(Violation(INCONSISTENT, "round 3 is held exactly when the game is over"))
+    if (state.phase == "over") != bool(state.ranking):
+        out.append(Violation(INCONSISTENT, "a finished game, and only one, has a ranking"))
+    if state.scoring_called and state.phase != "play":
+        out.append(Violation(INCONSISTENT, "a scoring round is called but the game has ended"))
+    if any(r not in (1, 2) or r in rounds for r in state.scoring_called):
+        out.append(Violation(INCONSISTENT, f"scoring_called {list(state.scoring_called)} is wrong"))
+    return out
+
+
+def _market(state: GameState) -> list[Violation]:
+    out = []
+    currencies = tuple(s.currency for s in state.market)
+    if currencies != CATALOGUE.currencies:
+        out.append(Violation(INCONSISTENT, f"the market spaces must be {list(CATALOGUE.currencies)}"
+                                           f" in that order, not {list(currencies)}"))
+    if state.phase == "play" and not state.turn.acted:
+        for s in state.market:
+            if s.tile is None:
+                out.append(Violation(INCONSISTENT,
+                                     f"the {s.currency} market space is empty at the start of a turn"))
+    if state.phase != "play" and any(s.tile for s in state.market):
+        out.append(Violation(INCONSISTENT, "the market keeps no tiles once the game has ended"))
+    if len(state.display) > CATALOGUE.display_size:
+        out.append(Violation(INCONSISTENT, f"the money display holds {len(state.display)} cards, "
+                                           f"more than {CATALOGUE.display_size}"))
+    for card in (*state.display, *state.discard, *(c for p in state.players for c in p.hand)):
+        if card in CATALOGUE.scoring_cards:
+            out.append(Violation(INCONSISTENT, f"{card} is only ever in the deck or set aside"))
+    return out

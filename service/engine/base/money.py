@@ -1,0 +1,81 @@
+"""base.money.take: take one card of any value, or several whose values total at most 5."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from msgspec.structs import replace
+
+from ..actions import TakeMoney
+from ..catalogue import CATALOGUE
+from ..events import MoneyTaken
+from ..flow import spend_action, with_player
+from ..rng import Generator
+from ..rules import ActionRule, Context
+from ..state import GameState
+from ..violations import Violation
+
+RULE = "base.money.take"
+
+
+def duplicates(cards: tuple[str, ...]) -> list[str]:
+    seen: set[str] = set()
+    return sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+
+
+def check(state: GameState, action: TakeMoney) -> list[Violation]:
+    if not action.cards:
+        return [Violation(RULE, "take-money must name at least one card of the display")]
+    out = [Violation(RULE, f"{c} is named twice") for c in duplicates(action.cards)]
+    out += [Violation(RULE, f"{c} is not in the money display {list(state.display)}")
+            for c in action.cards if c not in state.display]
+    if out or len(action.cards) == 1:
+        return out
+    total = sum(CATALOGUE.money[c].value for c in action.cards)
+    limit = CATALOGUE.take_money_total_at_most
+    if total > limit:
+        out.append(Violation(RULE, f"several cards may total at most {limit}; "
+                                   f"{', '.join(action.cards)} total {total}"))
+    return out
+
+
+def apply(state: GameState, action: TakeMoney, ctx: Context) -> GameState:
+    seat = state.turn.player
+    player = state.players[seat]
+    display = tuple(c for c in state.display if c not in action.cards)
+    state = replace(state, display=display)
+    state = with_player(state, seat, hand=(*player.hand, *action.cards))
+    ctx.events.append(MoneyTaken(player=player.name, cards=action.cards))
+    return spend_action(state, another=False)
+
+
+def _card_key(card: str) -> tuple[str, int]:
+    money = CATALOGUE.money[card]
+    return money.currency, money.value
+
+
+def candidates(state: GameState, seat: int) -> Iterator[TakeMoney]:
+    """Every distinct take: cards that differ only in their copy letter are listed once."""
+    name = state.players[seat].name
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    limit = CATALOGUE.take_money_total_at_most
+    display = state.display
+    for size in range(1, len(display) + 1):
+        for cards in combinations(display, size):
+            key = tuple(sorted(_card_key(c) for c in cards))
+            if key in seen:
+                continue
+            if size > 1 and sum(v for _, v in key) > limit:
+                continue
+            seen.add(key)
+            yield TakeMoney(player=name, cards=cards)
+
+
+def sample(state: GameState, seat: int, rng: Generator) -> TakeMoney | None:
+    options = list(candidates(state, seat))
+    return rng.choice(options) if options else None
+
+
+RULE_TAKE = ActionRule(action=TakeMoney, rule=RULE, kind="action", check=check, apply=apply,
+                       candidates=candidates, sample=sample)

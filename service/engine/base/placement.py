@@ -1,0 +1,139 @@
+"""base.turn.placement: held buildings go into the Alhambra or onto the reserve at the end of
+the turn (and leftover market tiles at the end of the game); `end-turn` declines an extra action."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from msgspec.structs import replace
+
+from ..actions import EndTurn, PlaceBuilding, ReserveBuilding
+from ..events import BuildingPlaced, BuildingReserved
+from ..flow import end_actions, with_player
+from ..grid import check_placement, frontier, layout_of, names_of, tile_walls
+from ..rng import Generator
+from ..rules import ActionRule, Context
+from ..state import GameState, PlacedTile, Player, Tile
+from ..violations import Violation
+
+
+def held_tile(player: Player, tile: str) -> Tile | None:
+    for t in player.held:
+        if t.tile == tile:
+            return t
+    return None
+
+
+def held_problem(player: Player, tile: str) -> list[Violation]:
+    if held_tile(player, tile) is not None:
+        return []
+    held = [t.tile for t in player.held]
+    return [Violation("base.turn.placement",
+                      f"{player.name} holds no building {tile} to place (held: {held})")]
+
+
+def take_held(state: GameState, seat: int, tile: str) -> tuple[GameState, Tile]:
+    """The held tile leaves the player's hand of held buildings; their actions are over."""
+    player = state.players[seat]
+    found = held_tile(player, tile)
+    assert found is not None
+    state = with_player(state, seat, held=tuple(t for t in player.held if t is not found))
+    return end_actions(state), found
+
+
+def check_place(state: GameState, action: PlaceBuilding) -> list[Violation]:
+    player = state.players[state.turn.player]
+    out = held_problem(player, action.tile)
+    if out:
+        return out
+    return check_placement(layout_of(player.alhambra), names_of(player.alhambra),
+                           (action.x, action.y), action.tile, tile_walls(action.tile))
+
+
+def apply_place(state: GameState, action: PlaceBuilding, ctx: Context) -> GameState:
+    seat = state.turn.player
+    state, _ = take_held(state, seat, action.tile)
+    player = state.players[seat]
+    state = with_player(state, seat, alhambra=(
+        *player.alhambra, PlacedTile(x=action.x, y=action.y, tile=action.tile)))
+    ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
+    return state
+
+
+def candidates_place(state: GameState, seat: int) -> Iterator[PlaceBuilding]:
+    player = state.players[seat]
+    if not player.held:
+        return
+    layout, names = layout_of(player.alhambra), names_of(player.alhambra)
+    spots = frontier(layout)
+    for t in player.held:
+        walls = tile_walls(t.tile)
+        for x, y in spots:
+            if not check_placement(layout, names, (x, y), t.tile, walls):
+                yield PlaceBuilding(player=player.name, tile=t.tile, x=x, y=y)
+
+
+def check_reserve(state: GameState, action: ReserveBuilding) -> list[Violation]:
+    return held_problem(state.players[state.turn.player], action.tile)
+
+
+def apply_reserve(state: GameState, action: ReserveBuilding, ctx: Context) -> GameState:
+    seat = state.turn.player
+    state, tile = take_held(state, seat, action.tile)
+    player = state.players[seat]
+    state = with_player(state, seat, reserve=(*player.reserve, tile))
+    ctx.events.append(BuildingReserved(player=player.name, tile=action.tile))
+    return state
+
+
+def candidates_reserve(state: GameState, seat: int) -> Iterator[ReserveBuilding]:
+    player = state.players[seat]
+    for t in player.held:
+        yield ReserveBuilding(player=player.name, tile=t.tile)
+
+
+def sample_placement(state: GameState, seat: int, rng: Generator) -> PlaceBuilding | ReserveBuilding | None:
+    """Mostly build when a space fits; otherwise reserve."""
+    options = list(candidates_place(state, seat))
+    if options and rng.below(10) < 9:
+        return rng.choice(options)
+    player = state.players[seat]
+    if not player.held:
+        return None
+    return ReserveBuilding(player=player.name, tile=rng.choice(player.held).tile)
+
+
+def check_end_turn(state: GameState, action: EndTurn) -> list[Violation]:
+    player = state.players[state.turn.player]
+    if not state.turn.acted:
+        return [Violation("base.turn.one-action",
+                          f"{player.name} must take an action before ending the turn")]
+    if player.held:
+        held = [t.tile for t in player.held]
+        return [Violation("base.turn.placement",
+                          f"{player.name} must first place the held buildings {held}")]
+    return []
+
+
+def apply_end_turn(state: GameState, action: EndTurn, ctx: Context) -> GameState:
+    return replace(state, turn=replace(state.turn, actions=0))
+
+
+def candidates_end_turn(state: GameState, seat: int) -> Iterator[EndTurn]:
+    yield EndTurn(player=state.players[seat].name)
+
+
+def sample_end_turn(state: GameState, seat: int, rng: Generator) -> EndTurn | None:
+    return EndTurn(player=state.players[seat].name)
+
+
+PLACEMENT_PHASES = ("play", "final-placement")
+RULE_PLACE = ActionRule(action=PlaceBuilding, rule="base.turn.placement", kind="placement",
+                        check=check_place, apply=apply_place, candidates=candidates_place,
+                        sample=sample_placement, phases=PLACEMENT_PHASES)
+RULE_RESERVE = ActionRule(action=ReserveBuilding, rule="base.turn.placement", kind="placement",
+                          check=check_reserve, apply=apply_reserve, candidates=candidates_reserve,
+                          sample=sample_placement, phases=PLACEMENT_PHASES)
+RULE_END_TURN = ActionRule(action=EndTurn, rule="base.buy.exact-bonus", kind="action",
+                           check=check_end_turn, apply=apply_end_turn,
+                           candidates=candidates_end_turn, sample=sample_end_turn)

@@ -1,0 +1,234 @@
+"""base.redesign: move a reserve tile into the Alhambra, an Alhambra tile to the reserve, or swap
+the two; every result obeys §4 and §5."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from msgspec.structs import replace
+
+from ..actions import PlaceFromReserve, RemoveToReserve, SwapWithReserve
+from ..catalogue import FOUNTAIN
+from ..events import BuildingPlaced, BuildingRemoved, BuildingReserved
+from ..flow import spend_action, with_player
+from ..grid import (
+    check_placement,
+    frontier,
+    holes,
+    layout_of,
+    names_of,
+    reachable,
+    side_mismatches,
+    tile_walls,
+)
+from ..rng import Generator
+from ..rules import ActionRule, Context
+from ..state import GameState, PlacedTile, Player, Tile
+from ..violations import Violation
+
+
+def placed(player: Player, tile: str) -> PlacedTile | None:
+    for p in player.alhambra:
+        if p.tile == tile:
+            return p
+    return None
+
+
+def in_reserve(player: Player, tile: str) -> Tile | None:
+    for t in player.reserve:
+        if t.tile == tile:
+            return t
+    return None
+
+
+def is_held(player: Player, tile: str) -> bool:
+    return any(t.tile == tile for t in player.held)
+
+
+def reserve_tile_problem(player: Player, tile: str) -> list[Violation]:
+    """The tile must be on the player's reserve; a held building cannot be used (base.buy.hold)."""
+    if in_reserve(player, tile) is not None:
+        return []
+    if is_held(player, tile):
+        return [Violation("base.buy.hold",
+                          f"{tile} was bought this turn: it is held until the end of the turn "
+                          "and cannot be used in a redesign")]
+    return [Violation("base.redesign", f"{tile} is not on {player.name}'s reserve")]
+
+
+def alhambra_tile_problem(player: Player, tile: str) -> list[Violation]:
+    if tile == FOUNTAIN:
+        return [Violation("base.place.fountain-fixed",
+                          "the Lion Fountain never moves and never leaves the Alhambra")]
+    if placed(player, tile) is None:
+        if is_held(player, tile):
+            return [Violation("base.buy.hold",
+                              f"{tile} was bought this turn and is not in the Alhambra yet")]
+        return [Violation("base.redesign", f"{tile} is not in {player.name}'s Alhambra")]
+    return []
+
+
+# --- (a) reserve -> Alhambra ----------------------------------------------------------------
+
+def check_place(state: GameState, action: PlaceFromReserve) -> list[Violation]:
+    player = state.players[state.turn.player]
+    out = reserve_tile_problem(player, action.tile)
+    if out:
+        return out
+    return check_placement(layout_of(player.alhambra), names_of(player.alhambra),
+                           (action.x, action.y), action.tile, tile_walls(action.tile))
+
+
+def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> GameState:
+    seat = state.turn.player
+    player = state.players[seat]
+    tile = in_reserve(player, action.tile)
+    assert tile is not None
+    state = with_player(
+        state, seat,
+        reserve=tuple(t for t in player.reserve if t is not tile),
+        alhambra=(*player.alhambra, PlacedTile(x=action.x, y=action.y, tile=action.tile)))
+    ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
+    return spend_action(state, another=False)
+
+
+def candidates_place(state: GameState, seat: int) -> Iterator[PlaceFromReserve]:
+    player = state.players[seat]
+    if not player.reserve:
+        return
+    layout, names = layout_of(player.alhambra), names_of(player.alhambra)
+    spots = frontier(layout)
+    for t in player.reserve:
+        walls = tile_walls(t.tile)
+        for pos in spots:
+            if not check_placement(layout, names, pos, t.tile, walls):
+                yield PlaceFromReserve(player=player.name, tile=t.tile, x=pos[0], y=pos[1])
+
+
+# --- (b) Alhambra -> reserve ----------------------------------------------------------------
+
+def removal_problems(player: Player, tile: PlacedTile) -> list[Violation]:
+    """base.remove.valid-after: the rest stays reachable and no hole appears."""
+    layout = layout_of(player.alhambra)
+    names = names_of(player.alhambra)
+    pos = (tile.x, tile.y)
+    del layout[pos]
+    out = []
+    cut_off = sorted(set(layout) - reachable(layout))
+    if cut_off:
+        listed = ", ".join(f"{names[p]} at {p}" for p in cut_off)
+        out.append(Violation("base.remove.valid-after",
+                             f"removing {tile.tile} from {pos} would cut {listed} off from the "
+                             "fountain"))
+    if holes(layout, [pos]):
+        out.append(Violation("base.remove.valid-after",
+                             f"removing {tile.tile} would leave the empty space {pos} enclosed "
+                             "on all four sides"))
+    return out
+
+
+def check_remove(state: GameState, action: RemoveToReserve) -> list[Violation]:
+    player = state.players[state.turn.player]
+    out = alhambra_tile_problem(player, action.tile)
+    if out:
+        return out
+    tile = placed(player, action.tile)
+    assert tile is not None
+    return removal_problems(player, tile)
+
+
+def apply_remove(state: GameState, action: RemoveToReserve, ctx: Context) -> GameState:
+    seat = state.turn.player
+    player = state.players[seat]
+    tile = placed(player, action.tile)
+    assert tile is not None
+    state = with_player(state, seat,
+                        alhambra=tuple(p for p in player.alhambra if p is not tile),
+                        reserve=(*player.reserve, Tile(tile=tile.tile)))
+    ctx.events.append(BuildingRemoved(player=player.name, tile=tile.tile, x=tile.x, y=tile.y))
+    ctx.events.append(BuildingReserved(player=player.name, tile=tile.tile))
+    return spend_action(state, another=False)
+
+
+def candidates_remove(state: GameState, seat: int) -> Iterator[RemoveToReserve]:
+    player = state.players[seat]
+    for p in player.alhambra:
+        if p.tile != FOUNTAIN and not removal_problems(player, p):
+            yield RemoveToReserve(player=player.name, tile=p.tile)
+
+
+# --- (c) swap -------------------------------------------------------------------------------
+
+def swap_problems(player: Player, new: str, old: PlacedTile) -> list[Violation]:
+    """base.swap.same-space: the reserve tile must obey §4 in the removed tile's space."""
+    pos = (old.x, old.y)
+    layout = layout_of(player.alhambra)
+    names = names_of(player.alhambra)
+    walls = tile_walls(new)
+    out = [Violation("base.swap.same-space", f"swapping {new} for {old.tile}: {m}")
+           for m in side_mismatches(layout, names, pos, walls, new)]
+    if out:
+        return out
+    layout[pos] = walls
+    names[pos] = new
+    cut_off = sorted(set(layout) - reachable(layout))
+    if cut_off:
+        listed = ", ".join(f"{names[p]} at {p}" for p in cut_off)
+        out.append(Violation("base.swap.same-space",
+                             f"swapping {new} for {old.tile} at {pos} would leave {listed} "
+                             "unreachable from the fountain"))
+    return out
+
+
+def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
+    player = state.players[state.turn.player]
+    out = reserve_tile_problem(player, action.tile) + alhambra_tile_problem(player, action.replaces)
+    if out:
+        return out
+    old = placed(player, action.replaces)
+    assert old is not None
+    return swap_problems(player, action.tile, old)
+
+
+def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameState:
+    seat = state.turn.player
+    player = state.players[seat]
+    old = placed(player, action.replaces)
+    new = in_reserve(player, action.tile)
+    assert old is not None and new is not None
+    alhambra = tuple(PlacedTile(x=p.x, y=p.y, tile=action.tile) if p is old else p
+                     for p in player.alhambra)
+    reserve = (*(t for t in player.reserve if t is not new), Tile(tile=old.tile))
+    state = with_player(state, seat, alhambra=alhambra, reserve=reserve)
+    ctx.events.append(BuildingRemoved(player=player.name, tile=old.tile, x=old.x, y=old.y))
+    ctx.events.append(BuildingReserved(player=player.name, tile=old.tile))
+    ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=old.x, y=old.y))
+    return spend_action(state, another=False)
+
+
+def candidates_swap(state: GameState, seat: int) -> Iterator[SwapWithReserve]:
+    player = state.players[seat]
+    for t in player.reserve:
+        for p in player.alhambra:
+            if p.tile != FOUNTAIN and not swap_problems(player, t.tile, p):
+                yield SwapWithReserve(player=player.name, tile=t.tile, replaces=p.tile)
+
+
+def _sample(candidates):  # type: ignore[no-untyped-def]
+    def sample(state: GameState, seat: int, rng: Generator):  # type: ignore[no-untyped-def]
+        options = list(candidates(state, seat))
+        return rng.choice(options) if options else None
+    return sample
+
+
+RULE_PLACE = ActionRule(action=PlaceFromReserve, rule="base.redesign", kind="action",
+                        check=check_place, apply=apply_place, candidates=candidates_place,
+                        sample=_sample(candidates_place))
+RULE_REMOVE = ActionRule(action=RemoveToReserve, rule="base.redesign", kind="action",
+                         check=check_remove, apply=apply_remove, candidates=candidates_remove,
+                         sample=_sample(candidates_remove))
+RULE_SWAP = ActionRule(action=SwapWithReserve, rule="base.redesign", kind="action",
+                       check=check_swap, apply=apply_swap, candidates=candidates_swap,
+                       sample=_sample(candidates_swap))
+
+_ = replace

@@ -1,0 +1,167 @@
+"""The base game's end of a turn and of the game: refills, scoring rounds, the next player,
+the leftover market tiles and the final scoring (RULES.md §3, §6, §7)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ..catalogue import CATALOGUE
+from ..events import (
+    DeckReshuffled,
+    DisplayRefilled,
+    GameEnded,
+    LeftoverAwarded,
+    LeftoverRemoved,
+    MarketRefilled,
+    ScoringCardDrawn,
+    ScoringRoundHeld,
+    TurnEnded,
+    TurnStarted,
+)
+from ..flow import hand_total, next_turn, with_player
+from ..rules import Context, modules_of
+from ..scoring import position_of, score_position
+from ..state import GameState, MarketSpace, Tile, Turn
+
+
+def draw_money(state: GameState, ctx: Context) -> tuple[GameState, str | None]:
+    """Draw the top money card; an empty deck is first rebuilt from the discard pile.
+
+    base.turn.deck-empty: the paid cards are shuffled into a new deck when a card must be
+    drawn and the deck is empty. Returns None when both are empty.
+    """
+    if not state.deck:
+        if not state.discard:
+            return state, None
+        ctx.events.append(DeckReshuffled(cards=len(state.discard)))
+        state = replace(state, deck=ctx.rng.shuffled(state.discard), discard=())
+    return replace(state, deck=state.deck[1:]), state.deck[0]
+
+
+def refill_display(state: GameState, ctx: Context, size: int) -> GameState:
+    """base.turn.refill and base.turn.scoring-card: top the display up to `size` cards."""
+    drawn: list[str] = []
+    while len(state.display) < size:
+        state, card = draw_money(state, ctx)
+        if card is None:
+            break
+        if card in CATALOGUE.scoring_cards:
+            round_ = CATALOGUE.scoring_round_of(card)
+            ctx.events.append(ScoringCardDrawn(card=card, round=round_))
+            state = replace(state, scoring_called=(*state.scoring_called, round_))
+            continue
+        drawn.append(card)
+        state = replace(state, display=(*state.display, card))
+    if drawn:
+        ctx.events.append(DisplayRefilled(cards=tuple(drawn)))
+    return state
+
+
+def refill_market(state: GameState, ctx: Context) -> GameState:
+    """base.turn.refill / base.end.trigger: every empty space takes a tile from the bag."""
+    spaces = list(state.market)
+    bag = state.bag
+    for i, space in enumerate(spaces):
+        if space.tile is not None:
+            continue
+        if not bag:
+            ctx.game_ending = True
+            continue
+        spaces[i] = replace(space, tile=bag[0])
+        ctx.events.append(MarketRefilled(currency=space.currency, tile=bag[0]))
+        bag = bag[1:]
+    return replace(state, market=tuple(spaces), bag=bag)
+
+
+def refill_step(state: GameState, ctx: Context) -> GameState:
+    state = refill_display(state, ctx, CATALOGUE.display_size)
+    return refill_market(state, ctx)
+
+
+def hold_scoring_round(state: GameState, round_: int, ctx: Context) -> GameState:
+    """base.score.rounds: score every participant, add the points, then the modules' follow-ups."""
+    breakdown = score_position(position_of(state, round_))
+    totals = {s.name: s.total for s in breakdown.players}
+    players = tuple(replace(p, score=p.score + totals[p.name]) for p in state.players)
+    state = replace(state, players=players, rounds_held=(*state.rounds_held, round_))
+    if state.dirk is not None:
+        state = replace(state, dirk=replace(state.dirk,
+                                            score=state.dirk.score + totals[state.dirk.name]))
+    ctx.events.append(ScoringRoundHeld(round=round_))
+    ctx.scoring.append(breakdown)
+    for m in modules_of(state):
+        if m.after_scoring_round is not None:
+            state = m.after_scoring_round(state, round_, ctx)
+    return state
+
+
+def scoring_step(state: GameState, ctx: Context) -> GameState:
+    """base.turn.scoring-card: the rounds called during the refill, 1 before 2."""
+    for round_ in sorted(state.scoring_called):
+        state = replace(state, scoring_called=tuple(r for r in state.scoring_called if r != round_))
+        state = hold_scoring_round(state, round_, ctx)
+    return state
+
+
+def next_turn_step(state: GameState, ctx: Context) -> GameState:
+    """The turn passes to the left, or the game ends (base.turn.order, base.end.trigger)."""
+    ctx.events.append(TurnEnded(player=state.active.name))
+    if ctx.game_ending:
+        return end_game(state, ctx)
+    state = replace(state, turn=next_turn(state))
+    ctx.events.append(TurnStarted(player=state.active.name))
+    return state
+
+
+def end_game(state: GameState, ctx: Context) -> GameState:
+    """base.end.leftovers: each market tile goes to the richest holder of its currency."""
+    spaces = []
+    removed = list(state.removed)
+    for space in state.market:
+        spaces.append(replace(space, tile=None))
+        if space.tile is None:
+            continue
+        totals = [hand_total(p, space.currency) for p in state.players]
+        best = max(totals)
+        winners = [seat for seat, t in enumerate(totals) if t == best]
+        if best == 0 or len(winners) > 1:
+            reason = "nobody holds that currency" if best == 0 else "tie for the most"
+            removed.append(space.tile)
+            ctx.events.append(LeftoverRemoved(tile=space.tile, currency=space.currency,
+                                              reason=reason))
+            continue
+        seat = winners[0]
+        state = with_player(state, seat, held=(*state.players[seat].held, Tile(tile=space.tile)))
+        ctx.events.append(LeftoverAwarded(tile=space.tile, currency=space.currency,
+                                          player=state.players[seat].name))
+    state = replace(state, market=tuple(spaces), removed=tuple(removed))
+    return next_recipient(state, ctx, start=state.turn.player + 1)
+
+
+def next_recipient(state: GameState, ctx: Context, start: int) -> GameState:
+    """The next player (in seat order from `start`) with leftovers to place, or the end."""
+    n = len(state.players)
+    for k in range(n):
+        seat = (start + k) % n
+        if state.players[seat].held:
+            return replace(state, phase="final-placement", turn=Turn(player=seat, actions=0))
+    return final_scoring(state, ctx)
+
+
+def final_scoring(state: GameState, ctx: Context) -> GameState:
+    """base.end.final-scoring: the third round, then the ranking is the result."""
+    state = hold_scoring_round(state, 3, ctx)
+    ranking = ctx.scoring[-1].ranking
+    winners = tuple(r.name for r in ranking if r.place == 1)
+    ctx.events.append(GameEnded(winners=winners))
+    return replace(state, phase="over", ranking=ranking)
+
+
+def after_final_placement(state: GameState, ctx: Context) -> GameState:
+    if state.active.held:
+        return state
+    return next_recipient(state, ctx, start=state.turn.player + 1)
+
+
+def empty_market() -> tuple[MarketSpace, ...]:
+    return tuple(MarketSpace(currency=c) for c in CATALOGUE.currencies)

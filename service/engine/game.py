@@ -1,0 +1,274 @@
+"""The engine's public functions: new_game, validate, apply, legal_actions, random_action,
+score. Each is a pure function of its arguments; randomness comes from the state's generator."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import msgspec
+from msgspec.structs import replace
+
+from . import base as _base  # noqa: F401  (registers the base game first)
+from . import modules as _modules  # noqa: F401  (registers the expansion modules)
+from .actions import Action
+from .base.turn import after_final_placement, empty_market
+from .catalogue import CATALOGUE, FOUNTAIN
+from .consistency import check_consistency
+from .events import Event
+from .flow import finish_turn, is_turn_over
+from .grid import check_layout
+from .rng import Generator, seed_state
+from .rules import (
+    ActionRule,
+    Context,
+    action_rules,
+    extra_checks,
+    modules_of_ids,
+    registered,
+    rule_for,
+    setup_steps,
+)
+from .scoring import Breakdown, Position, position_of, score_position
+from .state import Dirk, GameState, PlacedTile, Player, Turn
+from .violations import IllegalAction, InconsistentState, Violation
+
+UNSUPPORTED = ("vizier", "exchange-offices", "camps", "diamonds", "characters", "city-gates",
+               "workers-huts")
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    state: GameState
+    events: tuple[Event, ...]
+    scoring: tuple[Breakdown, ...]
+    game_over: bool
+
+
+class GameRequestError(ValueError):
+    """A game that cannot be created as asked (player count, names, modules)."""
+
+    def __init__(self, violations: list[Violation]) -> None:
+        super().__init__("; ".join(v.message for v in violations))
+        self.violations = violations
+
+
+def setup_problems(players: Sequence[str], modules: Sequence[str]) -> list[Violation]:
+    out = []
+    if not 2 <= len(players) <= 6:
+        out.append(Violation("base.setup.players", f"Alhambra is played by 2 to 6 players, "
+                                                   f"not {len(players)}"))
+    for name in sorted({n for n in players if list(players).count(n) > 1}):
+        out.append(Violation("base.setup.players", f"player names must be unique: {name!r}"))
+    for name in players:
+        if not name.strip():
+            out.append(Violation("base.setup.players", "a player name may not be blank"))
+    if len(players) == 2 and CATALOGUE.dirk_name in players:
+        out.append(Violation("dirk.setup", f"with two players {CATALOGUE.dirk_name!r} is the "
+                                           "virtual third player's name; choose another"))
+    known = {m.id for m in registered()} - {"base", "dirk"}
+    for m in modules:
+        if m in UNSUPPORTED:
+            out.append(Violation("modules.unsupported", f"the module {m!r} (another Alhambra "
+                                                        "expansion) is not supported"))
+        elif m not in known:
+            out.append(Violation("modules.unknown", f"unknown module {m!r}; supported: "
+                                                    f"{sorted(known)}"))
+    if len(set(modules)) != len(modules):
+        out.append(Violation("modules.unknown", "a module is named twice"))
+    return out
+
+
+def new_game(players: Sequence[str], modules: Sequence[str] = (), seed: int = 0) -> Outcome:
+    """A new game after the setup of §2 and of every module, from `seed`."""
+    problems = setup_problems(players, modules)
+    if problems:
+        raise GameRequestError(problems)
+    order = {m.id: i for i, m in enumerate(registered())}
+    chosen = tuple(sorted(set(modules), key=order.__getitem__))
+    state = GameState(
+        players=tuple(Player(name=n, alhambra=(PlacedTile(x=0, y=0, tile=FOUNTAIN),))
+                      for n in players),
+        modules=chosen,
+        turn=Turn(player=0),
+        market=empty_market(),
+        dirk=Dirk(name=CATALOGUE.dirk_name) if len(players) == 2 else None,
+    )
+    ctx = Context(Generator(seed_state(seed)))
+    for step in setup_steps(modules_of_ids(chosen, state.dirk is not None)):
+        state = step(state, ctx)
+    state = replace(state, rng=ctx.rng.state)
+    return Outcome(state=state, events=tuple(ctx.events), scoring=(), game_over=False)
+
+
+def validate(state: GameState, action: Action) -> list[Violation]:
+    """Why `action` is illegal in `state` (empty when legal). `state` must be consistent."""
+    if state.phase == "over":
+        return [Violation("base.end.final-scoring", "the game is over; no action is possible")]
+    found = action_rules(state).get(type(action))
+    if found is None:
+        owner = rule_for(type(action))
+        rule = owner[1].rule if owner else "base.turn.order"
+        module_id = owner[0].id if owner else "?"
+        return [Violation(rule, f"{type(action).__name__} needs the module {module_id!r}, which "
+                                "is not on in this game")]
+    seat = state.seat_of(action.player)
+    if seat < 0:
+        if state.dirk is not None and action.player == state.dirk.name:
+            return [Violation("dirk.scores", "Dirk takes no turns")]
+        return [Violation("base.turn.order", f"no player is named {action.player!r}")]
+    problem = _timing(state, found, seat)
+    if problem:
+        return [problem]
+    out = found.check(state, action)
+    for fn in extra_checks(state, type(action)):
+        out += fn(state, action)
+    return out
+
+
+def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
+    """base.turn.order and base.turn.one-action: is it this player's moment for this action?"""
+    if state.phase not in rule.phases:
+        what = "leftover market tiles are being placed" if state.phase == "final-placement" else state.phase
+        return Violation(rule.rule, f"this action is not possible now: {what}")
+    if seat != state.turn.player:
+        return Violation("base.turn.order",
+                         f"it is {state.active.name}'s turn, not {state.players[seat].name}'s")
+    if rule.kind == "action" and state.turn.actions == 0:
+        held = [t.tile for t in state.active.held]
+        return Violation("base.turn.one-action",
+                         f"{state.active.name} has no action left this turn; only placing the "
+                         f"held buildings {held} remains")
+    return None
+
+
+def apply(state: GameState, action: Action) -> Outcome:
+    """The state after `action`, with the events and scoring rounds it caused.
+
+    Raises IllegalAction (with the violations of `validate`) when the action is illegal.
+    """
+    violations = validate(state, action)
+    if violations:
+        raise IllegalAction(violations)
+    rule = action_rules(state)[type(action)]
+    ctx = Context(Generator(state.rng))
+    state = rule.apply(state, action, ctx)
+    if is_turn_over(state):
+        state = finish_turn(state, ctx)
+    elif state.phase == "final-placement":
+        state = after_final_placement(state, ctx)
+    state = replace(state, rng=ctx.rng.state)
+    return Outcome(state=state, events=tuple(ctx.events), scoring=tuple(ctx.scoring),
+                   game_over=state.phase == "over")
+
+
+def _acting_rules(state: GameState) -> list[ActionRule]:
+    return [r for r in action_rules(state).values() if state.phase in r.phases]
+
+
+def iter_legal_actions(state: GameState) -> Iterator[Action]:
+    """Candidates of every action rule, kept when `validate` accepts them (two-stage filter)."""
+    if state.phase == "over":
+        return
+    seat = state.turn.player
+    for rule in _acting_rules(state):
+        for action in rule.candidates(state, seat):
+            if not validate(state, action):
+                yield action
+
+
+def legal_actions(state: GameState, limit: int = 1000) -> tuple[list[Action], bool]:
+    """Up to `limit` legal actions and whether the list was cut short."""
+    out: list[Action] = []
+    for action in iter_legal_actions(state):
+        if len(out) == limit:
+            return out, True
+        out.append(action)
+    return out, False
+
+
+def random_action(state: GameState, rng: Generator) -> Action | None:
+    """One random legal action, fast: each action rule proposes one, the first legal is taken.
+
+    Not uniform over all legal actions (that would need listing them); meant for simulations.
+    """
+    if state.phase == "over":
+        return None
+    seat = state.turn.player
+    rules = list(rng.shuffled(_acting_rules(state)))
+    for rule in rules:
+        if rule.sample is None:
+            continue
+        action = rule.sample(state, seat, rng)
+        if action is not None and not validate(state, action):
+            return action
+    for action in iter_legal_actions(state):
+        return action
+    return None
+
+
+def check_state(state: GameState) -> None:
+    """Raise InconsistentState if `state` could not occur in a game."""
+    problems = check_consistency(state)
+    if problems:
+        raise InconsistentState(problems)
+
+
+def score(position: Position) -> Breakdown:
+    """The scoring breakdown of a position (API.md); raises InconsistentState if impossible."""
+    problems = position_problems(position)
+    if problems:
+        raise InconsistentState(problems)
+    return score_position(position)
+
+
+def score_state(state: GameState, round_: int) -> Breakdown:
+    """A scoring round of a game state, as if it were held now (scores are not changed)."""
+    return score_position(position_of(state, round_))
+
+
+def position_problems(position: Position) -> list[Violation]:
+    from collections import Counter
+
+    out = []
+    known = {m.id for m in registered()} - {"base", "dirk"}
+    for m in position.modules:
+        if m not in known:
+            out.append(Violation("modules.unknown", f"unknown module {m!r}"))
+    names = [p.name for p in position.players]
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        out.append(Violation(INCONSISTENT, f"two players are named {name!r}"))
+    dirks = [p for p in position.players if p.dirk]
+    if len(dirks) > 1:
+        out.append(Violation("dirk.setup", "there is at most one Dirk"))
+    if dirks and len(position.players) != 3:
+        out.append(Violation("dirk.setup", "Dirk joins only a two-player game"))
+    seen: Counter[str] = Counter()
+    for p in position.players:
+        if p.dirk and (p.alhambra or p.reserve):
+            out.append(Violation("dirk.scores", f"Dirk ({p.name}) builds no Alhambra and has no "
+                                                "reserve: give his buildings as `tiles`"))
+        if not p.dirk and p.tiles:
+            out.append(Violation(INCONSISTENT, f"{p.name}: `tiles` is only for Dirk; use "
+                                               "`alhambra` and `reserve`"))
+        for t in (*p.alhambra, *p.reserve, *p.tiles):
+            if t.tile != "fountain" and t.tile not in CATALOGUE.tiles:
+                out.append(Violation(INCONSISTENT, f"{p.name}: {t.tile!r} is not a tile of the "
+                                                   "catalogue"))
+            elif t.tile != "fountain":
+                seen[t.tile] += 1
+        if any(t.tile == "fountain" for t in (*p.reserve, *p.tiles)):
+            out.append(Violation("base.place.fountain-fixed",
+                                 f"{p.name}: the fountain never leaves the Alhambra"))
+        if not p.dirk and position.check_layout:
+            out += [Violation(v.rule, f"{p.name}'s Alhambra: {v.message}")
+                    for v in check_layout(p.alhambra)]
+        elif not p.dirk:
+            fountains = [t for t in p.alhambra if t.tile == "fountain"]
+            if len(fountains) > 1:
+                out.append(Violation("base.place.fountain-fixed", f"{p.name} has two fountains"))
+    for tile, n in sorted(seen.items()):
+        if n > 1:
+            out.append(Violation(INCONSISTENT, f"{tile} appears {n} times; it exists once"))
+    return out
+
+
+INCONSISTENT = "inconsistent-state"

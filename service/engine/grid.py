@@ -1,0 +1,265 @@
+"""Alhambra geometry (RULES.md §4, §5, base.score.wall): sides, placement, reachability, holes.
+
+A layout is a plain mapping (x, y) -> walls mask built for one check; y grows to the south.
+Checks return violations whose messages name the tile, its position and the side at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS
+from .state import PlacedTile
+from .violations import Violation
+
+Pos = tuple[int, int]
+Layout = Mapping[Pos, int]
+_SIDE_NAME = {1: "N", 2: "E", 4: "S", 8: "W"}
+
+
+def tile_walls(tile: str) -> int:
+    """The printed walls of a tile id (the fountain has none)."""
+    if tile == FOUNTAIN:
+        return 0
+    return CATALOGUE.tiles[tile].walls
+
+
+def placed_walls(placed: PlacedTile) -> int:
+    return tile_walls(placed.tile)
+
+
+def layout_of(alhambra: Iterable[PlacedTile]) -> dict[Pos, int]:
+    return {(p.x, p.y): placed_walls(p) for p in alhambra}
+
+
+def names_of(alhambra: Iterable[PlacedTile]) -> dict[Pos, str]:
+    return {(p.x, p.y): p.tile for p in alhambra}
+
+
+def _side_text(mask: int, bit: int) -> str:
+    return "walled" if mask & bit else "open"
+
+
+def side_mismatches(layout: Layout, names: Mapping[Pos, str], pos: Pos, walls: int,
+                    tile: str) -> list[str]:
+    """Why `tile` with `walls` at `pos` does not match its neighbours (base.place.sides-match)."""
+    x, y = pos
+    out = []
+    for dx, dy, bit, facing in NEIGHBOURS:
+        npos = (x + dx, y + dy)
+        nwalls = layout.get(npos)
+        if nwalls is None or npos == pos:
+            continue
+        if bool(walls & bit) != bool(nwalls & facing):
+            out.append(
+                f"{tile} at {pos}: its {_SIDE_NAME[bit]} side is {_side_text(walls, bit)} but "
+                f"{names.get(npos, 'the tile')} at {npos} has its {_SIDE_NAME[facing]} side "
+                f"{_side_text(nwalls, facing)}"
+            )
+    return out
+
+
+def reachable(layout: Layout, start: Pos = (0, 0)) -> set[Pos]:
+    """Every position reachable on foot from `start` through open, matching sides."""
+    if start not in layout:
+        return set()
+    seen = {start}
+    todo = [start]
+    while todo:
+        x, y = todo.pop()
+        walls = layout[(x, y)]
+        for dx, dy, bit, facing in NEIGHBOURS:
+            npos = (x + dx, y + dy)
+            if npos in seen or walls & bit:
+                continue
+            nwalls = layout.get(npos)
+            if nwalls is not None and not nwalls & facing:
+                seen.add(npos)
+                todo.append(npos)
+    return seen
+
+
+def holes(layout: Layout, around: Iterable[Pos]) -> list[Pos]:
+    """Empty positions among `around` that have tiles on all four sides (base.place.no-hole)."""
+    out = []
+    for x, y in around:
+        if (x, y) in layout:
+            continue
+        if all((x + dx, y + dy) in layout for dx, dy, _, _ in NEIGHBOURS):
+            out.append((x, y))
+    return out
+
+
+def around(pos: Pos) -> list[Pos]:
+    x, y = pos
+    return [(x + dx, y + dy) for dx, dy, _, _ in NEIGHBOURS]
+
+
+def check_placement(layout: Layout, names: Mapping[Pos, str], pos: Pos, tile: str,
+                    walls: int) -> list[Violation]:
+    """Can `tile` go on the empty space `pos` of this (consistent) Alhambra? §4."""
+    if pos in layout:
+        return [Violation("base.place.empty",
+                          f"{tile} cannot go to {pos}: {names.get(pos, 'a tile')} is there")]
+    x, y = pos
+    shared = [(x + dx, y + dy, bit, facing) for dx, dy, bit, facing in NEIGHBOURS
+              if (x + dx, y + dy) in layout]
+    if not shared:
+        return [Violation("base.place.adjacent",
+                          f"{tile} at {pos} shares no side with a tile of the Alhambra "
+                          "(a corner is not enough)")]
+    out = [Violation("base.place.sides-match", m)
+           for m in side_mismatches(layout, names, pos, walls, tile)]
+    if not out and all(walls & bit for _, _, bit, _ in shared):
+        out.append(Violation("base.place.reachable",
+                             f"{tile} at {pos} could not be reached on foot from the fountain: "
+                             "every side it shares with a tile is walled"))
+    for hole in holes({**layout, pos: walls}, around(pos)):
+        out.append(Violation("base.place.no-hole",
+                             f"{tile} at {pos} would leave the empty space {hole} enclosed on "
+                             "all four sides"))
+    return out
+
+
+def check_layout(alhambra: Iterable[PlacedTile]) -> list[Violation]:
+    """Does a whole Alhambra obey §4? Used by the consistency check and scoring positions."""
+    tiles = list(alhambra)
+    out: list[Violation] = []
+    layout: dict[Pos, int] = {}
+    names: dict[Pos, str] = {}
+    for p in tiles:
+        if (p.x, p.y) in layout:
+            out.append(Violation("base.place.empty",
+                                 f"{p.tile} and {names[(p.x, p.y)]} are both at {(p.x, p.y)}"))
+            continue
+        layout[(p.x, p.y)] = placed_walls(p)
+        names[(p.x, p.y)] = p.tile
+    if names.get((0, 0)) != FOUNTAIN:
+        return [*out, Violation("base.place.fountain-fixed",
+                                "the Lion Fountain must stand at (0, 0)")]
+    for p in tiles:
+        if p.tile == FOUNTAIN and (p.x, p.y) != (0, 0):
+            out.append(Violation("base.place.fountain-fixed",
+                                 f"a second fountain stands at {(p.x, p.y)}"))
+    for pos, walls in layout.items():
+        x, y = pos
+        # Each shared side once: compare only with the east and south neighbours.
+        for dx, dy, bit, facing in NEIGHBOURS[1:3]:
+            npos = (x + dx, y + dy)
+            if npos in layout and bool(walls & bit) != bool(layout[npos] & facing):
+                out.append(Violation(
+                    "base.place.sides-match",
+                    f"{names[pos]} at {pos}: its {_SIDE_NAME[bit]} side is "
+                    f"{_side_text(walls, bit)} but {names[npos]} at {npos} has its "
+                    f"{_SIDE_NAME[facing]} side {_side_text(layout[npos], facing)}"))
+    seen = reachable(layout)
+    for pos in sorted(set(layout) - seen):
+        out.append(Violation("base.place.reachable",
+                             f"{names[pos]} at {pos} cannot be reached on foot from the fountain"))
+    candidates = {n for pos in layout for n in around(pos)}
+    for hole in sorted(holes(layout, candidates)):
+        out.append(Violation("base.place.no-hole",
+                             f"the empty space {hole} is enclosed on all four sides"))
+    return out
+
+
+def frontier(layout: Layout) -> list[Pos]:
+    """Empty positions sharing a side with a tile: the only candidates for a placement."""
+    out = {n for pos in layout for n in around(pos) if n not in layout}
+    return sorted(out)
+
+
+# --- The outer wall (base.score.wall) -------------------------------------------------------
+
+Corner = tuple[int, int]
+Edge = tuple[Corner, Corner]
+
+
+def outer_wall_sides(layout: Layout) -> list[Edge]:
+    """Every wall side whose other side holds no tile, as an edge between two grid corners."""
+    edges: list[Edge] = []
+    for (x, y), walls in layout.items():
+        if not walls:
+            continue
+        if walls & 1 and (x, y - 1) not in layout:
+            edges.append(((x, y), (x + 1, y)))
+        if walls & 2 and (x + 1, y) not in layout:
+            edges.append(((x + 1, y), (x + 1, y + 1)))
+        if walls & 4 and (x, y + 1) not in layout:
+            edges.append(((x, y + 1), (x + 1, y + 1)))
+        if walls & 8 and (x - 1, y) not in layout:
+            edges.append(((x, y), (x, y + 1)))
+    return edges
+
+
+def longest_wall(layout: Layout) -> int:
+    """The number of wall sides in the longest continuous outer wall.
+
+    A continuous wall is a trail: distinct wall sides, each sharing a corner with the next;
+    corners may be revisited (a closed ring of n sides scores n). The longest trail of a
+    connected piece uses every side when at most two corners have an odd number of sides;
+    otherwise it starts at an odd corner, and a bounded search over trails finds it.
+    """
+    edges = outer_wall_sides(layout)
+    if not edges:
+        return 0
+    adjacency: dict[Corner, list[tuple[Corner, int]]] = {}
+    for i, (a, b) in enumerate(edges):
+        adjacency.setdefault(a, []).append((b, i))
+        adjacency.setdefault(b, []).append((a, i))
+    best = 0
+    seen: set[Corner] = set()
+    for start in adjacency:
+        if start in seen:
+            continue
+        component = _component(adjacency, start)
+        seen |= component
+        size = sum(len(adjacency[c]) for c in component) // 2
+        if size <= best:
+            continue
+        odd = [c for c in component if len(adjacency[c]) % 2]
+        if len(odd) <= 2:
+            best = max(best, size)
+            continue
+        # Each side left out fixes the parity of at most two odd corners.
+        bound = size - (len(odd) - 2) // 2
+        best = max(best, _longest_trail(adjacency, sorted(odd), bound, len(edges)))
+    return best
+
+
+def _component(adjacency: Mapping[Corner, list[tuple[Corner, int]]], start: Corner) -> set[Corner]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        for nxt, _ in adjacency[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _longest_trail(adjacency: Mapping[Corner, list[tuple[Corner, int]]], starts: list[Corner],
+                   bound: int, n_edges: int) -> int:
+    used = [False] * n_edges
+    best = 0
+
+    def walk(corner: Corner, length: int) -> bool:
+        nonlocal best
+        if length > best:
+            best = length
+            if best == bound:
+                return True
+        for nxt, i in adjacency[corner]:
+            if not used[i]:
+                used[i] = True
+                done = walk(nxt, length + 1)
+                used[i] = False
+                if done:
+                    return True
+        return False
+
+    for start in starts:
+        if walk(start, 0):
+            break
+    return best
+

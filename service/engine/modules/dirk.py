@@ -1,0 +1,108 @@
+"""Two players: Dirk, the virtual third player (RULES.md §9)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+from msgspec.structs import replace
+
+from ..actions import Action
+from ..base.placement import held_problem, sample_placement, take_held
+from ..catalogue import CATALOGUE
+from ..events import Event
+from ..rng import Generator
+from ..rules import ActionRule, Context, Module, register
+from ..state import GameState, Tile
+from ..violations import Violation
+
+
+class GiveToDirk(Action, tag="give-to-dirk"):
+    """dirk.gift: a held building goes to Dirk instead of being placed."""
+
+    tile: str
+
+
+class DirkReceivedTiles(Event, tag="dirk-received-tiles"):
+    tiles: tuple[str, ...]
+
+
+class BuildingGivenToDirk(Event, tag="building-given-to-dirk"):
+    player: str
+    tile: str
+
+
+def give_from_bag(state: GameState, count: int, ctx: Context) -> GameState:
+    assert state.dirk is not None
+    tiles = state.bag[:count]
+    ctx.events.append(DirkReceivedTiles(tiles=tiles))
+    dirk = replace(state.dirk, tiles=(*state.dirk.tiles, *(Tile(tile=t) for t in tiles)))
+    return replace(state, bag=state.bag[count:], dirk=dirk)
+
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """dirk.setup: 6 tiles from the bag."""
+    return give_from_bag(state, CATALOGUE.dirk_tiles_at_setup, ctx)
+
+
+def after_scoring_round(state: GameState, round_: int, ctx: Context) -> GameState:
+    """dirk.refills: 6 more tiles after round 1, a third of the bag (rounded down) after round 2."""
+    if round_ == 1:
+        return give_from_bag(state, CATALOGUE.dirk_tiles_after_round_1, ctx)
+    if round_ == 2:
+        return give_from_bag(state, len(state.bag) // CATALOGUE.dirk_bag_share_after_round_2, ctx)
+    return state
+
+
+def check_gift(state: GameState, action: GiveToDirk) -> list[Violation]:
+    if state.phase != "play":
+        return [Violation("dirk.gift", "leftover tiles at the end are placed, not given to Dirk")]
+    return held_problem(state.players[state.turn.player], action.tile)
+
+
+def apply_gift(state: GameState, action: GiveToDirk, ctx: Context) -> GameState:
+    assert state.dirk is not None
+    seat = state.turn.player
+    state, tile = take_held(state, seat, action.tile)
+    ctx.events.append(BuildingGivenToDirk(player=action.player, tile=action.tile))
+    return replace(state, dirk=replace(state.dirk, tiles=(*state.dirk.tiles, tile)))
+
+
+def candidates_gift(state: GameState, seat: int) -> Iterator[GiveToDirk]:
+    if state.phase != "play":
+        return
+    player = state.players[seat]
+    for t in player.held:
+        yield GiveToDirk(player=player.name, tile=t.tile)
+
+
+def sample_gift(state: GameState, seat: int, rng: Generator) -> GiveToDirk | None:
+    options = list(candidates_gift(state, seat))
+    if not options or rng.below(4):  # now and then, so random games still build
+        return None
+    return rng.choice(options)
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    if state.dirk is not None:
+        for t in state.dirk.tiles:
+            yield t.tile, "Dirk's tiles"
+
+
+DIRK = register(Module(
+    id="dirk",
+    name="Two players: Dirk",
+    rule_ids=("dirk.setup", "dirk.refills", "dirk.scores", "dirk.gift"),
+    actions=(ActionRule(action=GiveToDirk, rule="dirk.gift", kind="placement", check=check_gift,
+                        apply=apply_gift, candidates=candidates_gift, sample=sample_gift,
+                        phases=("play",)),),
+    setup=((55, setup),),
+    after_scoring_round=after_scoring_round,
+    components=located,
+    events=(DirkReceivedTiles, BuildingGivenToDirk),
+    default_data={"tiles_at_setup": CATALOGUE.dirk_tiles_at_setup,
+                  "tiles_after_round_1": CATALOGUE.dirk_tiles_after_round_1,
+                  "bag_share_after_round_2": CATALOGUE.dirk_bag_share_after_round_2},
+))
+
+_ = (msgspec, sample_placement)

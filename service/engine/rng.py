@@ -1,0 +1,55 @@
+"""The game's random generator, whose whole state is one integer kept in the game state.
+
+SplitMix64: tiny, fast in pure Python, and fully described by a 64-bit counter, so a state
+carries its own future and `apply(state, action)` stays a pure function (RULES.md §2).
+A `Generator` is a short-lived local object: read from a state, advanced, written back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+T = TypeVar("T")
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a game seed (any integer; reduced to 64 bits)."""
+    return (seed * 0xD1B54A32D192ED03 + 0x632BE59BD9B4E019) & MASK64
+
+
+class Generator:
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & MASK64
+
+    def next64(self) -> int:
+        self.state = (self.state + _GAMMA) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n); rejection keeps it unbiased."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = MASK64 - (MASK64 + 1) % n
+        while True:
+            r = self.next64()
+            if r <= limit:
+                return r % n
+
+    def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
+        """A Fisher-Yates shuffle of `items` as a new tuple."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]

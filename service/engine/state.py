@@ -1,0 +1,115 @@
+"""The game state: frozen msgspec Structs holding tuples, so a state is never changed in place.
+
+A player's Alhambra is a list of placed tiles in the shape of API.md; reserve, held buildings
+and Dirk's tiles are the same object without `x` and `y`. Lists are ordered: the deck and the
+bag draw from their first element.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
+RngState = Annotated[int, msgspec.Meta(ge=0, le=2**64 - 1)]
+
+
+class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True,
+             kw_only=True):
+    """Base of every struct of the contract: immutable, strict on input, compact on output."""
+
+
+class Tile(Record):
+    """A building tile off the grid (reserve, held, Dirk's): its catalogue id."""
+
+    tile: str
+
+
+class PlacedTile(Record):
+    """A tile in an Alhambra at (x, y); the fountain is at (0, 0)."""
+
+    x: Coord
+    y: Coord
+    tile: str
+
+
+class Player(Record):
+    name: str
+    hand: tuple[str, ...] = ()
+    alhambra: tuple[PlacedTile, ...] = ()
+    reserve: tuple[Tile, ...] = ()
+    # Bought this turn (base.buy.hold) or received as a leftover (base.end.leftovers): to place.
+    held: tuple[Tile, ...] = ()
+    score: int = 0
+
+
+class Dirk(Record):
+    """The virtual third player of a two-player game (RULES.md §9)."""
+
+    name: str = "Dirk"
+    tiles: tuple[Tile, ...] = ()
+    score: int = 0
+
+
+class MarketSpace(Record):
+    currency: str
+    tile: str | None = None
+
+
+class Turn(Record):
+    """Who must act now and what they may still do.
+
+    `actions` is 1 while the player may take an action (at the start of a turn, or after an
+    exact payment, `base.buy.exact-bonus`) and 0 once their actions are over; `acted` says
+    whether they have taken one this turn.
+    """
+
+    player: int
+    actions: int = 1
+    acted: bool = False
+
+
+class RankEntry(Record):
+    name: str
+    place: int
+    score: int
+
+
+Phase = Literal["play", "final-placement", "over"]
+
+
+class GameState(Record):
+    players: tuple[Player, ...]
+    turn: Turn
+    market: tuple[MarketSpace, ...]
+    modules: tuple[str, ...] = ()
+    phase: Phase = "play"
+    display: tuple[str, ...] = ()
+    deck: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    bag: tuple[str, ...] = ()
+    dirk: Dirk | None = None
+    # Scoring rounds called by a scoring card and not yet held (base.turn.scoring-card).
+    scoring_called: tuple[int, ...] = ()
+    rounds_held: tuple[int, ...] = ()
+    # Tiles out of the game (leftovers nobody wins, base.end.leftovers).
+    removed: tuple[str, ...] = ()
+    ranking: tuple[RankEntry, ...] = ()
+    rng: RngState = 0
+
+    def player_named(self, name: str) -> Player | None:
+        for player in self.players:
+            if player.name == name:
+                return player
+        return None
+
+    def seat_of(self, name: str) -> int:
+        for seat, player in enumerate(self.players):
+            if player.name == name:
+                return seat
+        return -1
+
+    @property
+    def active(self) -> Player:
+        return self.players[self.turn.player]

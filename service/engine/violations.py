@@ -1,0 +1,26 @@
+"""A refusal: the RULES.md rule id it rests on and a message naming the offending thing."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Violation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    rule: str
+    message: str
+
+
+class IllegalAction(Exception):
+    """Raised by `apply` for an action that `validate` refuses; carries the violations."""
+
+    def __init__(self, violations: list[Violation]) -> None:
+        super().__init__("; ".join(f"{v.rule}: {v.message}" for v in violations))
+        self.violations = violations
+
+
+class InconsistentState(Exception):
+    """Raised for a well-formed state that cannot occur in a game (API.md: 422 inconsistent-state)."""
+
+    def __init__(self, violations: list[Violation]) -> None:
+        super().__init__("; ".join(f"{v.rule}: {v.message}" for v in violations))
+        self.violations = violations
