@@ -95,7 +95,7 @@ def new_game(players: Sequence[str], modules: Sequence[str] = (), seed: int = 0)
     ctx = Context(Generator(seed_state(seed)))
     for step in setup_steps(modules_of_ids(chosen, state.dirk is not None)):
         state = step(state, ctx)
-    state = replace(state, rng=ctx.rng.state)
+    state = replace(state, rng=ctx.rng.text())
     return Outcome(state=state, events=tuple(ctx.events), scoring=(), game_over=False)
 
 
@@ -149,13 +149,13 @@ def apply(state: GameState, action: Action) -> Outcome:
     if violations:
         raise IllegalAction(violations)
     rule = action_rules(state)[type(action)]
-    ctx = Context(Generator(state.rng))
+    ctx = Context(Generator.from_text(state.rng))
     state = rule.apply(state, action, ctx)
     if is_turn_over(state):
         state = finish_turn(state, ctx)
     elif state.phase == "final-placement":
         state = after_final_placement(state, ctx)
-    state = replace(state, rng=ctx.rng.state)
+    state = replace(state, rng=ctx.rng.text())
     return Outcome(state=state, events=tuple(ctx.events), scoring=tuple(ctx.scoring),
                    game_over=state.phase == "over")
 
@@ -165,14 +165,24 @@ def _acting_rules(state: GameState) -> list[ActionRule]:
 
 
 def iter_legal_actions(state: GameState) -> Iterator[Action]:
-    """Candidates of every action rule, kept when `validate` accepts them (two-stage filter)."""
+    """Candidates of every action rule that `validate` accepts (two-stage filter).
+
+    The timing checks of `validate` are made once per rule; a rule with exact candidates
+    skips its own check, and the checks other modules add always run.
+    """
     if state.phase == "over":
         return
     seat = state.turn.player
     for rule in _acting_rules(state):
+        if _timing(state, rule, seat) is not None:
+            continue
+        extra = extra_checks(state, rule.action)
         for action in rule.candidates(state, seat):
-            if not validate(state, action):
-                yield action
+            if not rule.exact_candidates and rule.check(state, action):
+                continue
+            if any(fn(state, action) for fn in extra):
+                continue
+            yield action
 
 
 def legal_actions(state: GameState, limit: int = 1000) -> tuple[list[Action], bool]:

@@ -7,6 +7,7 @@ Checks return violations whose messages name the tile, its position and the side
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS
 from .state import PlacedTile
@@ -17,19 +18,20 @@ Layout = Mapping[Pos, int]
 _SIDE_NAME = {1: "N", 2: "E", 4: "S", 8: "W"}
 
 
+_PRINTED = {FOUNTAIN: 0, **{tile.id: tile.walls for tile in CATALOGUE.tiles.values()}}
+
+
 def tile_walls(tile: str) -> int:
     """The printed walls of a tile id (the fountain has none)."""
-    if tile == FOUNTAIN:
-        return 0
-    return CATALOGUE.tiles[tile].walls
+    return _PRINTED[tile]
 
 
 def placed_walls(placed: PlacedTile) -> int:
-    return tile_walls(placed.tile)
+    return _PRINTED[placed.tile]
 
 
 def layout_of(alhambra: Iterable[PlacedTile]) -> dict[Pos, int]:
-    return {(p.x, p.y): placed_walls(p) for p in alhambra}
+    return {(p.x, p.y): _PRINTED[p.tile] for p in alhambra}
 
 
 def names_of(alhambra: Iterable[PlacedTile]) -> dict[Pos, str]:
@@ -79,6 +81,43 @@ def reachable(layout: Layout, start: Pos = (0, 0)) -> set[Pos]:
     return seen
 
 
+def walk_neighbours(layout: Layout, pos: Pos) -> Iterable[Pos]:
+    x, y = pos
+    walls = layout[pos]
+    for dx, dy, bit, facing in NEIGHBOURS:
+        npos = (x + dx, y + dy)
+        nwalls = layout.get(npos)
+        if nwalls is not None and not walls & bit and not nwalls & facing:
+            yield npos
+
+
+def cut_tiles(layout: Layout, start: Pos = (0, 0)) -> set[Pos]:
+    """The tiles whose removal would cut others off from the fountain (articulation points of
+    the walk graph, Tarjan's low-link); for a consistent Alhambra, one pass for all tiles."""
+    order: dict[Pos, int] = {}
+    low: dict[Pos, int] = {}
+    cut: set[Pos] = set()
+
+    def visit(pos: Pos, parent: Pos | None) -> None:
+        order[pos] = low[pos] = len(order)
+        children = 0
+        for nxt in walk_neighbours(layout, pos):
+            if nxt not in order:
+                children += 1
+                visit(nxt, pos)
+                low[pos] = min(low[pos], low[nxt])
+                if parent is not None and low[nxt] >= order[pos]:
+                    cut.add(pos)
+            elif nxt != parent:
+                low[pos] = min(low[pos], order[nxt])
+        if parent is None and children > 1:
+            cut.add(pos)
+
+    if start in layout:
+        visit(start, None)
+    return cut
+
+
 def holes(layout: Layout, around: Iterable[Pos]) -> list[Pos]:
     """Empty positions among `around` that have tiles on all four sides (base.place.no-hole)."""
     out = []
@@ -95,26 +134,74 @@ def around(pos: Pos) -> list[Pos]:
     return [(x + dx, y + dy) for dx, dy, _, _ in NEIGHBOURS]
 
 
+class Spot(NamedTuple):
+    """An empty position next to an Alhambra, and what a tile placed there must satisfy."""
+
+    pos: Pos
+    shared: int  # the sides (bits) that face a tile
+    required: int  # of those, the sides that face a wall and so must be walled too
+    encloses: tuple[Pos, ...]  # empty neighbours a tile here would enclose (base.place.no-hole)
+
+
+def requirements(layout: Layout, pos: Pos) -> tuple[int, int]:
+    """(shared, required): the sides of `pos` facing a tile, and those facing a wall."""
+    x, y = pos
+    shared = required = 0
+    for dx, dy, bit, facing in NEIGHBOURS:
+        nwalls = layout.get((x + dx, y + dy))
+        if nwalls is not None:
+            shared |= bit
+            if nwalls & facing:
+                required |= bit
+    return shared, required
+
+
+def spot(layout: Layout, pos: Pos) -> Spot:
+    x, y = pos
+    shared, required = requirements(layout, pos)
+    encloses = []
+    for dx, dy, bit, _ in NEIGHBOURS:
+        if shared & bit:
+            continue
+        nx, ny = x + dx, y + dy
+        # The neighbour's side towards `pos` will be covered; are its other three?
+        if all((nx + ex, ny + ey) in layout for ex, ey, _, _ in NEIGHBOURS if (ex, ey) != (-dx, -dy)):
+            encloses.append((nx, ny))
+    return Spot(pos, shared, required, tuple(encloses))
+
+
+def fits(where: Spot, walls: int) -> bool:
+    """§4 in bit operations: sides match, one shared side is open (so the tile is reachable,
+    its neighbours being reachable already), and no hole is left."""
+    return (bool(where.shared) and (walls & where.shared) == where.required
+            and bool(where.shared & ~walls) and not where.encloses)
+
+
+def spots(layout: Layout) -> list[Spot]:
+    """Every empty position sharing a side with a tile: the only candidates for a placement."""
+    return [spot(layout, pos) for pos in frontier(layout)]
+
+
 def check_placement(layout: Layout, names: Mapping[Pos, str], pos: Pos, tile: str,
                     walls: int) -> list[Violation]:
     """Can `tile` go on the empty space `pos` of this (consistent) Alhambra? §4."""
     if pos in layout:
         return [Violation("base.place.empty",
                           f"{tile} cannot go to {pos}: {names.get(pos, 'a tile')} is there")]
-    x, y = pos
-    shared = [(x + dx, y + dy, bit, facing) for dx, dy, bit, facing in NEIGHBOURS
-              if (x + dx, y + dy) in layout]
-    if not shared:
+    where = spot(layout, pos)
+    if fits(where, walls):
+        return []
+    if not where.shared:
         return [Violation("base.place.adjacent",
                           f"{tile} at {pos} shares no side with a tile of the Alhambra "
                           "(a corner is not enough)")]
     out = [Violation("base.place.sides-match", m)
            for m in side_mismatches(layout, names, pos, walls, tile)]
-    if not out and all(walls & bit for _, _, bit, _ in shared):
+    if not out and not where.shared & ~walls:
         out.append(Violation("base.place.reachable",
                              f"{tile} at {pos} could not be reached on foot from the fountain: "
                              "every side it shares with a tile is walled"))
-    for hole in holes({**layout, pos: walls}, around(pos)):
+    for hole in where.encloses:
         out.append(Violation("base.place.no-hole",
                              f"{tile} at {pos} would leave the empty space {hole} enclosed on "
                              "all four sides"))

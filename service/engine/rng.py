@@ -26,6 +26,14 @@ class Generator:
     def __init__(self, state: int) -> None:
         self.state = state & MASK64
 
+    @classmethod
+    def from_text(cls, text: str) -> Generator:
+        return cls(int(text, 16))
+
+    def text(self) -> str:
+        """The state as kept in a game state: 16 hex digits."""
+        return f"{self.state:016x}"
+
     def next64(self) -> int:
         self.state = (self.state + _GAMMA) & MASK64
         z = self.state

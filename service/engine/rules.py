@@ -61,6 +61,9 @@ class ActionRule:
     candidates: CandidatesFn
     sample: SampleFn | None = None
     phases: tuple[str, ...] = ("play",)
+    # True when `candidates` yields only actions that `check` accepts (the property tests
+    # hold every rule to it); listing then skips re-checking each one.
+    exact_candidates: bool = True
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per module

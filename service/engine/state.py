@@ -12,7 +12,9 @@ from typing import Annotated, Literal
 import msgspec
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
-RngState = Annotated[int, msgspec.Meta(ge=0, le=2**64 - 1)]
+# The generator state (64 bits) as 16 lowercase hex digits: JSON integers beyond 2^53 are lossy
+# in many clients, and msgspec bounds stop at int64.
+RngState = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{16}$")]
 
 
 class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True,
@@ -96,7 +98,7 @@ class GameState(Record):
     # Tiles out of the game (leftovers nobody wins, base.end.leftovers).
     removed: tuple[str, ...] = ()
     ranking: tuple[RankEntry, ...] = ()
-    rng: RngState = 0
+    rng: RngState = "0000000000000000"
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

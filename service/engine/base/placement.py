@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from ..actions import EndTurn, PlaceBuilding, ReserveBuilding
 from ..events import BuildingPlaced, BuildingReserved
 from ..flow import end_actions, with_player
-from ..grid import check_placement, frontier, layout_of, names_of, tile_walls
+from ..grid import check_placement, fits, layout_of, names_of, spots, tile_walls
 from ..rng import Generator
 from ..rules import ActionRule, Context
 from ..state import GameState, PlacedTile, Player, Tile
@@ -64,13 +64,12 @@ def candidates_place(state: GameState, seat: int) -> Iterator[PlaceBuilding]:
     player = state.players[seat]
     if not player.held:
         return
-    layout, names = layout_of(player.alhambra), names_of(player.alhambra)
-    spots = frontier(layout)
+    free = spots(layout_of(player.alhambra))
     for t in player.held:
         walls = tile_walls(t.tile)
-        for x, y in spots:
-            if not check_placement(layout, names, (x, y), t.tile, walls):
-                yield PlaceBuilding(player=player.name, tile=t.tile, x=x, y=y)
+        for where in free:
+            if fits(where, walls):
+                yield PlaceBuilding(player=player.name, tile=t.tile, x=where.pos[0], y=where.pos[1])
 
 
 def check_reserve(state: GameState, action: ReserveBuilding) -> list[Violation]:
@@ -136,4 +135,5 @@ RULE_RESERVE = ActionRule(action=ReserveBuilding, rule="base.turn.placement", ki
                           sample=sample_placement, phases=PLACEMENT_PHASES)
 RULE_END_TURN = ActionRule(action=EndTurn, rule="base.buy.exact-bonus", kind="action",
                            check=check_end_turn, apply=apply_end_turn,
-                           candidates=candidates_end_turn, sample=sample_end_turn)
+                           candidates=candidates_end_turn, sample=sample_end_turn,
+                           exact_candidates=False)

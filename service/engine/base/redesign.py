@@ -12,13 +12,17 @@ from ..catalogue import FOUNTAIN
 from ..events import BuildingPlaced, BuildingRemoved, BuildingReserved
 from ..flow import spend_action, with_player
 from ..grid import (
+    around,
     check_placement,
-    frontier,
+    cut_tiles,
+    fits,
     holes,
     layout_of,
     names_of,
     reachable,
+    requirements,
     side_mismatches,
+    spots,
     tile_walls,
 )
 from ..rng import Generator
@@ -96,13 +100,12 @@ def candidates_place(state: GameState, seat: int) -> Iterator[PlaceFromReserve]:
     player = state.players[seat]
     if not player.reserve:
         return
-    layout, names = layout_of(player.alhambra), names_of(player.alhambra)
-    spots = frontier(layout)
+    free = spots(layout_of(player.alhambra))
     for t in player.reserve:
         walls = tile_walls(t.tile)
-        for pos in spots:
-            if not check_placement(layout, names, pos, t.tile, walls):
-                yield PlaceFromReserve(player=player.name, tile=t.tile, x=pos[0], y=pos[1])
+        for where in free:
+            if fits(where, walls):
+                yield PlaceFromReserve(player=player.name, tile=t.tile, x=where.pos[0], y=where.pos[1])
 
 
 # --- (b) Alhambra -> reserve ----------------------------------------------------------------
@@ -152,32 +155,28 @@ def apply_remove(state: GameState, action: RemoveToReserve, ctx: Context) -> Gam
 
 def candidates_remove(state: GameState, seat: int) -> Iterator[RemoveToReserve]:
     player = state.players[seat]
+    layout = layout_of(player.alhambra)
+    cut = cut_tiles(layout)
     for p in player.alhambra:
-        if p.tile != FOUNTAIN and not removal_problems(player, p):
+        pos = (p.x, p.y)
+        if p.tile == FOUNTAIN or pos in cut:
+            continue
+        if not all(n in layout for n in around(pos)):  # else removing it leaves a hole
             yield RemoveToReserve(player=player.name, tile=p.tile)
 
 
 # --- (c) swap -------------------------------------------------------------------------------
 
 def swap_problems(player: Player, new: str, old: PlacedTile) -> list[Violation]:
-    """base.swap.same-space: the reserve tile must obey §4 in the removed tile's space."""
-    pos = (old.x, old.y)
+    """base.swap.same-space: the reserve tile must obey §4 in the removed tile's space.
+
+    Matching every neighbour means its shared sides equal the old tile's, so the paths on foot
+    and the empty spaces stay exactly as they were: sides are all there is to check.
+    """
     layout = layout_of(player.alhambra)
-    names = names_of(player.alhambra)
-    walls = tile_walls(new)
-    out = [Violation("base.swap.same-space", f"swapping {new} for {old.tile}: {m}")
-           for m in side_mismatches(layout, names, pos, walls, new)]
-    if out:
-        return out
-    layout[pos] = walls
-    names[pos] = new
-    cut_off = sorted(set(layout) - reachable(layout))
-    if cut_off:
-        listed = ", ".join(f"{names[p]} at {p}" for p in cut_off)
-        out.append(Violation("base.swap.same-space",
-                             f"swapping {new} for {old.tile} at {pos} would leave {listed} "
-                             "unreachable from the fountain"))
-    return out
+    return [Violation("base.swap.same-space", f"swapping {new} for {old.tile}: {m}")
+            for m in side_mismatches(layout, names_of(player.alhambra), (old.x, old.y),
+                                     tile_walls(new), new)]
 
 
 def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
@@ -208,10 +207,15 @@ def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameS
 
 def candidates_swap(state: GameState, seat: int) -> Iterator[SwapWithReserve]:
     player = state.players[seat]
+    if not player.reserve:
+        return
+    layout = layout_of(player.alhambra)
+    needs = [(p.tile, *requirements(layout, (p.x, p.y))) for p in player.alhambra if p.tile != FOUNTAIN]
     for t in player.reserve:
-        for p in player.alhambra:
-            if p.tile != FOUNTAIN and not swap_problems(player, t.tile, p):
-                yield SwapWithReserve(player=player.name, tile=t.tile, replaces=p.tile)
+        walls = tile_walls(t.tile)
+        for old, shared, required in needs:
+            if walls & shared == required:
+                yield SwapWithReserve(player=player.name, tile=t.tile, replaces=old)
 
 
 def _sample(candidates):  # type: ignore[no-untyped-def]
