@@ -1,0 +1,206 @@
+"""The `referee` console script: serve the HTTP referee, or use the engine on JSON files.
+
+    referee serve                      the HTTP referee (port 8000, in-process cache)
+    referee new --players Ana,Ben      a new game's state, as POST /v1/games answers
+    referee validate|apply|score FILE  the answer of the endpoint of that name ('-': stdin)
+    referee play --players 4 --seed 1  a random game, with each scoring round and the ranking
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from .engine import (
+    Breakdown,
+    GameRequestError,
+    Generator,
+    IllegalAction,
+    InconsistentState,
+    apply,
+    check_consistency,
+    new_game,
+    random_action,
+)
+from .engine.rules import registered
+
+
+def _modules(text: str) -> list[str]:
+    return [m.strip() for m in text.split(",") if m.strip()]
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(obj), indent=2) + b"\n")
+
+
+def _fail(error: str, violations: Sequence[Any], code: int = 1) -> int:
+    _print_json({"error": error, "violations": list(violations)})
+    return code
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .settings import Settings
+
+    settings = Settings.from_env()
+    host = args.host or settings.host
+    port = args.port or settings.port
+    workers = args.workers or settings.workers
+    uvicorn.run("service.api.app:create_app", factory=True, host=host, port=port,
+                workers=workers, log_level=settings.log_level.lower())
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    players = [p.strip() for p in args.players.split(",")]
+    try:
+        outcome = new_game(players, _modules(args.modules), seed=args.seed)
+    except GameRequestError as e:
+        return _fail("bad-game-request", e.violations)
+    _print_json({"state": outcome.state, "game_over": outcome.game_over})
+    return 0
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    """validate, apply and score: the same bodies and answers as the HTTP endpoints."""
+    from .api import handlers
+
+    try:
+        answer = handlers.handle(args.command, _read(args.file))
+    except handlers.RequestError as e:
+        return _fail(e.error, e.violations)
+    _print_json(answer)
+    return 0
+
+
+def _line_label(line: Any) -> str:
+    return str(getattr(line, "building", None) or line.__struct_config__.tag)
+
+
+def _line_cell(line: Any) -> str:
+    """Points, and in brackets what earned them: a count (with the place) or a wall length."""
+    if hasattr(line, "count"):
+        place = f", {line.place}." if getattr(line, "place", None) else ""
+        return f"{line.points} ({line.count}{place})"
+    if hasattr(line, "length"):
+        return f"{line.points} ({line.length})"
+    return str(line.points)
+
+
+def _breakdown_table(breakdown: Breakdown) -> Any:
+    """One column per player, one row per scoring line: it fits a terminal with six players."""
+    from rich.table import Table
+
+    table = Table(title=f"Scoring round {breakdown.round}")
+    table.add_column("category")
+    for p in breakdown.players:
+        table.add_column(p.name, justify="right")
+    for i, line in enumerate(breakdown.players[0].lines):
+        table.add_row(_line_label(line), *(_line_cell(p.lines[i]) for p in breakdown.players))
+    table.add_row("round total", *(str(p.total) for p in breakdown.players), style="bold")
+    running = {r.name: r.score for r in breakdown.ranking}
+    table.add_row("running score", *(str(running[p.name]) for p in breakdown.players), style="bold")
+    return table
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    console = Console()
+    names = ["Ana", "Ben", "Cyd", "Dov", "Eli", "Fay"][: args.players]
+    try:
+        outcome = new_game(names, _modules(args.modules), seed=args.seed)
+    except GameRequestError as e:
+        return _fail("bad-game-request", e.violations)
+    state = outcome.state
+    rng = Generator(args.seed)
+    tiles_total = len(state.bag)
+    steps = 0
+    with Progress(TextColumn("[bold]playing"), BarColumn(), TextColumn("{task.description}"),
+                  console=console, transient=True, disable=args.quiet) as progress:
+        task = progress.add_task("", total=tiles_total)
+        while not outcome.game_over:
+            action = random_action(state, rng)
+            if action is None:
+                console.print("[red]no legal action: the game is stuck")
+                return 2
+            outcome = apply(state, action)
+            state = outcome.state
+            steps += 1
+            if args.check and check_consistency(state):
+                console.print(f"[red]inconsistent state after {action}")
+                return 2
+            for breakdown in outcome.scoring:
+                progress.console.print(_breakdown_table(breakdown))
+            progress.update(task, completed=tiles_total - len(state.bag),
+                            description=f"{steps} actions, {len(state.bag)} tiles in the bag")
+    console.print(f"Game over after {steps} actions. Final ranking:")
+    for entry in state.ranking:
+        console.print(f"  {entry.place}. {entry.name}: {entry.score}")
+    return 0
+
+
+def cmd_modules(args: argparse.Namespace) -> int:
+    for m in registered():
+        print(f"{m.id:<12} {m.name}  ({len(m.rule_ids)} rules)")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="referee", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the HTTP referee")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--workers", type=int)
+    serve.set_defaults(fn=cmd_serve)
+
+    new = sub.add_parser("new", help="print a new game's state")
+    new.add_argument("--players", required=True, help="comma-separated names, 2 to 6")
+    new.add_argument("--modules", default="", help="comma-separated module ids")
+    new.add_argument("--seed", type=int, default=0)
+    new.set_defaults(fn=cmd_new)
+
+    for name, what in (("validate", '{"state", "action"}'), ("apply", '{"state", "action"}'),
+                       ("score", 'a scoring position or {"state", "round"}')):
+        cmd = sub.add_parser(name, help=f"{name} a JSON body {what} from FILE or stdin")
+        cmd.add_argument("file", nargs="?", default="-")
+        cmd.set_defaults(fn=cmd_engine)
+
+    play = sub.add_parser("play", help="play a random game and print its scoring")
+    play.add_argument("--players", type=int, default=4, choices=range(2, 7))
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--modules", default="")
+    play.add_argument("--check", action="store_true", help="check consistency after each step")
+    play.add_argument("--quiet", action="store_true", help="no progress bar")
+    play.set_defaults(fn=cmd_play)
+
+    modules = sub.add_parser("modules", help="list the modules")
+    modules.set_defaults(fn=cmd_modules)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except (IllegalAction, InconsistentState) as e:
+        return _fail("refused", e.violations)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""Random legal play for the property tests and the many-games suite."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import msgspec
+
+from service.engine import (
+    GameState,
+    Generator,
+    apply,
+    check_consistency,
+    legal_actions,
+    new_game,
+    random_action,
+    validate,
+)
+from service.engine.actions import Action
+
+NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
+MAX_ACTIONS = 3000
+
+
+def component_counts(state: GameState) -> Counter[str]:
+    """Every card and tile wherever it is (the scoring cards once set aside are not counted)."""
+    counts: Counter[str] = Counter()
+    counts.update(state.deck)
+    counts.update(state.discard)
+    counts.update(state.display)
+    counts.update(state.bag)
+    counts.update(state.removed)
+    counts.update(s.tile for s in state.market if s.tile)
+    for p in state.players:
+        counts.update(p.hand)
+        counts.update(t.tile for t in (*p.alhambra, *p.reserve, *p.held))
+    if state.dirk is not None:
+        counts.update(t.tile for t in state.dirk.tiles)
+    return counts
+
+
+@dataclass
+class Game:
+    seed: int
+    players: int
+    modules: tuple[str, ...] = ()
+    actions: list[Action] = field(default_factory=list)
+    states: list[GameState] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
+
+
+def play_random_game(seed: int, players: int, modules: tuple[str, ...] = (), *,
+                     check_every: int = 1, list_every: int = 0) -> Game:
+    """Play to the end; assert the invariants after every `check_every`-th step.
+
+    With `list_every`, every listed legal action of every such state is also validated.
+    """
+    game = Game(seed, players, modules)
+    state = new_game(NAMES[:players], modules, seed=seed).state
+    game.states.append(state)
+    total = component_counts(state)
+    rng = Generator(seed ^ 0x5EED)
+    for step in range(MAX_ACTIONS):
+        if list_every and step % list_every == 0:
+            listed, _ = legal_actions(state, 300)
+            assert listed, f"no legal action at step {step}"
+            for action in listed:
+                assert validate(state, action) == [], action
+        action = random_action(state, rng)
+        assert action is not None, f"stuck at step {step}"
+        assert validate(state, action) == [], action
+        outcome = apply(state, action)
+        game.actions.append(action)
+        game.rounds += [b.round for b in outcome.scoring]
+        state = outcome.state
+        game.states.append(state)
+        if step % check_every == 0 or outcome.game_over:
+            problems = check_consistency(state)
+            assert problems == [], (step, action, problems)
+            now = component_counts(state)
+            set_aside = sum(1 for c in total if c.startswith("scoring-")) - sum(
+                1 for c in now if c.startswith("scoring-"))
+            assert sum(now.values()) + set_aside == sum(total.values())
+            assert now.pop("fountain") == players
+            assert all(n == 1 for n in now.values())
+        if outcome.game_over:
+            return game
+    raise AssertionError(f"game {seed} with {players} players did not end in {MAX_ACTIONS} actions")
+
+
+def replay(game: Game) -> list[bytes]:
+    state = new_game(NAMES[:game.players], game.modules, seed=game.seed).state
+    out = [msgspec.json.encode(state)]
+    for action in game.actions:
+        state = apply(state, action).state
+        out.append(msgspec.json.encode(state))
+    return out
