@@ -37,14 +37,14 @@ def check_consistency(state: GameState) -> list[Violation]:
         if m.components is not None:
             for component, where in m.components(state):
                 places.setdefault(component, []).append(where)
-    for component, where in places.items():
+    for component, found_in in places.items():
         want = expected.get(component, 0)
         if want == 0:
             out.append(Violation(INCONSISTENT, f"{component!r} is not a component of this game "
-                                               f"(found in {where[0]})"))
-        elif len(where) > want:
-            listed = "; ".join(where[:_KNOWN_LIMIT])
-            out.append(Violation(INCONSISTENT, f"{component} appears {len(where)} times, "
+                                               f"(found in {found_in[0]})"))
+        elif len(found_in) > want:
+            listed = "; ".join(found_in[:_KNOWN_LIMIT])
+            out.append(Violation(INCONSISTENT, f"{component} appears {len(found_in)} times, "
                                                f"expected {want}: {listed}"))
     missing = sorted(c for c, n in expected.items() if len(places.get(c, ())) < n)
     if missing:

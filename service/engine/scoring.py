@@ -92,7 +92,7 @@ def rank(entries: Iterable[tuple[str, int]]) -> tuple[RankEntry, ...]:
     """Competition ranking by score, ties sharing a place (1, 1, 3); seat order breaks display."""
     items = list(entries)
     order = sorted(range(len(items)), key=lambda i: -items[i][1])
-    out = []
+    out: list[RankEntry] = []
     for pos, i in enumerate(order):
         name, score = items[i]
         place = pos + 1

@@ -28,12 +28,11 @@ class Tile(Record):
     tile: str
 
 
-class PlacedTile(Record):
+class PlacedTile(Tile):
     """A tile in an Alhambra at (x, y); the fountain is at (0, 0)."""
 
     x: Coord
     y: Coord
-    tile: str
 
 
 class Player(Record):

@@ -59,11 +59,11 @@ def form_piles(state: GameState, ctx: Context) -> GameState:
         end = start + size + (1 if i < extra else 0)
         piles.append(list(state.deck[start:end]))
         start = end
-    for card, pile in CATALOGUE.scoring_cards.items():
-        piles[pile - 1].append(card)
-    for i, pile in enumerate(piles):
-        if any(c in CATALOGUE.scoring_cards for c in pile):
-            piles[i] = list(ctx.rng.shuffled(pile))
+    for card, number in CATALOGUE.scoring_cards.items():
+        piles[number - 1].append(card)
+    for i, cards in enumerate(piles):
+        if any(c in CATALOGUE.scoring_cards for c in cards):
+            piles[i] = list(ctx.rng.shuffled(cards))
     return replace(state, deck=tuple(c for pile in piles for c in pile))
 
 

@@ -65,7 +65,9 @@ def apply_gift(state: GameState, action: GiveToDirk, ctx: Context) -> GameState:
     seat = state.turn.player
     state, tile = take_held(state, seat, action.tile)
     ctx.events.append(BuildingGivenToDirk(player=action.player, tile=action.tile))
-    return replace(state, dirk=replace(state.dirk, tiles=(*state.dirk.tiles, tile)))
+    dirk = state.dirk
+    assert dirk is not None
+    return replace(state, dirk=replace(dirk, tiles=(*dirk.tiles, tile)))
 
 
 def candidates_gift(state: GameState, seat: int) -> Iterator[GiveToDirk]:
