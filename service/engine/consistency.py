@@ -4,19 +4,56 @@ catalogue, every Alhambra obeying §4, and each module's own checks."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 
-from .rules import modules_of
-from .state import GameState
+from .rules import Module, modules_of, registered
+from .state import TOKENS, GameState, Tile
 from .violations import Violation
 
 INCONSISTENT = "inconsistent-state"
 _KNOWN_LIMIT = 12  # list at most this many places per problem, so messages stay readable
 
 
+def _all_tiles(state: GameState) -> Iterator[tuple[Tile, str]]:
+    for p in state.players:
+        for t in p.alhambra:
+            yield t, f"{p.name}'s Alhambra at ({t.x}, {t.y})"
+        for t in p.reserve:
+            yield t, f"{p.name}'s reserve"
+        for t in p.held:
+            yield t, f"{p.name}'s held buildings"
+    if state.dirk is not None:
+        for t in state.dirk.tiles:
+            yield t, "Dirk's tiles"
+
+
+def token_problems(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
+    """A token may lie on a tile only while the module it belongs to is on."""
+    out = foreign_tokens(_all_tiles(state), modules)
+    for tile, where in _all_tiles(state):
+        if tile.leftover and state.phase == "play":
+            out.append(Violation(INCONSISTENT, f"{tile.tile} in {where} is marked leftover "
+                                               "before the game has ended"))
+    return out
+
+
+def foreign_tokens(tiles: Iterable[tuple[Tile, str]], modules: tuple[Module, ...]) -> list[Violation]:
+    """Tokens of modules that are not on (API.md: refused, naming the tile and the token)."""
+    allowed = {token for m in modules for token in m.tokens}
+    owners = {token: m.id for m in registered() for token in m.tokens}
+    out = []
+    for tile, where in tiles:
+        for token in (*TOKENS, "rotation"):
+            value = getattr(tile, token, None)
+            if value and token not in allowed:
+                owner = owners.get(token, "a module not supported yet")
+                out.append(Violation(INCONSISTENT, f"{tile.tile} in {where} carries the token "
+                                                   f"{token!r} of {owner}, which is not on in this game"))
+    return out
+
+
 def check_consistency(state: GameState) -> list[Violation]:
     """The violations that make `state` impossible (empty when it could occur in play)."""
-    from .rules import registered
-
     known = {m.id for m in registered()}
     bad = [m for m in state.modules if m not in known or m in ("base", "dirk")]
     if bad:
@@ -25,7 +62,7 @@ def check_consistency(state: GameState) -> list[Violation]:
     if len(set(state.modules)) != len(state.modules):
         return [Violation(INCONSISTENT, f"a module is named twice in {list(state.modules)}")]
     modules = modules_of(state)
-    out: list[Violation] = []
+    out: list[Violation] = token_problems(state, modules)
     for m in modules:
         if m.consistency is not None:
             out += m.consistency(state)

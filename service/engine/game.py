@@ -13,7 +13,7 @@ from . import modules as _modules  # noqa: F401  (registers the expansion module
 from .actions import Action
 from .base.turn import after_final_placement, empty_market
 from .catalogue import CATALOGUE, FOUNTAIN
-from .consistency import check_consistency
+from .consistency import check_consistency, foreign_tokens
 from .events import Event
 from .flow import finish_turn, is_turn_over
 from .grid import check_layout
@@ -252,6 +252,10 @@ def position_problems(position: Position) -> list[Violation]:
     if dirks and len(position.players) != 3:
         out.append(Violation("dirk.setup", "Dirk joins only a two-player game"))
     seen: Counter[str] = Counter()
+    modules = modules_of_ids(tuple(m for m in position.modules if m in known),
+                             any(p.dirk for p in position.players))
+    out += foreign_tokens(((t, f"{p.name}'s tiles") for p in position.players
+                           for t in (*p.alhambra, *p.reserve, *p.tiles)), modules)
     for p in position.players:
         if p.dirk and (p.alhambra or p.reserve):
             out.append(Violation("dirk.scores", f"Dirk ({p.name}) builds no Alhambra and has no "

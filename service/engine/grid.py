@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS
-from .state import PlacedTile
+from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS, parse_walls
+from .state import PlacedTile, Tile
 from .violations import Violation
 
 Pos = tuple[int, int]
@@ -21,17 +21,25 @@ _SIDE_NAME = {1: "N", 2: "E", 4: "S", 8: "W"}
 _PRINTED = {FOUNTAIN: 0, **{tile.id: tile.walls for tile in CATALOGUE.tiles.values()}}
 
 
-def tile_walls(tile: str) -> int:
-    """The printed walls of a tile id (the fountain has none)."""
-    return _PRINTED[tile]
+def rotate(mask: int, degrees: int) -> int:
+    """Walls turned clockwise: N goes to E, E to S, and so on."""
+    k = (degrees // 90) % 4
+    return ((mask << k) | (mask >> (4 - k))) & 15
 
 
-def placed_walls(placed: PlacedTile) -> int:
-    return _PRINTED[placed.tile]
+def walls_of(tile: Tile) -> int:
+    """The walls a tile shows: printed ones plus added ones (in the tile's own frame), turned
+    with the tile when it is placed rotated."""
+    mask = _PRINTED[tile.tile]
+    if tile.added_walls:
+        mask |= parse_walls(tile.added_walls)
+    rotation = getattr(tile, "rotation", 0)
+    return rotate(mask, rotation) if rotation else mask
 
 
 def layout_of(alhambra: Iterable[PlacedTile]) -> dict[Pos, int]:
-    return {(p.x, p.y): _PRINTED[p.tile] for p in alhambra}
+    return {(p.x, p.y): walls_of(p) if p.added_walls or p.rotation else _PRINTED[p.tile]
+            for p in alhambra}
 
 
 def names_of(alhambra: Iterable[PlacedTile]) -> dict[Pos, str]:
@@ -219,7 +227,7 @@ def check_layout(alhambra: Iterable[PlacedTile]) -> list[Violation]:
             out.append(Violation("base.place.empty",
                                  f"{p.tile} and {names[(p.x, p.y)]} are both at {(p.x, p.y)}"))
             continue
-        layout[(p.x, p.y)] = placed_walls(p)
+        layout[(p.x, p.y)] = walls_of(p)
         names[(p.x, p.y)] = p.tile
     if names.get((0, 0)) != FOUNTAIN:
         return [*out, Violation("base.place.fountain-fixed",

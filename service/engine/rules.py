@@ -84,6 +84,8 @@ class Module:
     expected: Callable[[GameState], Iterable[str]] | None = None
     consistency: ConsistencyFn | None = None
     events: tuple[type[Event], ...] = ()
+    # The tile tokens (fields of Tile / PlacedTile) this module gives meaning to.
+    tokens: tuple[str, ...] = ()
     default_data: dict[str, Any] = field(default_factory=dict)
 
 

@@ -102,15 +102,18 @@ def rank(entries: Iterable[tuple[str, int]]) -> tuple[RankEntry, ...]:
     return tuple(out)
 
 
-def counted_buildings(p: PositionPlayer) -> list[str]:
+def counted_buildings(p: PositionPlayer) -> list[Tile]:
     """The building tiles that count for majorities: the Alhambra, or all of Dirk's tiles."""
     if p.dirk:
-        return [t.tile for t in p.tiles]
-    return [t.tile for t in p.alhambra if t.tile != FOUNTAIN]
+        return list(p.tiles)
+    return [t for t in p.alhambra if t.tile != FOUNTAIN]
 
 
-def building_type(tile: str) -> str | None:
-    found = CATALOGUE.tiles.get(tile)
+def building_type(tile: Tile) -> str | None:
+    """The type a tile counts as: its printed type, or the building put on a building site."""
+    if tile.construction is not None:
+        return tile.construction
+    found = CATALOGUE.tiles.get(tile.tile)
     return found.type if found else None
 
 

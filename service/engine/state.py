@@ -22,17 +22,50 @@ class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
     """Base of every struct of the contract: immutable, strict on input, compact on output."""
 
 
+AddedWalls = Annotated[str, msgspec.Meta(pattern="^N?E?S?W?$")]
+Pips = Annotated[int, msgspec.Meta(ge=1, le=6)]
+
+
 class Tile(Record):
-    """A building tile off the grid (reserve, held, Dirk's): its catalogue id."""
+    """A building tile off the grid (reserve, held, Dirk's): its catalogue id and the tokens
+    modules put on it (API.md). Tokens move with the tile; each belongs to one module, and a
+    token of a module that is not on makes a state inconsistent."""
 
     tile: str
+    added_walls: AddedWalls = ""  # walls: extra walls in the tile's own frame
+    animals: Annotated[tuple[str, ...], msgspec.Meta(max_length=8)] = ()  # zoo
+    chest: bool = False  # treasure
+    servant: bool = False  # staff
+    inhabitant: bool = False  # vendors
+    extension: bool = False  # extensions
+    die: Pips | None = None  # power: pips of the die on a strength or prosperity tile
+    construction: str | None = None  # grounds: the building type on a building site
+    leftover: bool = False  # base.end.leftovers: received as a leftover market tile
 
 
-class PlacedTile(Tile):
+class PlacedTile(Tile, kw_only=True):
     """A tile in an Alhambra at (x, y); the fountain is at (0, 0)."""
 
     x: Coord
     y: Coord
+    rotation: Literal[0, 90, 180, 270] = 0  # craftsmen (Mosaic artist), clockwise
+
+
+# The token fields of a tile (everything but its id and, when placed, its position).
+TOKENS = tuple(f for f in Tile.__struct_fields__ if f != "tile")
+
+
+def place_tile(tile: Tile, x: int, y: int, rotation: int = 0) -> PlacedTile:
+    """The tile put at (x, y) with its tokens."""
+    fields = {f: getattr(tile, f) for f in Tile.__struct_fields__}
+    return PlacedTile(x=x, y=y, rotation=rotation, **fields)  # type: ignore[arg-type]
+
+
+def lift_tile(placed: Tile) -> Tile:
+    """The tile off the grid with its tokens; a rotation does not stay (craftsmen decision)."""
+    if type(placed) is Tile:
+        return placed
+    return Tile(**{f: getattr(placed, f) for f in Tile.__struct_fields__})
 
 
 class Player(Record):

@@ -38,5 +38,6 @@ BASE = register(Module(
             ev.BuildingReserved, ev.BuildingRemoved, ev.TurnEnded, ev.TurnStarted,
             ev.DisplayRefilled, ev.DeckReshuffled, ev.ScoringCardDrawn, ev.MarketRefilled,
             ev.ScoringRoundHeld, ev.LeftoverAwarded, ev.LeftoverRemoved, ev.GameEnded),
+    tokens=("leftover",),
     default_data={"catalogue": "service/engine/data/base.json"},
 ))

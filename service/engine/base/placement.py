@@ -10,10 +10,10 @@ from msgspec.structs import replace
 from ..actions import EndTurn, PlaceBuilding, ReserveBuilding
 from ..events import BuildingPlaced, BuildingReserved
 from ..flow import end_actions, with_player
-from ..grid import check_placement, fits, layout_of, names_of, spots, tile_walls
+from ..grid import check_placement, fits, layout_of, names_of, spots, walls_of
 from ..rng import Generator
 from ..rules import ActionRule, Context
-from ..state import GameState, PlacedTile, Player, Tile
+from ..state import GameState, Player, Tile, place_tile
 from ..violations import Violation
 
 
@@ -46,16 +46,17 @@ def check_place(state: GameState, action: PlaceBuilding) -> list[Violation]:
     out = held_problem(player, action.tile)
     if out:
         return out
+    tile = held_tile(player, action.tile)
+    assert tile is not None
     return check_placement(layout_of(player.alhambra), names_of(player.alhambra),
-                           (action.x, action.y), action.tile, tile_walls(action.tile))
+                           (action.x, action.y), action.tile, walls_of(tile))
 
 
 def apply_place(state: GameState, action: PlaceBuilding, ctx: Context) -> GameState:
     seat = state.turn.player
-    state, _ = take_held(state, seat, action.tile)
+    state, tile = take_held(state, seat, action.tile)
     player = state.players[seat]
-    state = with_player(state, seat, alhambra=(
-        *player.alhambra, PlacedTile(x=action.x, y=action.y, tile=action.tile)))
+    state = with_player(state, seat, alhambra=(*player.alhambra, place_tile(tile, action.x, action.y)))
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return state
 
@@ -66,7 +67,7 @@ def candidates_place(state: GameState, seat: int) -> Iterator[PlaceBuilding]:
         return
     free = spots(layout_of(player.alhambra))
     for t in player.held:
-        walls = tile_walls(t.tile)
+        walls = walls_of(t)
         for where in free:
             if fits(where, walls):
                 yield PlaceBuilding(player=player.name, tile=t.tile, x=where.pos[0], y=where.pos[1])

@@ -23,11 +23,11 @@ from ..grid import (
     requirements,
     side_mismatches,
     spots,
-    tile_walls,
+    walls_of,
 )
 from ..rng import Generator
 from ..rules import ActionRule, Context
-from ..state import GameState, PlacedTile, Player, Tile
+from ..state import GameState, PlacedTile, Player, Tile, lift_tile, place_tile
 from ..violations import Violation
 
 
@@ -77,10 +77,11 @@ def alhambra_tile_problem(player: Player, tile: str) -> list[Violation]:
 def check_place(state: GameState, action: PlaceFromReserve) -> list[Violation]:
     player = state.players[state.turn.player]
     out = reserve_tile_problem(player, action.tile)
-    if out:
+    tile = in_reserve(player, action.tile)
+    if out or tile is None:
         return out
     return check_placement(layout_of(player.alhambra), names_of(player.alhambra),
-                           (action.x, action.y), action.tile, tile_walls(action.tile))
+                           (action.x, action.y), action.tile, walls_of(tile))
 
 
 def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> GameState:
@@ -91,7 +92,7 @@ def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> Gam
     state = with_player(
         state, seat,
         reserve=tuple(t for t in player.reserve if t is not tile),
-        alhambra=(*player.alhambra, PlacedTile(x=action.x, y=action.y, tile=action.tile)))
+        alhambra=(*player.alhambra, place_tile(tile, action.x, action.y)))
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return spend_action(state, another=False)
 
@@ -102,7 +103,7 @@ def candidates_place(state: GameState, seat: int) -> Iterator[PlaceFromReserve]:
         return
     free = spots(layout_of(player.alhambra))
     for t in player.reserve:
-        walls = tile_walls(t.tile)
+        walls = walls_of(t)
         for where in free:
             if fits(where, walls):
                 yield PlaceFromReserve(player=player.name, tile=t.tile, x=where.pos[0], y=where.pos[1])
@@ -147,7 +148,7 @@ def apply_remove(state: GameState, action: RemoveToReserve, ctx: Context) -> Gam
     assert tile is not None
     state = with_player(state, seat,
                         alhambra=tuple(p for p in player.alhambra if p is not tile),
-                        reserve=(*player.reserve, Tile(tile=tile.tile)))
+                        reserve=(*player.reserve, lift_tile(tile)))
     ctx.events.append(BuildingRemoved(player=player.name, tile=tile.tile, x=tile.x, y=tile.y))
     ctx.events.append(BuildingReserved(player=player.name, tile=tile.tile))
     return spend_action(state, another=False)
@@ -167,16 +168,16 @@ def candidates_remove(state: GameState, seat: int) -> Iterator[RemoveToReserve]:
 
 # --- (c) swap -------------------------------------------------------------------------------
 
-def swap_problems(player: Player, new: str, old: PlacedTile) -> list[Violation]:
+def swap_problems(player: Player, new: Tile, old: PlacedTile) -> list[Violation]:
     """base.swap.same-space: the reserve tile must obey §4 in the removed tile's space.
 
     Matching every neighbour means its shared sides equal the old tile's, so the paths on foot
     and the empty spaces stay exactly as they were: sides are all there is to check.
     """
     layout = layout_of(player.alhambra)
-    return [Violation("base.swap.same-space", f"swapping {new} for {old.tile}: {m}")
+    return [Violation("base.swap.same-space", f"swapping {new.tile} for {old.tile}: {m}")
             for m in side_mismatches(layout, names_of(player.alhambra), (old.x, old.y),
-                                     tile_walls(new), new)]
+                                     walls_of(new), new.tile)]
 
 
 def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
@@ -185,8 +186,9 @@ def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
     if out:
         return out
     old = placed(player, action.replaces)
-    assert old is not None
-    return swap_problems(player, action.tile, old)
+    new = in_reserve(player, action.tile)
+    assert old is not None and new is not None
+    return swap_problems(player, new, old)
 
 
 def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameState:
@@ -195,9 +197,8 @@ def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameS
     old = placed(player, action.replaces)
     new = in_reserve(player, action.tile)
     assert old is not None and new is not None
-    alhambra = tuple(PlacedTile(x=p.x, y=p.y, tile=action.tile) if p is old else p
-                     for p in player.alhambra)
-    reserve = (*(t for t in player.reserve if t is not new), Tile(tile=old.tile))
+    alhambra = tuple(place_tile(new, p.x, p.y) if p is old else p for p in player.alhambra)
+    reserve = (*(t for t in player.reserve if t is not new), lift_tile(old))
     state = with_player(state, seat, alhambra=alhambra, reserve=reserve)
     ctx.events.append(BuildingRemoved(player=player.name, tile=old.tile, x=old.x, y=old.y))
     ctx.events.append(BuildingReserved(player=player.name, tile=old.tile))
@@ -212,7 +213,7 @@ def candidates_swap(state: GameState, seat: int) -> Iterator[SwapWithReserve]:
     layout = layout_of(player.alhambra)
     needs = [(p.tile, *requirements(layout, (p.x, p.y))) for p in player.alhambra if p.tile != FOUNTAIN]
     for t in player.reserve:
-        walls = tile_walls(t.tile)
+        walls = walls_of(t)
         for old, shared, required in needs:
             if walls & shared == required:
                 yield SwapWithReserve(player=player.name, tile=t.tile, replaces=old)

@@ -131,7 +131,8 @@ def end_game(state: GameState, ctx: Context) -> GameState:
                                               reason=reason))
             continue
         seat = winners[0]
-        state = with_player(state, seat, held=(*state.players[seat].held, Tile(tile=space.tile)))
+        leftover = Tile(tile=space.tile, leftover=True)
+        state = with_player(state, seat, held=(*state.players[seat].held, leftover))
         ctx.events.append(LeftoverAwarded(tile=space.tile, currency=space.currency,
                                           player=state.players[seat].name))
     state = replace(state, market=tuple(spaces), removed=tuple(removed))
