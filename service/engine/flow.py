@@ -8,7 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from .rules import Context, end_of_turn_steps
+from .rules import Context, pending_decision, plan_of
 from .state import GameState, Player, Turn
 
 
@@ -39,14 +39,26 @@ def end_actions(state: GameState) -> GameState:
     return replace(state, turn=replace(state.turn, actions=0))
 
 
+NEXT_TURN = 90  # the end-of-turn position where the next player's turn starts
+
+
 def is_turn_over(state: GameState) -> bool:
     return state.phase == "play" and state.turn.actions == 0 and not state.active.held
 
 
 def finish_turn(state: GameState, ctx: Context) -> GameState:
-    """Run the end-of-turn steps of every module a state has on (RULES.md §H)."""
-    for step in end_of_turn_steps(state):
+    """Run the end-of-turn steps of every module a state has on (RULES.md §H), from where a
+    decision stopped them; stop again at the next pending decision."""
+    start = state.turn.ending
+    plan = plan_of(state)
+    for order, step in plan.end_of_turn:
+        if order < start:
+            continue
         state = step(state, ctx)
+        if state.phase != "play":
+            return state
+        if order < NEXT_TURN and plan.pending and pending_decision(state) is not None:
+            return replace(state, turn=replace(state.turn, ending=order + 1))
     return state
 
 

@@ -24,6 +24,8 @@ from .rules import (
     action_rules,
     extra_checks,
     modules_of_ids,
+    pending_decision,
+    plan_of,
     registered,
     rule_for,
     setup_steps,
@@ -101,31 +103,45 @@ def new_game(players: Sequence[str], modules: Sequence[str] = (), seed: int = 0)
 
 def validate(state: GameState, action: Action) -> list[Violation]:
     """Why `action` is illegal in `state` (empty when legal). `state` must be consistent."""
+    return _judge(state, action)[0]
+
+
+def _judge(state: GameState, action: Action) -> tuple[list[Violation], ActionRule | None]:
     if state.phase == "over":
-        return [Violation("base.end.final-scoring", "the game is over; no action is possible")]
+        return [Violation("base.end.final-scoring", "the game is over; no action is possible")], None
     found = action_rules(state).get(type(action))
     if found is None:
         owner = rule_for(type(action))
         rule = owner[1].rule if owner else "base.turn.order"
         module_id = owner[0].id if owner else "?"
         return [Violation(rule, f"{type(action).__name__} needs the module {module_id!r}, which "
-                                "is not on in this game")]
+                                "is not on in this game")], None
     seat = state.seat_of(action.player)
     if seat < 0:
         if state.dirk is not None and action.player == state.dirk.name:
-            return [Violation("dirk.scores", "Dirk takes no turns")]
-        return [Violation("base.turn.order", f"no player is named {action.player!r}")]
+            return [Violation("dirk.scores", "Dirk takes no turns")], None
+        return [Violation("base.turn.order", f"no player is named {action.player!r}")], None
     problem = _timing(state, found, seat)
     if problem:
-        return [problem]
+        return [problem], None
     out = found.check(state, action)
     for fn in extra_checks(state, type(action)):
         out += fn(state, action)
-    return out
+    return out, found
 
 
 def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
     """base.turn.order and base.turn.one-action: is it this player's moment for this action?"""
+    pending = pending_decision(state) if plan_of(state).pending else None
+    if pending is not None:
+        who = state.players[pending.seat].name
+        if rule.action not in pending.actions:
+            return Violation(pending.rule, f"the game waits for {who} to {pending.what}")
+        if seat != pending.seat:
+            return Violation(pending.rule, f"only {who} may {pending.what}")
+        return None
+    if rule.kind == "decision":
+        return Violation(rule.rule, "no such decision is pending")
     if state.phase not in rule.phases:
         what = "leftover market tiles are being placed" if state.phase == "final-placement" else state.phase
         return Violation(rule.rule, f"this action is not possible now: {what}")
@@ -145,13 +161,17 @@ def apply(state: GameState, action: Action) -> Outcome:
 
     Raises IllegalAction (with the violations of `validate`) when the action is illegal.
     """
-    violations = validate(state, action)
-    if violations:
+    violations, rule = _judge(state, action)
+    if violations or rule is None:
         raise IllegalAction(violations)
-    rule = action_rules(state)[type(action)]
     ctx = Context(Generator.from_text(state.rng))
     state = rule.apply(state, action, ctx)
-    if is_turn_over(state):
+    plan = plan_of(state)
+    for observe in plan.observers:
+        state = observe(state, action, ctx)
+    if plan.pending and pending_decision(state) is not None:
+        pass
+    elif is_turn_over(state):
         state = finish_turn(state, ctx)
     elif state.phase == "final-placement":
         state = after_final_placement(state, ctx)
@@ -160,8 +180,17 @@ def apply(state: GameState, action: Action) -> Outcome:
                    game_over=state.phase == "over")
 
 
+def acting_seat(state: GameState) -> int:
+    """Who acts now: the player a pending decision waits for, else the active player."""
+    pending = pending_decision(state)
+    return state.turn.player if pending is None else pending.seat
+
+
 def _acting_rules(state: GameState) -> list[ActionRule]:
-    return [r for r in action_rules(state).values() if state.phase in r.phases]
+    pending = pending_decision(state)
+    if pending is not None:
+        return [r for r in action_rules(state).values() if r.action in pending.actions]
+    return [r for r in action_rules(state).values() if state.phase in r.phases and r.kind != "decision"]
 
 
 def iter_legal_actions(state: GameState) -> Iterator[Action]:
@@ -172,7 +201,7 @@ def iter_legal_actions(state: GameState) -> Iterator[Action]:
     """
     if state.phase == "over":
         return
-    seat = state.turn.player
+    seat = acting_seat(state)
     for rule in _acting_rules(state):
         if _timing(state, rule, seat) is not None:
             continue
@@ -202,7 +231,7 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     """
     if state.phase == "over":
         return None
-    seat = state.turn.player
+    seat = acting_seat(state)
     rules = list(rng.shuffled(_acting_rules(state)))
     for rule in rules:
         if rule.sample is None:

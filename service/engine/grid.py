@@ -167,15 +167,17 @@ def requirements(layout: Layout, pos: Pos) -> tuple[int, int]:
 def spot(layout: Layout, pos: Pos) -> Spot:
     x, y = pos
     shared, required = requirements(layout, pos)
-    encloses = []
-    for dx, dy, bit, _ in NEIGHBOURS:
-        if shared & bit:
-            continue
-        nx, ny = x + dx, y + dy
-        # The neighbour's side towards `pos` will be covered; are its other three?
-        if all((nx + ex, ny + ey) in layout for ex, ey, _, _ in NEIGHBOURS if (ex, ey) != (-dx, -dy)):
-            encloses.append((nx, ny))
-    return Spot(pos, shared, required, tuple(encloses))
+    encloses: tuple[Pos, ...] = ()
+    if shared != 15:
+        for dx, dy, bit, _ in NEIGHBOURS:
+            if shared & bit:
+                continue
+            nx, ny = x + dx, y + dy
+            # Its side towards `pos` will be covered: is it enclosed on the other three?
+            if ((nx, ny - 1) in layout or dy == 1) and ((nx + 1, ny) in layout or dx == -1) and \
+                    ((nx, ny + 1) in layout or dy == -1) and ((nx - 1, ny) in layout or dx == 1):
+                encloses += ((nx, ny),)
+    return Spot(pos, shared, required, encloses)
 
 
 def fits(where: Spot, walls: int) -> bool:
@@ -190,15 +192,17 @@ def spots(layout: Layout) -> list[Spot]:
     return [spot(layout, pos) for pos in frontier(layout)]
 
 
-def check_placement(layout: Layout, names: Mapping[Pos, str], pos: Pos, tile: str,
+def check_placement(alhambra: Iterable[PlacedTile], pos: Pos, tile: str,
                     walls: int) -> list[Violation]:
     """Can `tile` go on the empty space `pos` of this (consistent) Alhambra? §4."""
-    if pos in layout:
+    layout = layout_of(alhambra)
+    where = spot(layout, pos) if pos not in layout else None
+    if where is not None and fits(where, walls):
+        return []
+    names = names_of(alhambra)  # only a refusal needs the names
+    if where is None:
         return [Violation("base.place.empty",
                           f"{tile} cannot go to {pos}: {names.get(pos, 'a tile')} is there")]
-    where = spot(layout, pos)
-    if fits(where, walls):
-        return []
     if not where.shared:
         return [Violation("base.place.adjacent",
                           f"{tile} at {pos} shares no side with a tile of the Alhambra "

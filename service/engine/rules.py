@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .actions import Action
 from .events import Event
@@ -21,7 +21,7 @@ from .state import GameState
 from .violations import Violation
 
 if TYPE_CHECKING:
-    from .scoring import Breakdown, Line, Position
+    from .scoring import Breakdown, Line, Position, PositionPlayer
 
 
 class Context:
@@ -46,9 +46,22 @@ ScoreFn = Callable[["Position", int], dict[str, list["Line"]]]
 ComponentsFn = Callable[[GameState], Iterable[tuple[str, str]]]
 ConsistencyFn = Callable[[GameState], list[Violation]]
 
-# When an action may be taken: as the turn's action (uses `turn.actions`), or while placing
-# held buildings at the end of a turn or of the game.
-ActionKind = Literal["action", "placement", "free"]
+# When an action may be taken: as the turn's action (uses `turn.actions`); while placing held
+# buildings at the end of a turn or of the game; or as the answer to a pending decision.
+ActionKind = Literal["action", "placement", "decision"]
+
+
+class Pending(NamedTuple):
+    """A decision the game waits for: who, under which rule, and the actions that answer it.
+
+    While one is pending nothing else may be done; a decision taken during the end of a turn
+    resumes the end-of-turn steps where they stopped (`Turn.ending`).
+    """
+
+    seat: int
+    rule: str
+    what: str
+    actions: tuple[type[Action], ...]
 
 
 @dataclass(frozen=True)
@@ -76,8 +89,14 @@ class Module:
     # (position among all setup steps, step); the base game's are 10 prepare, 50 deal,
     # 52 display and market, 60 money piles.
     setup: tuple[tuple[int, StepFn], ...] = ()
-    # (position in the end-of-turn order of RULES.md §H, step)
+    # (position in the end-of-turn order of RULES.md §H, step); the next player's turn starts
+    # at 90, and steps after 90 are the start of that turn (e.g. turning up a craftsman).
     end_of_turn: tuple[tuple[int, StepFn], ...] = ()
+    # Runs after every action's own apply (the action's events are in ctx.events).
+    after_action: Callable[[GameState, Action, Context], GameState] | None = None
+    pending: Callable[[GameState], Pending | None] | None = None
+    # Extra buildings a player counts for majorities (e.g. an extension counts twice).
+    count_bonus: Callable[[PositionPlayer], dict[str, int]] | None = None
     after_scoring_round: RoundFn | None = None
     scoring: ScoreFn | None = None
     components: ComponentsFn | None = None
@@ -113,7 +132,7 @@ ALWAYS_ON = ("base",)
 
 def modules_of(state: GameState) -> tuple[Module, ...]:
     """The modules a state has on: the base game, Dirk with two players, the chosen modules."""
-    return modules_of_ids(state.modules, state.dirk is not None)
+    return plan_of(state).modules
 
 
 @cache
@@ -124,41 +143,75 @@ def modules_of_ids(chosen: tuple[str, ...], with_dirk: bool) -> tuple[Module, ..
     return tuple(m for m in _REGISTRY.values() if m.id in wanted)
 
 
+Observer = Callable[[GameState, Action, Context], GameState]
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """Everything the engine derives from a set of modules, computed once per set."""
+
+    modules: tuple[Module, ...]
+    rules: dict[type[Action], ActionRule]
+    checks: dict[type[Action], tuple[CheckFn, ...]]
+    end_of_turn: tuple[tuple[int, StepFn], ...]
+    observers: tuple[Observer, ...]
+    pending: tuple[Callable[[GameState], Pending | None], ...]
+
+
+def _ordered(pairs: Iterable[tuple[int, int, StepFn]]) -> tuple[tuple[int, StepFn], ...]:
+    return tuple((order, fn) for order, _, fn in sorted(pairs, key=lambda s: (s[0], s[1])))
+
+
 @cache
-def _action_rules(modules: tuple[Module, ...]) -> dict[type[Action], ActionRule]:
-    return {rule.action: rule for m in modules for rule in m.actions}
+def _plan(chosen: tuple[str, ...], with_dirk: bool) -> Plan:
+    modules = modules_of_ids(chosen, with_dirk)
+    checks: dict[type[Action], list[CheckFn]] = {}
+    for m in modules:
+        for action_type, fn in m.checks:
+            checks.setdefault(action_type, []).append(fn)
+    return Plan(
+        modules=modules,
+        rules={rule.action: rule for m in modules for rule in m.actions},
+        checks={k: tuple(v) for k, v in checks.items()},
+        end_of_turn=_ordered((order, i, fn) for i, m in enumerate(modules)
+                             for order, fn in m.end_of_turn),
+        observers=tuple(m.after_action for m in modules if m.after_action is not None),
+        pending=tuple(m.pending for m in modules if m.pending is not None),
+    )
+
+
+def plan_of(state: GameState) -> Plan:
+    return _plan(state.modules, state.dirk is not None)
 
 
 def action_rules(state: GameState) -> dict[type[Action], ActionRule]:
-    return _action_rules(modules_of(state))
-
-
-@cache
-def _extra_checks(modules: tuple[Module, ...]) -> dict[type[Action], tuple[CheckFn, ...]]:
-    out: dict[type[Action], list[CheckFn]] = {}
-    for m in modules:
-        for action_type, fn in m.checks:
-            out.setdefault(action_type, []).append(fn)
-    return {k: tuple(v) for k, v in out.items()}
+    return plan_of(state).rules
 
 
 def extra_checks(state: GameState, action_type: type[Action]) -> tuple[CheckFn, ...]:
-    return _extra_checks(modules_of(state)).get(action_type, ())
+    return plan_of(state).checks.get(action_type, ())
 
 
-@cache
-def _end_of_turn(modules: tuple[Module, ...]) -> tuple[StepFn, ...]:
-    steps = [(order, i, fn) for i, m in enumerate(modules) for order, fn in m.end_of_turn]
-    return tuple(fn for _, _, fn in sorted(steps, key=lambda s: (s[0], s[1])))
+def end_of_turn_steps(state: GameState) -> tuple[tuple[int, StepFn], ...]:
+    return plan_of(state).end_of_turn
 
 
-def end_of_turn_steps(state: GameState) -> tuple[StepFn, ...]:
-    return _end_of_turn(modules_of(state))
+def after_action_hooks(state: GameState) -> tuple[Observer, ...]:
+    return plan_of(state).observers
+
+
+def pending_decision(state: GameState) -> Pending | None:
+    """The decision the game waits for, if any (the first module's, in registry order)."""
+    for fn in plan_of(state).pending:
+        found = fn(state)
+        if found is not None:
+            return found
+    return None
 
 
 def setup_steps(modules: tuple[Module, ...]) -> tuple[StepFn, ...]:
-    steps = [(order, i, fn) for i, m in enumerate(modules) for order, fn in m.setup]
-    return tuple(fn for _, _, fn in sorted(steps, key=lambda s: (s[0], s[1])))
+    return tuple(fn for _, fn in _ordered((order, i, fn) for i, m in enumerate(modules)
+                                          for order, fn in m.setup))
 
 
 def all_action_types() -> tuple[type[Action], ...]:

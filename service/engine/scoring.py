@@ -14,7 +14,7 @@ import msgspec
 
 from .catalogue import CATALOGUE, FOUNTAIN
 from .grid import layout_of, longest_wall
-from .rules import modules_of_ids
+from .rules import Module, modules_of_ids
 from .state import GameState, PlacedTile, RankEntry, Record, Tile
 
 Round = Annotated[int, msgspec.Meta(ge=1, le=3)]
@@ -117,12 +117,16 @@ def building_type(tile: Tile) -> str | None:
     return found.type if found else None
 
 
-def majority_lines(players: Sequence[PositionPlayer], round_: int) -> list[list[MajorityLine]]:
+def majority_lines(players: Sequence[PositionPlayer], round_: int,
+                   modules: Sequence[Module] = ()) -> list[list[MajorityLine]]:
     table = CATALOGUE.majority_points[round_]
     per_player: list[list[MajorityLine]] = [[] for _ in players]
     types = [[building_type(t) for t in counted_buildings(p)] for p in players]
+    bonus_fns = [m.count_bonus for m in modules if m.count_bonus is not None]
+    bonuses = [[fn(p) for fn in bonus_fns] for p in players]
     for building in CATALOGUE.building_types:
-        counts = [ts.count(building) for ts in types]
+        counts = [ts.count(building) + sum(b.get(building, 0) for b in bs)
+                  for ts, bs in zip(types, bonuses, strict=True)]
         for i, (place, points) in enumerate(shared_places(counts, table[building])):
             per_player[i].append(
                 MajorityLine(building=building, count=counts[i], place=place, points=points))
@@ -139,10 +143,11 @@ def wall_line(p: PositionPlayer) -> WallLine:
 def score_position(position: Position) -> Breakdown:
     """The breakdown of one scoring round for a (checked) position."""
     players = position.players
-    lines: list[list[Line]] = [list(ls) for ls in majority_lines(players, position.round)]
+    modules = modules_of_ids(position.modules, any(p.dirk for p in players))
+    lines: list[list[Line]] = [list(ls) for ls in majority_lines(players, position.round, modules)]
     for i, p in enumerate(players):
         lines[i].append(wall_line(p))
-    for m in modules_of_ids(position.modules, any(p.dirk for p in players)):
+    for m in modules:
         if m.scoring is None:
             continue
         extra = m.scoring(position, position.round)

@@ -53,10 +53,17 @@ class PlacedTile(Tile, kw_only=True):
 
 # The token fields of a tile (everything but its id and, when placed, its position).
 TOKENS = tuple(f for f in Tile.__struct_fields__ if f != "tile")
+_NO_TOKENS = msgspec.structs.astuple(Tile(tile=""))[1:]
+
+
+def _has_tokens(tile: Tile) -> bool:
+    return msgspec.structs.astuple(tile)[1:len(Tile.__struct_fields__)] != _NO_TOKENS
 
 
 def place_tile(tile: Tile, x: int, y: int, rotation: int = 0) -> PlacedTile:
     """The tile put at (x, y) with its tokens."""
+    if not _has_tokens(tile):
+        return PlacedTile(tile=tile.tile, x=x, y=y, rotation=rotation)  # type: ignore[arg-type]
     fields = {f: getattr(tile, f) for f in Tile.__struct_fields__}
     return PlacedTile(x=x, y=y, rotation=rotation, **fields)  # type: ignore[arg-type]
 
@@ -65,6 +72,8 @@ def lift_tile(placed: Tile) -> Tile:
     """The tile off the grid with its tokens; a rotation does not stay (craftsmen decision)."""
     if type(placed) is Tile:
         return placed
+    if not _has_tokens(placed):
+        return Tile(tile=placed.tile)
     return Tile(**{f: getattr(placed, f) for f in Tile.__struct_fields__})
 
 
@@ -102,6 +111,8 @@ class Turn(Record):
     player: int
     actions: int = 1
     acted: bool = False
+    # While the end of the turn waits for a decision: the end-of-turn step to resume at.
+    ending: int = 0
 
 
 class RankEntry(Record):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from .. import events as ev
+from ..flow import NEXT_TURN
 from ..rules import Module, register
 from . import buy, components, money, placement, redesign, turn
 from .setup import SETUP_STEPS
 
 # End-of-turn positions of RULES.md §H (the held buildings are placed before the turn ends).
-REFILL, SCORING, NEXT_TURN = 30, 40, 90
+REFILL, SCORING = 30, 40
 
 BASE = register(Module(
     id="base",

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from ..catalogue import CATALOGUE, FOUNTAIN
 from ..grid import check_layout
+from ..rules import pending_decision
 from ..state import GameState
 from ..violations import Violation
 
@@ -86,8 +87,11 @@ def _turn(state: GameState) -> list[Violation]:
         if p.held and seat != turn.player and state.phase == "play":
             out.append(Violation(INCONSISTENT,
                                  f"{p.name} holds buildings but it is not {p.name}'s turn"))
-    if state.phase == "play" and turn.actions == 0 and not state.active.held:
+    waiting = pending_decision(state) is not None
+    if state.phase == "play" and turn.actions == 0 and not state.active.held and not waiting:
         out.append(Violation(INCONSISTENT, "the active player's turn is over but has not passed"))
+    if turn.ending and not waiting:
+        out.append(Violation(INCONSISTENT, "the end of the turn waits for no decision"))
     if state.phase == "play" and not turn.acted and turn.actions != 1:
         out.append(Violation(INCONSISTENT, "a player who has not acted still has their action"))
     if state.phase == "final-placement" and not state.active.held:

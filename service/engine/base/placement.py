@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from ..actions import EndTurn, PlaceBuilding, ReserveBuilding
 from ..events import BuildingPlaced, BuildingReserved
 from ..flow import end_actions, with_player
-from ..grid import check_placement, fits, layout_of, names_of, spots, walls_of
+from ..grid import check_placement, fits, layout_of, spots, walls_of
 from ..rng import Generator
 from ..rules import ActionRule, Context
 from ..state import GameState, Player, Tile, place_tile
@@ -48,15 +48,17 @@ def check_place(state: GameState, action: PlaceBuilding) -> list[Violation]:
         return out
     tile = held_tile(player, action.tile)
     assert tile is not None
-    return check_placement(layout_of(player.alhambra), names_of(player.alhambra),
-                           (action.x, action.y), action.tile, walls_of(tile))
+    return check_placement(player.alhambra, (action.x, action.y), action.tile, walls_of(tile))
 
 
 def apply_place(state: GameState, action: PlaceBuilding, ctx: Context) -> GameState:
     seat = state.turn.player
-    state, tile = take_held(state, seat, action.tile)
     player = state.players[seat]
-    state = with_player(state, seat, alhambra=(*player.alhambra, place_tile(tile, action.x, action.y)))
+    tile = held_tile(player, action.tile)
+    assert tile is not None
+    state = with_player(state, seat, held=tuple(t for t in player.held if t is not tile),
+                        alhambra=(*player.alhambra, place_tile(tile, action.x, action.y)))
+    state = end_actions(state)
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return state
 

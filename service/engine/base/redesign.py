@@ -80,8 +80,7 @@ def check_place(state: GameState, action: PlaceFromReserve) -> list[Violation]:
     tile = in_reserve(player, action.tile)
     if out or tile is None:
         return out
-    return check_placement(layout_of(player.alhambra), names_of(player.alhambra),
-                           (action.x, action.y), action.tile, walls_of(tile))
+    return check_placement(player.alhambra, (action.x, action.y), action.tile, walls_of(tile))
 
 
 def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> GameState:
