@@ -10,6 +10,7 @@ the hooks of the modules a state has on, in registry order, and never asks which
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -117,6 +118,18 @@ def register(module: Module) -> Module:
         raise ValueError(f"module {module.id} registered twice")
     _REGISTRY[module.id] = module
     return module
+
+
+@contextmanager
+def temporarily_registered(module: Module) -> Iterator[Module]:
+    """Register a module for the duration of a block (tests of the mechanism itself)."""
+    register(module)
+    try:
+        yield module
+    finally:
+        del _REGISTRY[module.id]
+        modules_of_ids.cache_clear()
+        _plan.cache_clear()
 
 
 def registered() -> tuple[Module, ...]:
