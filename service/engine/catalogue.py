@@ -139,9 +139,15 @@ def _check(cat: Catalogue) -> None:
         raise ValueError("there must be the scoring cards of rounds 1 and 2")
 
 
+def load_data(name: str) -> dict[str, Any]:
+    """A component data file of `data/` (the base game's or a module's default data)."""
+    text = resources.files("service.engine").joinpath(f"data/{name}.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
 def load_catalogue() -> Catalogue:
-    text = resources.files("service.engine").joinpath("data/base.json").read_text("utf-8")
-    cat = _load(json.loads(text))
+    cat = _load(load_data("base"))
     _check(cat)
     return cat
 

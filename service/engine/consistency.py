@@ -7,17 +7,17 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from .rules import Module, modules_of, registered
-from .state import TOKENS, GameState, Tile
+from .state import TOKENS, GameState, MarketSpace, Tile
 from .violations import Violation
 
 INCONSISTENT = "inconsistent-state"
 _KNOWN_LIMIT = 12  # list at most this many places per problem, so messages stay readable
 
 
-def _all_tiles(state: GameState) -> Iterator[tuple[Tile, str]]:
+def _all_tiles(state: GameState) -> Iterator[tuple[Tile | MarketSpace, str]]:
     for p in state.players:
-        for t in p.alhambra:
-            yield t, f"{p.name}'s Alhambra at ({t.x}, {t.y})"
+        for placed in p.alhambra:
+            yield placed, f"{p.name}'s Alhambra at ({placed.x}, {placed.y})"
         for t in p.reserve:
             yield t, f"{p.name}'s reserve"
         for t in p.held:
@@ -25,19 +25,23 @@ def _all_tiles(state: GameState) -> Iterator[tuple[Tile, str]]:
     if state.dirk is not None:
         for t in state.dirk.tiles:
             yield t, "Dirk's tiles"
+    for space in state.market:
+        if space.tile is not None:
+            yield space, f"the {space.currency} market space"
 
 
 def token_problems(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
     """A token may lie on a tile only while the module it belongs to is on."""
     out = foreign_tokens(_all_tiles(state), modules)
     for tile, where in _all_tiles(state):
-        if tile.leftover and state.phase == "play":
+        if getattr(tile, "leftover", False) and state.phase == "play":
             out.append(Violation(INCONSISTENT, f"{tile.tile} in {where} is marked leftover "
                                                "before the game has ended"))
     return out
 
 
-def foreign_tokens(tiles: Iterable[tuple[Tile, str]], modules: tuple[Module, ...]) -> list[Violation]:
+def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
+                   modules: tuple[Module, ...]) -> list[Violation]:
     """Tokens of modules that are not on (API.md: refused, naming the tile and the token)."""
     allowed = {token for m in modules for token in m.tokens}
     owners = {token: m.id for m in registered() for token in m.tokens}

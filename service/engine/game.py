@@ -9,7 +9,6 @@ import msgspec
 from msgspec.structs import replace
 
 from . import base as _base  # noqa: F401  (registers the base game first)
-from . import modules as _modules  # noqa: F401  (registers the expansion modules)
 from .actions import Action
 from .base.turn import after_final_placement, empty_market
 from .catalogue import CATALOGUE, FOUNTAIN
@@ -17,6 +16,7 @@ from .consistency import check_consistency, foreign_tokens
 from .events import Event
 from .flow import finish_turn, is_turn_over
 from .grid import check_layout
+from .modules import register_all
 from .rng import Generator, seed_state
 from .rules import (
     ActionRule,
@@ -33,6 +33,8 @@ from .rules import (
 from .scoring import Breakdown, Position, position_of, score_position
 from .state import Dirk, GameState, PlacedTile, Player, Turn
 from .violations import IllegalAction, InconsistentState, Violation
+
+register_all()
 
 UNSUPPORTED = ("vizier", "exchange-offices", "camps", "diamonds", "characters", "city-gates",
                "workers-huts")
@@ -311,6 +313,9 @@ def position_problems(position: Position) -> list[Violation]:
     for tile, n in sorted(seen.items()):
         if n > 1:
             out.append(Violation(INCONSISTENT, f"{tile} appears {n} times; it exists once"))
+    for module in modules:
+        if module.check_position is not None:
+            out += module.check_position(position)
     return out
 
 

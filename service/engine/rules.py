@@ -106,6 +106,10 @@ class Module:
     events: tuple[type[Event], ...] = ()
     # The tile tokens (fields of Tile / PlacedTile) this module gives meaning to.
     tokens: tuple[str, ...] = ()
+    # Its scoring line types (members of the breakdown's `category` union).
+    lines: tuple[type[Line], ...] = ()
+    # Checks of a scoring position beyond the base game's (its tokens' counts and kinds).
+    check_position: Callable[[Position], list[Violation]] | None = None
     default_data: dict[str, Any] = field(default_factory=dict)
 
 
@@ -233,6 +237,11 @@ def all_action_types() -> tuple[type[Action], ...]:
 
 def all_event_types() -> tuple[type[Event], ...]:
     return tuple(e for m in _REGISTRY.values() for e in m.events)
+
+
+def all_line_types() -> tuple[type[Line], ...]:
+    """Every scoring line type: the base game's majority and wall lines first."""
+    return tuple(line for m in _REGISTRY.values() for line in m.lines)
 
 
 def rule_for(action_type: type[Action]) -> tuple[Module, ActionRule] | None:

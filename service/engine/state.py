@@ -11,15 +11,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .modules.zoo.model import ZooState
+from .records import Record
+
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 # The generator state (64 bits) as 16 lowercase hex digits: JSON integers beyond 2^53 are lossy
 # in many clients, and msgspec bounds stop at int64.
 RngState = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{16}$")]
 
 
-class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True,
-             kw_only=True):
-    """Base of every struct of the contract: immutable, strict on input, compact on output."""
+__all__ = ["Record"]
 
 
 AddedWalls = Annotated[str, msgspec.Meta(pattern="^N?E?S?W?$")]
@@ -96,8 +97,27 @@ class Dirk(Record):
 
 
 class MarketSpace(Record):
+    """A market space: its currency, the tile on it and the tokens lying on that tile."""
+
     currency: str
     tile: str | None = None
+    animals: Annotated[tuple[str, ...], msgspec.Meta(max_length=8)] = ()  # zoo
+
+
+# The tile tokens that can lie on a tile on the market.
+MARKET_TOKENS = tuple(f for f in MarketSpace.__struct_fields__ if f in TOKENS)
+_EMPTY_SPACE = {f: getattr(MarketSpace(currency=""), f) for f in MARKET_TOKENS}
+
+
+def market_tile(space: MarketSpace) -> Tile:
+    """The tile of a market space with the tokens on it, as a buyer or a recipient takes it."""
+    assert space.tile is not None
+    return Tile(tile=space.tile, **{f: getattr(space, f) for f in MARKET_TOKENS})
+
+
+def emptied(space: MarketSpace) -> MarketSpace:
+    """The space once its tile (and what lies on it) is taken."""
+    return msgspec.structs.replace(space, tile=None, **{f: _EMPTY_SPACE[f] for f in MARKET_TOKENS})
 
 
 class Turn(Record):
@@ -139,9 +159,11 @@ class GameState(Record):
     scoring_called: tuple[int, ...] = ()
     rounds_held: tuple[int, ...] = ()
     # Tiles out of the game (leftovers nobody wins, base.end.leftovers).
-    removed: tuple[str, ...] = ()
+    removed: tuple[Tile, ...] = ()
     ranking: tuple[RankEntry, ...] = ()
     rng: RngState = "0000000000000000"
+    # The state of each module that keeps one (None while the module is off).
+    zoo: ZooState | None = None
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

@@ -33,7 +33,7 @@ class View(Record):
     dirk: Dirk | None = None
     scoring_called: tuple[int, ...] = ()
     rounds_held: tuple[int, ...] = ()
-    removed: tuple[str, ...] = ()
+    removed: tuple[Tile, ...] = ()
     ranking: tuple[RankEntry, ...] = ()
 
 

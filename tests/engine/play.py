@@ -30,7 +30,7 @@ def component_counts(state: GameState) -> Counter[str]:
     counts.update(state.discard)
     counts.update(state.display)
     counts.update(state.bag)
-    counts.update(state.removed)
+    counts.update(t.tile for t in state.removed)
     counts.update(s.tile for s in state.market if s.tile)
     for p in state.players:
         counts.update(p.hand)

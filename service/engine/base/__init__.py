@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import events as ev
 from ..flow import NEXT_TURN
 from ..rules import Module, register
+from ..scoring import MajorityLine, WallLine
 from . import buy, components, money, placement, redesign, turn
 from .setup import SETUP_STEPS
 
@@ -40,5 +41,6 @@ BASE = register(Module(
             ev.DisplayRefilled, ev.DeckReshuffled, ev.ScoringCardDrawn, ev.MarketRefilled,
             ev.ScoringRoundHeld, ev.LeftoverAwarded, ev.LeftoverRemoved, ev.GameEnded),
     tokens=("leftover",),
+    lines=(MajorityLine, WallLine),
     default_data={"catalogue": "service/engine/data/base.json"},
 ))

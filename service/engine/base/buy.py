@@ -13,7 +13,7 @@ from ..events import BuildingBought
 from ..flow import spend_action, with_player, without
 from ..rng import Generator
 from ..rules import ActionRule, Context
-from ..state import GameState, MarketSpace, Tile
+from ..state import GameState, MarketSpace, emptied, market_tile
 from ..violations import Violation
 from .money import duplicates
 
@@ -60,10 +60,10 @@ def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
     player = state.players[seat]
     paid = sum(CATALOGUE.money[c].value for c in action.payment)
     exact = paid == CATALOGUE.tiles[action.tile].price
-    market = tuple(replace(s, tile=None) if s is space else s for s in state.market)
+    market = tuple(emptied(s) if s is space else s for s in state.market)
     state = replace(state, market=market, discard=(*state.discard, *action.payment))
     state = with_player(state, seat, hand=without(player.hand, *action.payment),
-                        held=(*player.held, Tile(tile=action.tile)))
+                        held=(*player.held, market_tile(space)))
     ctx.events.append(BuildingBought(player=player.name, tile=action.tile,
                                      currency=space.currency, payment=action.payment, exact=exact))
     return spend_action(state, another=exact)  # base.buy.exact-bonus

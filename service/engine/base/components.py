@@ -37,8 +37,8 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
     for space in state.market:
         if space.tile is not None:
             yield space.tile, f"the {space.currency} market space"
-    for tile in state.removed:
-        yield tile, "out of the game"
+    for t in state.removed:
+        yield t.tile, "out of the game"
     for p in state.players:
         for card in p.hand:
             yield card, f"{p.name}'s hand"

@@ -21,7 +21,7 @@ from ..events import (
 from ..flow import hand_total, next_turn, with_player
 from ..rules import Context, modules_of
 from ..scoring import position_of, score_position
-from ..state import GameState, MarketSpace, Tile, Turn
+from ..state import GameState, MarketSpace, Turn, emptied, market_tile
 
 
 def draw_money(state: GameState, ctx: Context) -> tuple[GameState, str | None]:
@@ -118,7 +118,7 @@ def end_game(state: GameState, ctx: Context) -> GameState:
     spaces = []
     removed = list(state.removed)
     for space in state.market:
-        spaces.append(replace(space, tile=None))
+        spaces.append(emptied(space))
         if space.tile is None:
             continue
         totals = [hand_total(p, space.currency) for p in state.players]
@@ -126,16 +126,17 @@ def end_game(state: GameState, ctx: Context) -> GameState:
         winners = [seat for seat, t in enumerate(totals) if t == best]
         if best == 0 or len(winners) > 1:
             reason = "nobody holds that currency" if best == 0 else "tie for the most"
-            removed.append(space.tile)
+            removed.append(market_tile(space))
             ctx.events.append(LeftoverRemoved(tile=space.tile, currency=space.currency,
                                               reason=reason))
             continue
         seat = winners[0]
-        leftover = Tile(tile=space.tile, leftover=True)
+        leftover = replace(market_tile(space), leftover=True)
         state = with_player(state, seat, held=(*state.players[seat].held, leftover))
         ctx.events.append(LeftoverAwarded(tile=space.tile, currency=space.currency,
                                           player=state.players[seat].name))
-    state = replace(state, market=tuple(spaces), removed=tuple(removed))
+    turn = replace(state.turn, ending=0)  # the end of this turn is over: the game's has begun
+    state = replace(state, market=tuple(spaces), removed=tuple(removed), turn=turn)
     return next_recipient(state, ctx, start=state.turn.player + 1)
 
 

@@ -1,3 +1,13 @@
-"""Modules beyond the base game; importing this package registers them in a fixed order."""
+"""Modules beyond the base game: one package (or file) each, registered in a fixed order.
 
-from . import dirk  # noqa: F401
+A module's data structs (its state, actions, events) live in its `model.py`, which imports
+nothing of the engine but `records`, so the game state can hold them; its rules live beside.
+"""
+
+from __future__ import annotations
+
+
+def register_all() -> None:
+    """Import (and so register) every module, in the order their hooks run."""
+    from . import dirk  # noqa: F401
+    from .zoo import rules as _zoo  # noqa: F401

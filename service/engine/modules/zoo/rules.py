@@ -1,0 +1,323 @@
+"""Alhambra Zoo (RULES.md §Z, seed 000): animals arrive on gardens laid on the market, go with
+the garden to its buyer, may walk through the Alhambra at the end of a turn for a discarded money
+card, and score on gardens that hold a single kind."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+
+from msgspec.structs import replace
+
+from ...actions import Action
+from ...catalogue import CATALOGUE, NEIGHBOURS, load_data
+from ...events import Event
+from ...flow import with_player
+from ...grid import layout_of
+from ...rng import Generator
+from ...rules import ActionRule, Context, Module, Pending, register
+from ...scoring import Line, Position
+from ...state import GameState, PlacedTile, Player
+from ...violations import Violation
+from .model import AnimalStep, ZooState
+
+DATA = load_data("zoo")
+KINDS: tuple[str, ...] = tuple(DATA["kinds"])
+PER_KIND: int = DATA["per_kind"]
+MOVE_STEP = 20  # RULES.md §H: animals move after placement (10s), before the refills (30)
+ARRIVE_SETUP, ARRIVE_REFILL = 53, 31  # after the market is laid (52) and refilled (30)
+_STEP = {side: (dx, dy, bit, facing) for side, (dx, dy, bit, facing) in zip("NESW", NEIGHBOURS, strict=True)}
+
+
+class MoveAnimals(Action, tag="move-animals"):
+    """zoo.move: discard `card` from the hand to take up to its value in `steps`; without a
+    card the animals stay where they are."""
+
+    card: str | None = None
+    steps: tuple[AnimalStep, ...] = ()
+
+
+class AnimalsArrived(Event, tag="animals-arrived"):
+    tile: str
+    animals: tuple[str, ...]
+
+
+class AnimalsMoved(Event, tag="animals-moved"):
+    player: str
+    card: str | None
+    steps: tuple[AnimalStep, ...]
+
+
+class AnimalsDiscarded(Event, tag="animals-discarded"):
+    tile: str
+    animals: tuple[str, ...]
+
+
+class ZooLine(Line, tag="zoo"):
+    """zoo.score: animals on gardens that hold a single kind."""
+
+    animals: int
+
+
+def is_garden(tile: str) -> bool:
+    found = CATALOGUE.tiles.get(tile)
+    return found is not None and found.type == "garden"
+
+
+# --- setup and arrivals ---------------------------------------------------------------------
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """zoo.setup: shuffle the animals face down; two go back in the box unseen."""
+    animals = ctx.rng.shuffled([k for k in KINDS for _ in range(PER_KIND)])
+    removed = DATA["removed_unseen_at_setup"]
+    state = replace(state, zoo=ZooState(supply=animals[removed:], removed=animals[:removed]))
+    return arrive(state, ctx)
+
+
+def arrive(state: GameState, ctx: Context) -> GameState:
+    """zoo.arrive: a garden newly laid on the market takes 2 animals (as many as are left).
+
+    A garden lies on the market with no animals only when it has just been laid, or when the
+    supply was empty as it arrived (and the supply never grows again).
+    """
+    zoo = state.zoo
+    assert zoo is not None
+    if not zoo.supply:
+        return state
+    spaces = list(state.market)
+    supply = zoo.supply
+    for i, space in enumerate(spaces):
+        if space.tile is None or space.animals or not is_garden(space.tile) or not supply:
+            continue
+        drawn, supply = supply[:DATA["arrive_per_garden"]], supply[DATA["arrive_per_garden"]:]
+        spaces[i] = replace(space, animals=drawn)
+        ctx.events.append(AnimalsArrived(tile=space.tile, animals=drawn))
+    return replace(state, market=tuple(spaces), zoo=replace(zoo, supply=supply))
+
+
+# --- moving animals (zoo.move) --------------------------------------------------------------
+
+def has_animals(player: Player) -> bool:
+    return any(p.animals for p in player.alhambra)
+
+
+def pending(state: GameState) -> Pending | None:
+    """After the held buildings are placed, a player with animals in the Alhambra and a money
+    card decides whether to move them (one `move-animals`, with or without a card)."""
+    turn = state.turn
+    if state.phase != "play" or turn.actions or state.active.held or turn.ending > MOVE_STEP + 1:
+        return None
+    player = state.active
+    if not player.hand or not has_animals(player):
+        return None
+    return Pending(seat=turn.player, rule="zoo.move",
+                   what="move animals (move-animals, with a card to discard or none)",
+                   actions=(MoveAnimals,))
+
+
+Herd = dict[tuple[int, int], list[str]]
+
+
+def walk(alhambra: Iterable[PlacedTile], steps: Iterable[AnimalStep]) -> tuple[Herd, list[str]]:
+    """The animals per position after the steps, and why any step is impossible."""
+    tiles = list(alhambra)
+    layout = layout_of(tiles)
+    where = {(p.x, p.y): list(p.animals) for p in tiles}
+    problems = []
+    for n, step in enumerate(steps, 1):
+        pos = (step.x, step.y)
+        dx, dy, bit, facing = _STEP[step.side]
+        target = (step.x + dx, step.y + dy)
+        if step.kind not in where.get(pos, []):
+            problems.append(f"step {n}: no {step.kind} stands on a tile at {pos}")
+        elif target not in layout:
+            problems.append(f"step {n}: {target} holds no tile (animals never go onto an empty space)")
+        elif layout[pos] & bit or layout[target] & facing:
+            problems.append(f"step {n}: the {step.side} side of {pos} is walled (animals never cross a wall)")
+        else:
+            where[pos].remove(step.kind)
+            where[target].append(step.kind)
+    return where, problems
+
+
+def check_move(state: GameState, action: MoveAnimals) -> list[Violation]:
+    player = state.players[state.turn.player]
+    if action.card is None:
+        if action.steps:
+            return [Violation("zoo.move", "steps need a money card to discard (name it in `card`)")]
+        return []
+    if action.card not in player.hand:
+        return [Violation("zoo.move", f"{action.card} is not in {player.name}'s hand")]
+    value = CATALOGUE.money[action.card].value
+    if len(action.steps) > value:
+        return [Violation("zoo.move", f"{action.card} is worth {value} steps, not {len(action.steps)}")]
+    _, problems = walk(player.alhambra, action.steps)
+    return [Violation("zoo.move", p) for p in problems]
+
+
+def apply_move(state: GameState, action: MoveAnimals, ctx: Context) -> GameState:
+    seat = state.turn.player
+    player = state.players[seat]
+    if action.card is not None:
+        where, _ = walk(player.alhambra, action.steps)
+        alhambra = tuple(replace(p, animals=tuple(where[(p.x, p.y)])) for p in player.alhambra)
+        hand = tuple(c for c in player.hand if c != action.card)
+        state = with_player(state, seat, hand=hand, alhambra=alhambra)
+        state = replace(state, discard=(*state.discard, action.card))
+    ctx.events.append(AnimalsMoved(player=player.name, card=action.card, steps=action.steps))
+    return replace(state, turn=replace(state.turn, ending=MOVE_STEP + 2))
+
+
+def candidates_move(state: GameState, seat: int) -> Iterator[MoveAnimals]:
+    """Letting the animals be, and every single step with each distinct card value (longer
+    walks are legal too; they are not listed, there are too many)."""
+    player = state.players[seat]
+    yield MoveAnimals(player=player.name)
+    cards: dict[int, str] = {}
+    for card in sorted(player.hand):
+        cards.setdefault(CATALOGUE.money[card].value, card)
+    steps = list(_single_steps(player.alhambra))
+    for card in cards.values():
+        yield MoveAnimals(player=player.name, card=card)
+        for step in steps:
+            yield MoveAnimals(player=player.name, card=card, steps=(step,))
+
+
+def _single_steps(alhambra: tuple[PlacedTile, ...]) -> Iterator[AnimalStep]:
+    layout = layout_of(alhambra)
+    for p in alhambra:
+        for kind in sorted(set(p.animals)):
+            for side, (dx, dy, bit, facing) in _STEP.items():
+                target = layout.get((p.x + dx, p.y + dy))
+                if target is not None and not layout[(p.x, p.y)] & bit and not target & facing:
+                    yield AnimalStep(kind=kind, x=p.x, y=p.y, side=side)  # type: ignore[arg-type]
+
+
+def sample_move(state: GameState, seat: int, rng: Generator) -> MoveAnimals | None:
+    """Mostly let the animals be (a discarded card slows the game); else a random walk."""
+    player = state.players[seat]
+    if rng.below(4) or not player.hand:
+        return MoveAnimals(player=player.name)
+    card = rng.choice(sorted(player.hand))
+    alhambra = player.alhambra
+    steps: list[AnimalStep] = []
+    for _ in range(CATALOGUE.money[card].value):
+        options = list(_single_steps(alhambra))
+        if not options:
+            break
+        steps.append(rng.choice(options))
+        where, _ = walk(alhambra, steps[-1:])
+        alhambra = tuple(replace(p, animals=tuple(where[(p.x, p.y)])) for p in alhambra)
+    return MoveAnimals(player=player.name, card=card, steps=tuple(steps))
+
+
+# --- Dirk, scoring, components --------------------------------------------------------------
+
+def discard_at_dirk(state: GameState, action: Action, ctx: Context) -> GameState:
+    """zoo.dirk: animals that reach Dirk are discarded at once."""
+    dirk, zoo = state.dirk, state.zoo
+    if dirk is None or zoo is None or not any(t.animals for t in dirk.tiles):
+        return state
+    gone: list[str] = []
+    tiles = []
+    for t in dirk.tiles:
+        if t.animals:
+            gone += t.animals
+            ctx.events.append(AnimalsDiscarded(tile=t.tile, animals=t.animals))
+            t = replace(t, animals=())
+        tiles.append(t)
+    return replace(state, dirk=replace(dirk, tiles=tuple(tiles)),
+                   zoo=replace(zoo, discarded=(*zoo.discarded, *gone)))
+
+
+def score(position: Position, round_: int) -> dict[str, list[Line]]:
+    """zoo.score: each garden of the Alhambra with animals of exactly one kind scores 1 each."""
+    out: dict[str, list[Line]] = {}
+    for p in position.players:
+        if p.dirk:
+            out[p.name] = [ZooLine(points=0, animals=0)]
+            continue
+        scored = sum(len(t.animals) for t in p.alhambra
+                     if t.animals and len(set(t.animals)) == 1 and _garden_of(t))
+        out[p.name] = [ZooLine(points=scored, animals=scored)]
+    return out
+
+
+def _garden_of(tile: PlacedTile) -> bool:
+    return tile.construction == "garden" if tile.construction else is_garden(tile.tile)
+
+
+def expected(state: GameState) -> Iterator[str]:
+    for kind in KINDS:
+        for _ in range(PER_KIND):
+            yield f"animal:{kind}"
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    zoo = state.zoo
+    if zoo is not None:
+        for zone, animals in (("the animal supply", zoo.supply), ("the box", zoo.removed),
+                              ("the discarded animals", zoo.discarded)):
+            for kind in animals:
+                yield f"animal:{kind}", zone
+    for space in state.market:
+        for kind in space.animals:
+            yield f"animal:{kind}", f"{space.tile} on the {space.currency} market space"
+    tiles = [(t, f"{p.name}'s {t.tile}") for p in state.players
+             for t in (*p.alhambra, *p.reserve, *p.held)]
+    tiles += [(t, f"{t.tile}, out of the game") for t in state.removed]
+    if state.dirk is not None:
+        tiles += [(t, f"Dirk's {t.tile}") for t in state.dirk.tiles]
+    for t, where in tiles:
+        for kind in t.animals:
+            yield f"animal:{kind}", where
+
+
+def consistency(state: GameState) -> list[Violation]:
+    if state.zoo is None:
+        return [Violation("zoo.setup", "the zoo module is on but the state has no `zoo` part")]
+    out = []
+    for space in state.market:
+        if space.animals and not (space.tile and is_garden(space.tile)):
+            out.append(Violation("zoo.arrive", f"animals lie on {space.tile} on the "
+                                               f"{space.currency} market space, which is no garden"))
+        if len(space.animals) > DATA["arrive_per_garden"]:
+            out.append(Violation("zoo.arrive", f"{space.tile} on the market carries more than "
+                                               f"{DATA['arrive_per_garden']} animals"))
+    if state.dirk is not None and any(t.animals for t in state.dirk.tiles):
+        out.append(Violation("zoo.dirk", "Dirk keeps no animals: they are discarded"))
+    return out
+
+
+def check_position(position: Position) -> list[Violation]:
+    """Scoring positions: known kinds, at most 3 of each on the table."""
+    counts: Counter[str] = Counter(
+        kind for p in position.players for t in (*p.alhambra, *p.reserve, *p.tiles) for kind in t.animals)
+    out = [Violation("zoo.setup", f"{kind!r} is not an animal of the zoo ({', '.join(KINDS)})")
+           for kind in sorted(counts) if kind not in KINDS]
+    out += [Violation("zoo.setup", f"{n} animals of kind {kind}: there are only {PER_KIND}")
+            for kind, n in sorted(counts.items()) if kind in KINDS and n > PER_KIND]
+    return out
+
+
+ZOO = register(Module(
+    id="zoo",
+    name="Alhambra Zoo",
+    rule_ids=("zoo.setup", "zoo.arrive", "zoo.buy", "zoo.move", "zoo.score", "zoo.dirk"),
+    actions=(ActionRule(action=MoveAnimals, rule="zoo.move", kind="decision", check=check_move,
+                        apply=apply_move, candidates=candidates_move, sample=sample_move),),
+    setup=((ARRIVE_SETUP, setup),),
+    end_of_turn=((MOVE_STEP, lambda state, ctx: state), (ARRIVE_REFILL, arrive)),
+    after_action=discard_at_dirk,
+    pending=pending,
+    scoring=score,
+    components=located,
+    expected=expected,
+    consistency=consistency,
+    check_position=check_position,
+    events=(AnimalsArrived, AnimalsMoved, AnimalsDiscarded),
+    lines=(ZooLine,),
+    tokens=("animals",),
+    default_data=DATA,
+))
+
