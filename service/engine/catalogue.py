@@ -7,7 +7,7 @@ numbers the rules use (prices, walls, points), so a corrected value is a one-lin
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -42,12 +42,14 @@ def parse_walls(text: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class BuildingTile:
-    """One printed building tile (§1)."""
+    """One printed building tile (§1), or a module's (a building site has no type of its own)."""
 
     id: str
-    type: str
+    type: str | None
     price: int
     walls: int
+    module: str = "base"
+    replaces: str | None = None  # a module tile that takes a base tile's place in the bag
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +63,7 @@ class MoneyCard:
 class Catalogue:
     currencies: tuple[str, ...]
     building_types: tuple[str, ...]
-    tiles: MappingProxyType[str, BuildingTile]
+    tiles: MappingProxyType[str, BuildingTile]  # every tile: the base game's and the modules'
     money: MappingProxyType[str, MoneyCard]
     scoring_cards: MappingProxyType[str, int]  # card id -> the money pile (1-based) it goes into
     money_piles: int
@@ -126,7 +128,8 @@ def _load(raw: dict[str, Any]) -> Catalogue:
 
 def _check(cat: Catalogue) -> None:
     """The counts RULES.md §1 states; a data edit that breaks them fails at import."""
-    per_type = {t: sum(1 for tile in cat.tiles.values() if tile.type == t) for t in cat.building_types}
+    per_type = {t: sum(1 for tile in cat.tiles.values() if tile.type == t and tile.module == "base")
+                for t in cat.building_types}
     expected = {"pavilion": 7, "seraglio": 7, "arcades": 9, "chambers": 9, "garden": 11, "tower": 11}
     if per_type != expected or len(cat.tiles) != 54:
         raise ValueError(f"the catalogue must hold the 54 tiles of §1, got {per_type}")
@@ -146,10 +149,37 @@ def load_data(name: str) -> dict[str, Any]:
     return data
 
 
+def _module_tiles(types: tuple[str, ...]) -> dict[str, BuildingTile]:
+    """The tiles that modules' data files add: `"tiles": [{"id", "type", "price", "walls"}]`."""
+    out: dict[str, BuildingTile] = {}
+    for entry in sorted(resources.files("service.engine").joinpath("data").iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json") or entry.name == "base.json":
+            continue
+        module = entry.name.removesuffix(".json")
+        for raw in json.loads(entry.read_text("utf-8")).get("tiles", []):
+            if raw["type"] is not None and raw["type"] not in types:
+                raise ValueError(f"{entry.name}: tile {raw['id']} of unknown type {raw['type']!r}")
+            out[raw["id"]] = BuildingTile(raw["id"], raw["type"], int(raw["price"]),
+                                          parse_walls(raw["walls"]), module, raw.get("replaces"))
+    return out
+
+
 def load_catalogue() -> Catalogue:
     cat = _load(load_data("base"))
     _check(cat)
-    return cat
+    extra = _module_tiles(cat.building_types)
+    clash = sorted(set(extra) & set(cat.tiles))
+    if clash:
+        raise ValueError(f"module tiles reuse base ids: {clash}")
+    for tile in extra.values():
+        if tile.replaces is not None and tile.replaces not in cat.tiles:
+            raise ValueError(f"{tile.id} replaces {tile.replaces}, which is no base tile")
+    return replace(cat, tiles=MappingProxyType({**cat.tiles, **extra}))
+
+
+def base_tiles(cat: Catalogue) -> tuple[str, ...]:
+    """The 54 tiles of the base game, in catalogue order."""
+    return tuple(t.id for t in cat.tiles.values() if t.module == "base")
 
 
 CATALOGUE = load_catalogue()

@@ -75,6 +75,9 @@ def check_consistency(state: GameState) -> list[Violation]:
     for m in modules:
         if m.expected is not None:
             expected.update(m.expected(state))
+    for m in modules:
+        if m.withdrawn is not None:
+            expected.subtract(m.withdrawn(state))
         if m.components is not None:
             for component, where in m.components(state):
                 places.setdefault(component, []).append(where)
@@ -87,7 +90,7 @@ def check_consistency(state: GameState) -> list[Violation]:
             listed = "; ".join(found_in[:_KNOWN_LIMIT])
             out.append(Violation(INCONSISTENT, f"{component} appears {len(found_in)} times, "
                                                f"expected {want}: {listed}"))
-    missing = sorted(c for c, n in expected.items() if len(places.get(c, ())) < n)
+    missing = sorted(c for c, n in expected.items() if n > 0 and len(places.get(c, ())) < n)
     if missing:
         shown = ", ".join(missing[:_KNOWN_LIMIT]) + (" ..." if len(missing) > _KNOWN_LIMIT else "")
         out.append(Violation(INCONSISTENT, f"{len(missing)} components are missing: {shown}"))

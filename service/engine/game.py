@@ -298,6 +298,9 @@ def position_problems(position: Position) -> list[Violation]:
             if t.tile != "fountain" and t.tile not in CATALOGUE.tiles:
                 out.append(Violation(INCONSISTENT, f"{p.name}: {t.tile!r} is not a tile of the "
                                                    "catalogue"))
+            elif t.tile != "fountain" and CATALOGUE.tiles[t.tile].module not in ("base", *position.modules):
+                out.append(Violation(INCONSISTENT, f"{p.name}: {t.tile} belongs to the module "
+                                                   f"{CATALOGUE.tiles[t.tile].module!r}, which is not on"))
             elif t.tile != "fountain":
                 seen[t.tile] += 1
         if any(t.tile == "fountain" for t in (*p.reserve, *p.tiles)):

@@ -102,6 +102,9 @@ class Module:
     scoring: ScoreFn | None = None
     components: ComponentsFn | None = None
     expected: Callable[[GameState], Iterable[str]] | None = None
+    # Components of other modules (or the base game) this module takes out of the game box,
+    # e.g. the base tiles that special tiles replace.
+    withdrawn: Callable[[GameState], Iterable[str]] | None = None
     consistency: ConsistencyFn | None = None
     events: tuple[type[Event], ...] = ()
     # The tile tokens (fields of Tile / PlacedTile) this module gives meaning to.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..catalogue import CATALOGUE, FOUNTAIN
+from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..grid import check_layout
 from ..rules import pending_decision
 from ..state import GameState
@@ -15,7 +15,7 @@ INCONSISTENT = "inconsistent-state"
 
 
 def expected(state: GameState) -> Iterator[str]:
-    yield from CATALOGUE.tiles
+    yield from base_tiles(CATALOGUE)
     yield from CATALOGUE.money
     yield from CATALOGUE.scoring_cards
     for _ in state.players:

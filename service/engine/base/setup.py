@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from ..catalogue import CATALOGUE
+from ..catalogue import CATALOGUE, base_tiles
 from ..events import GameCreated
 from ..flow import with_player
 from ..rules import Context
 from ..state import GameState, Turn
 from .turn import draw_money, refill_market
+
+BASE_TILES = base_tiles(CATALOGUE)
 
 # Positions of the setup steps; modules place theirs relative to these.
 PREPARE, DEAL, MARKET, PILES = 10, 50, 52, 60
@@ -17,7 +19,7 @@ PREPARE, DEAL, MARKET, PILES = 10, 50, 52, 60
 
 def prepare(state: GameState, ctx: Context) -> GameState:
     """The bag and the money deck are shuffled (scoring cards wait for the piles)."""
-    return replace(state, bag=ctx.rng.shuffled(tuple(CATALOGUE.tiles)),
+    return replace(state, bag=ctx.rng.shuffled(BASE_TILES),
                    deck=ctx.rng.shuffled(tuple(CATALOGUE.money)))
 
 
