@@ -6,7 +6,7 @@ Checks return violations whose messages name the tile, its position and the side
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS, parse_walls
@@ -190,6 +190,16 @@ def fits(where: Spot, walls: int) -> bool:
 def spots(layout: Layout) -> list[Spot]:
     """Every empty position sharing a side with a tile: the only candidates for a placement."""
     return [spot(layout, pos) for pos in frontier(layout)]
+
+
+def placements(alhambra: Iterable[PlacedTile], tiles: Iterable[Tile]) -> Iterator[tuple[Tile, Pos]]:
+    """Every (tile, position) where one of `tiles` may be placed in this Alhambra (§4)."""
+    free = spots(layout_of(alhambra))
+    for tile in tiles:
+        walls = walls_of(tile)
+        for where in free:
+            if fits(where, walls):
+                yield tile, where.pos
 
 
 def check_placement(alhambra: Iterable[PlacedTile], pos: Pos, tile: str,

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from ..actions import EndTurn, PlaceBuilding, ReserveBuilding
 from ..events import BuildingPlaced, BuildingReserved
 from ..flow import end_actions, with_player
-from ..grid import check_placement, fits, layout_of, spots, walls_of
+from ..grid import check_placement, placements, walls_of
 from ..rng import Generator
 from ..rules import ActionRule, Context
 from ..state import GameState, Player, Tile, place_tile
@@ -65,14 +65,8 @@ def apply_place(state: GameState, action: PlaceBuilding, ctx: Context) -> GameSt
 
 def candidates_place(state: GameState, seat: int) -> Iterator[PlaceBuilding]:
     player = state.players[seat]
-    if not player.held:
-        return
-    free = spots(layout_of(player.alhambra))
-    for t in player.held:
-        walls = walls_of(t)
-        for where in free:
-            if fits(where, walls):
-                yield PlaceBuilding(player=player.name, tile=t.tile, x=where.pos[0], y=where.pos[1])
+    for tile, (x, y) in placements(player.alhambra, player.held):
+        yield PlaceBuilding(player=player.name, tile=tile.tile, x=x, y=y)
 
 
 def check_reserve(state: GameState, action: ReserveBuilding) -> list[Violation]:

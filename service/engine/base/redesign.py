@@ -15,14 +15,13 @@ from ..grid import (
     around,
     check_placement,
     cut_tiles,
-    fits,
     holes,
     layout_of,
     names_of,
+    placements,
     reachable,
     requirements,
     side_mismatches,
-    spots,
     walls_of,
 )
 from ..rng import Generator
@@ -98,14 +97,8 @@ def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> Gam
 
 def candidates_place(state: GameState, seat: int) -> Iterator[PlaceFromReserve]:
     player = state.players[seat]
-    if not player.reserve:
-        return
-    free = spots(layout_of(player.alhambra))
-    for t in player.reserve:
-        walls = walls_of(t)
-        for where in free:
-            if fits(where, walls):
-                yield PlaceFromReserve(player=player.name, tile=t.tile, x=where.pos[0], y=where.pos[1])
+    for tile, (x, y) in placements(player.alhambra, player.reserve):
+        yield PlaceFromReserve(player=player.name, tile=tile.tile, x=x, y=y)
 
 
 # --- (b) Alhambra -> reserve ----------------------------------------------------------------
