@@ -6,7 +6,7 @@ modules that are registered, so the decoder knows every action of every module.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import msgspec
 
@@ -18,6 +18,10 @@ CardList = Annotated[tuple[str, ...], msgspec.Meta(max_length=108)]
 class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True,
              kw_only=True, tag_field="type"):
     player: str
+
+    # Optional fields that only a module gives meaning to: field -> (module id, rule id).
+    # Sent while that module is off, they are refused with the rule id.
+    module_fields: ClassVar[dict[str, tuple[str, str]]] = {}
 
 
 class TakeMoney(Action, tag="take-money"):
@@ -31,6 +35,10 @@ class BuyBuilding(Action, tag="buy-building"):
 
     tile: str
     payment: CardList
+    # power.prosperity: the prosperity tile whose white die lowers the price by 1.
+    white_die: str | None = None
+
+    module_fields: ClassVar[dict[str, tuple[str, str]]] = {"white_die": ("power", "power.prosperity")}
 
 
 class PlaceFromReserve(Action, tag="place-from-reserve"):

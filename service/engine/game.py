@@ -126,10 +126,22 @@ def _judge(state: GameState, action: Action) -> tuple[list[Violation], ActionRul
     problem = _timing(state, found, seat)
     if problem:
         return [problem], None
+    unknown = _module_fields(state, action)
+    if unknown:
+        return unknown, None
     out = found.check(state, action)
     for fn in extra_checks(state, type(action)):
         out += fn(state, action)
     return out, found
+
+
+def _module_fields(state: GameState, action: Action) -> list[Violation]:
+    """Fields of an action that belong to a module which is not on."""
+    out = []
+    for name, (module_id, rule) in type(action).module_fields.items():
+        if getattr(action, name) is not None and module_id not in state.modules:
+            out.append(Violation(rule, f"`{name}` needs the module {module_id!r}, which is not on"))
+    return out
 
 
 def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:

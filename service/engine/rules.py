@@ -113,6 +113,11 @@ class Module:
     lines: tuple[type[Line], ...] = ()
     # Checks of a scoring position beyond the base game's (its tokens' counts and kinds).
     check_position: Callable[[Position], list[Violation]] | None = None
+    # How much this module lowers the price of a purchase (BuyBuilding) that is being checked.
+    price_reduction: Callable[[GameState, Any], int] | None = None
+    # At the end of the game, a market space this module hands out itself (instead of
+    # base.end.leftovers); returns None when it leaves the space to the base game.
+    leftover: Callable[[GameState, Any, Context], GameState | None] | None = None
     default_data: dict[str, Any] = field(default_factory=dict)
 
 
@@ -176,6 +181,8 @@ class Plan:
     end_of_turn: tuple[tuple[int, StepFn], ...]
     observers: tuple[Observer, ...]
     pending: tuple[Callable[[GameState], Pending | None], ...]
+    price_reductions: tuple[Callable[[GameState, Any], int], ...]
+    leftovers: tuple[Callable[[GameState, Any, Context], GameState | None], ...]
 
 
 def _ordered(pairs: Iterable[tuple[int, int, StepFn]]) -> tuple[tuple[int, StepFn], ...]:
@@ -197,6 +204,8 @@ def _plan(chosen: tuple[str, ...], with_dirk: bool) -> Plan:
                              for order, fn in m.end_of_turn),
         observers=tuple(m.after_action for m in modules if m.after_action is not None),
         pending=tuple(m.pending for m in modules if m.pending is not None),
+        price_reductions=tuple(m.price_reduction for m in modules if m.price_reduction is not None),
+        leftovers=tuple(m.leftover for m in modules if m.leftover is not None),
     )
 
 

@@ -12,7 +12,7 @@ from ..catalogue import CATALOGUE
 from ..events import BuildingBought
 from ..flow import spend_action, with_player, without
 from ..rng import Generator
-from ..rules import ActionRule, Context
+from ..rules import ActionRule, Context, plan_of
 from ..state import GameState, MarketSpace, emptied, market_tile
 from ..violations import Violation
 from .money import duplicates
@@ -46,11 +46,17 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
     if out:
         return out
     paid = sum(CATALOGUE.money[c].value for c in action.payment)
-    price = CATALOGUE.tiles[action.tile].price
+    price = price_of(state, action)
     if paid < price:
         out.append(Violation("base.buy.amount",
                              f"{action.tile} costs {price} but the payment totals {paid}"))
     return out
+
+
+def price_of(state: GameState, action: BuyBuilding) -> int:
+    """The printed price less what modules take off it (never below 0)."""
+    reduction = sum(fn(state, action) for fn in plan_of(state).price_reductions)
+    return max(0, CATALOGUE.tiles[action.tile].price - reduction)
 
 
 def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
@@ -59,7 +65,7 @@ def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
     seat = state.turn.player
     player = state.players[seat]
     paid = sum(CATALOGUE.money[c].value for c in action.payment)
-    exact = paid == CATALOGUE.tiles[action.tile].price
+    exact = paid == price_of(state, action)
     market = tuple(emptied(s) if s is space else s for s in state.market)
     state = replace(state, market=market, discard=(*state.discard, *action.payment))
     state = with_player(state, seat, hand=without(player.hand, *action.payment),

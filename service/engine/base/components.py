@@ -94,7 +94,7 @@ def _turn(state: GameState) -> list[Violation]:
         out.append(Violation(INCONSISTENT, "the end of the turn waits for no decision"))
     if state.phase == "play" and not turn.acted and turn.actions != 1:
         out.append(Violation(INCONSISTENT, "a player who has not acted still has their action"))
-    if state.phase == "final-placement" and not state.active.held:
+    if state.phase == "final-placement" and not state.active.held and not waiting:
         out.append(Violation(INCONSISTENT, "final placement by a player who holds nothing"))
     if state.phase == "final-placement" and turn.actions != 0:
         out.append(Violation(INCONSISTENT, "no action is taken while placing leftover tiles"))

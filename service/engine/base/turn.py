@@ -19,7 +19,7 @@ from ..events import (
     TurnStarted,
 )
 from ..flow import hand_total, next_turn, with_player
-from ..rules import Context, modules_of
+from ..rules import Context, modules_of, pending_decision, plan_of
 from ..scoring import position_of, score_position
 from ..state import GameState, MarketSpace, Turn, emptied, market_tile
 
@@ -114,34 +114,52 @@ def next_turn_step(state: GameState, ctx: Context) -> GameState:
 
 
 def end_game(state: GameState, ctx: Context) -> GameState:
-    """base.end.leftovers: each market tile goes to the richest holder of its currency."""
-    spaces = []
-    removed = list(state.removed)
-    for space in state.market:
-        spaces.append(emptied(space))
+    """base.end.leftovers: each market tile goes to the richest holder of its currency (a
+    module may hand out a space itself, e.g. one with a tile hidden under it)."""
+    spaces = state.market
+    for space in spaces:
         if space.tile is None:
             continue
-        totals = [hand_total(p, space.currency) for p in state.players]
-        best = max(totals)
-        winners = [seat for seat, t in enumerate(totals) if t == best]
-        if best == 0 or len(winners) > 1:
-            reason = "nobody holds that currency" if best == 0 else "tie for the most"
-            removed.append(market_tile(space))
-            ctx.events.append(LeftoverRemoved(tile=space.tile, currency=space.currency,
-                                              reason=reason))
-            continue
-        seat = winners[0]
-        leftover = replace(market_tile(space), leftover=True)
-        state = with_player(state, seat, held=(*state.players[seat].held, leftover))
-        ctx.events.append(LeftoverAwarded(tile=space.tile, currency=space.currency,
-                                          player=state.players[seat].name))
+        for hand_out in plan_of(state).leftovers:
+            handled = hand_out(state, space, ctx)
+            if handled is not None:
+                state = handled
+                break
+        else:
+            state = hand_out_leftover(state, space, ctx)
     turn = replace(state.turn, ending=0)  # the end of this turn is over: the game's has begun
-    state = replace(state, market=tuple(spaces), removed=tuple(removed), turn=turn)
+    state = replace(state, market=tuple(emptied(s) for s in spaces), turn=turn)
     return next_recipient(state, ctx, start=state.turn.player + 1)
 
 
+def richest(state: GameState, currency: str) -> list[tuple[int, list[int]]]:
+    """(total, seats) from the most money of `currency` down; those holding none are left out."""
+    totals = [hand_total(p, currency) for p in state.players]
+    return [(t, [seat for seat, v in enumerate(totals) if v == t])
+            for t in sorted({t for t in totals if t > 0}, reverse=True)]
+
+
+def hand_out_leftover(state: GameState, space: MarketSpace, ctx: Context) -> GameState:
+    assert space.tile is not None
+    ranked = richest(state, space.currency)
+    if not ranked or len(ranked[0][1]) > 1:
+        reason = "tie for the most" if ranked else "nobody holds that currency"
+        ctx.events.append(LeftoverRemoved(tile=space.tile, currency=space.currency, reason=reason))
+        return replace(state, removed=(*state.removed, market_tile(space)))
+    seat = ranked[0][1][0]
+    leftover = replace(market_tile(space), leftover=True)
+    ctx.events.append(LeftoverAwarded(tile=space.tile, currency=space.currency,
+                                      player=state.players[seat].name))
+    return with_player(state, seat, held=(*state.players[seat].held, leftover))
+
+
 def next_recipient(state: GameState, ctx: Context, start: int) -> GameState:
-    """The next player (in seat order from `start`) with leftovers to place, or the end."""
+    """The next player (in seat order from `start`) with leftovers to place, or the end.
+
+    A decision still pending (a module's choice of leftovers) is taken first."""
+    pending = pending_decision(state)
+    if pending is not None:
+        return replace(state, phase="final-placement", turn=Turn(player=pending.seat, actions=0))
     n = len(state.players)
     for k in range(n):
         seat = (start + k) % n
@@ -160,7 +178,7 @@ def final_scoring(state: GameState, ctx: Context) -> GameState:
 
 
 def after_final_placement(state: GameState, ctx: Context) -> GameState:
-    if state.active.held:
+    if state.active.held or pending_decision(state) is not None:
         return state
     return next_recipient(state, ctx, start=state.turn.player + 1)
 
