@@ -226,6 +226,10 @@ def iter_legal_actions(state: GameState) -> Iterator[Action]:
             if any(fn(state, action) for fn in extra):
                 continue
             yield action
+        for candidates, _ in plan_of(state).variants.get(rule.action, ()):
+            for action in candidates(state, seat):
+                if not validate(state, action):
+                    yield action
 
 
 def legal_actions(state: GameState, limit: int = 1000) -> tuple[list[Action], bool]:
@@ -246,11 +250,11 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     if state.phase == "over":
         return None
     seat = acting_seat(state)
-    rules = list(rng.shuffled(_acting_rules(state)))
-    for rule in rules:
-        if rule.sample is None:
-            continue
-        action = rule.sample(state, seat, rng)
+    variants = plan_of(state).variants
+    samplers = [s for rule in _acting_rules(state) for s in (
+        rule.sample, *(sample for _, sample in variants.get(rule.action, ()))) if s is not None]
+    for sample in rng.shuffled(samplers):
+        action = sample(state, seat, rng)
         if action is not None and not validate(state, action):
             return action
     for action in iter_legal_actions(state):

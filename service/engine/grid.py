@@ -309,13 +309,22 @@ def longest_wall(layout: Layout) -> int:
     connected piece uses every side when at most two corners have an odd number of sides;
     otherwise it starts at an odd corner, and a bounded search over trails finds it.
     """
-    edges = outer_wall_sides(layout)
-    if not edges:
-        return 0
+    return longest_trail(outer_wall_sides(layout))
+
+
+def _adjacency(edges: list[Edge]) -> dict[Corner, list[tuple[Corner, int]]]:
     adjacency: dict[Corner, list[tuple[Corner, int]]] = {}
     for i, (a, b) in enumerate(edges):
         adjacency.setdefault(a, []).append((b, i))
         adjacency.setdefault(b, []).append((a, i))
+    return adjacency
+
+
+def longest_trail(edges: list[Edge]) -> int:
+    """The length of the longest trail (distinct edges, corners may repeat) in a set of sides."""
+    if not edges:
+        return 0
+    adjacency = _adjacency(edges)
     best = 0
     seen: set[Corner] = set()
     for start in adjacency:
@@ -334,6 +343,56 @@ def longest_wall(layout: Layout) -> int:
         bound = size - (len(odd) - 2) // 2
         best = max(best, _longest_trail(adjacency, sorted(odd), bound, len(edges)))
     return best
+
+
+def longest_trails(edges: list[Edge], budget: int = 200_000) -> tuple[int, list[frozenset[int]], bool]:
+    """The length of the longest trail, the distinct edge sets of every trail of that length,
+    and whether the search finished within `budget` steps (for power.strength's second wall)."""
+    length = longest_trail(edges)
+    if length == 0:
+        return 0, [frozenset()], True
+    adjacency = _adjacency(edges)
+    used = [False] * len(edges)
+    path: list[int] = []
+    found: set[frozenset[int]] = set()
+    steps = 0
+
+    def walk(corner: Corner) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > budget:
+            return False
+        if len(path) == length:
+            found.add(frozenset(path))
+            return True
+        for nxt, i in adjacency[corner]:
+            if not used[i]:
+                used[i] = True
+                path.append(i)
+                going = walk(nxt)
+                path.pop()
+                used[i] = False
+                if not going:
+                    return False
+        return True
+
+    complete = all(walk(start) for start in sorted(adjacency))
+    return length, sorted(found, key=sorted), complete
+
+
+def best_wall_pair(layout: Layout, cap: int) -> tuple[int, int, bool]:
+    """power.strength: the longest outer wall and the best second wall sharing no side with it,
+    counted up to `cap`: over every longest wall, the one that leaves the best second.
+    The third value says whether the search was exhaustive."""
+    edges = outer_wall_sides(layout)
+    first, trails, complete = longest_trails(edges)
+    best = 0
+    for trail in trails:
+        if best >= cap:
+            break
+        rest = [e for i, e in enumerate(edges) if i not in trail]
+        best = max(best, min(longest_trail(rest), cap))
+    return first, best, complete
 
 
 def _component(adjacency: Mapping[Corner, list[tuple[Corner, int]]], start: Corner) -> set[Corner]:

@@ -115,6 +115,10 @@ class Module:
     check_position: Callable[[Position], list[Violation]] | None = None
     # How much this module lowers the price of a purchase (BuyBuilding) that is being checked.
     price_reduction: Callable[[GameState, Any], int] | None = None
+    # Forms of other modules' actions that use this module's fields (e.g. a purchase with a
+    # white die): (action type, candidates, sampler). Listed and sampled beside the plain ones,
+    # each checked in full.
+    variants: tuple[tuple[type[Action], CandidatesFn, SampleFn], ...] = ()
     # At the end of the game, a market space this module hands out itself (instead of
     # base.end.leftovers); returns None when it leaves the space to the base game.
     leftover: Callable[[GameState, Any, Context], GameState | None] | None = None
@@ -182,6 +186,7 @@ class Plan:
     observers: tuple[Observer, ...]
     pending: tuple[Callable[[GameState], Pending | None], ...]
     price_reductions: tuple[Callable[[GameState, Any], int], ...]
+    variants: dict[type[Action], tuple[tuple[CandidatesFn, SampleFn], ...]]
     leftovers: tuple[Callable[[GameState, Any, Context], GameState | None], ...]
 
 
@@ -205,8 +210,17 @@ def _plan(chosen: tuple[str, ...], with_dirk: bool) -> Plan:
         observers=tuple(m.after_action for m in modules if m.after_action is not None),
         pending=tuple(m.pending for m in modules if m.pending is not None),
         price_reductions=tuple(m.price_reduction for m in modules if m.price_reduction is not None),
+        variants=_variants(modules),
         leftovers=tuple(m.leftover for m in modules if m.leftover is not None),
     )
+
+
+def _variants(modules: tuple[Module, ...]) -> dict[type[Action], tuple[tuple[CandidatesFn, SampleFn], ...]]:
+    out: dict[type[Action], list[tuple[CandidatesFn, SampleFn]]] = {}
+    for m in modules:
+        for action_type, candidates, sample in m.variants:
+            out.setdefault(action_type, []).append((candidates, sample))
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def plan_of(state: GameState) -> Plan:

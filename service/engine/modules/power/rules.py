@@ -1,0 +1,610 @@
+"""Buildings of Power (RULES.md §P, seed 000): twelve special tiles replace base tiles. Strength
+and prosperity tiles get a die when bought: black dice let a second wall score, white dice lower
+later prices. Architecture and wisdom are used at the end of the turn they were bought: the red
+die says how many tiles (or money cards) to draw; one is hidden under a market tile (or kept),
+the rest go back on top in the player's order. Hidden tiles still on the market at the end go
+to the two richest in that currency."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import permutations
+
+from msgspec.structs import replace
+
+from ...actions import Action, BuyBuilding
+from ...base.buy import payments
+from ...base.turn import draw_money, hold_scoring_round, richest
+from ...catalogue import CATALOGUE, load_data
+from ...events import BuildingBought, Event
+from ...flow import with_player
+from ...grid import best_wall_pair, layout_of
+from ...rng import Generator
+from ...rules import ActionRule, Context, Module, Pending, register
+from ...scoring import Line, Position
+from ...state import GameState, MarketSpace, Tile, market_tile
+from ...violations import Violation
+from .model import EndChoice, HiddenTile, PowerState
+
+DATA = load_data("power")
+SPECIAL = {t["id"]: t["id"].rsplit("-", 1)[1] for t in DATA["tiles"]}  # tile -> its power
+REPLACED = {t["replaces"]: t["id"] for t in DATA["tiles"]}
+FACES = DATA["die_faces"]
+REVEAL, POWERS, TURN_START = 29, 50, 95  # RULES.md §H: before the refills; step 5; a new turn
+SETUP = 11  # right after the bag is shuffled (10), before the market is laid (52)
+DIE_OF = {"strength": "black", "prosperity": "white"}
+
+
+class HideTile(Action, tag="hide-tile"):
+    """power.architecture: hide `tile` (one of those drawn) under the market tile `under`;
+    the others go back on top of the bag, `order[0]` on top."""
+
+    tile: str | None = None
+    under: str | None = None
+    order: tuple[str, ...] = ()
+
+
+class KeepCard(Action, tag="keep-card"):
+    """power.wisdom: keep `card` (one of those drawn), or hold the scoring round of the drawn
+    scoring card `score` instead; the others go back on top of the deck, `order[0]` on top."""
+
+    card: str | None = None
+    score: str | None = None
+    order: tuple[str, ...] = ()
+
+
+class ChooseTile(Action, tag="choose-tile"):
+    """power.end-hidden: the richest in a currency takes one of the two tiles of that space."""
+
+    tile: str
+
+
+class DieRolled(Event, tag="die-rolled"):
+    player: str
+    die: str
+    pips: int
+    tile: str
+
+
+class PowerUsed(Event, tag="power-used"):
+    player: str
+    tile: str
+    power: str
+    drawn: int
+
+
+class TileHidden(Event, tag="tile-hidden"):
+    """Public: that a tile was hidden under `under`; which one only the owner's view shows."""
+
+    player: str
+    under: str
+
+
+class HiddenTileRevealed(Event, tag="hidden-tile-revealed"):
+    tile: str
+    currency: str
+
+
+class PowerLine(Line, tag="power"):
+    """power.strength: the second wall, counted up to the pips of the player's black dice."""
+
+    dice: int
+    exhaustive: bool = True
+
+
+def power_of(tile: str) -> str | None:
+    return SPECIAL.get(tile)
+
+
+def _power(state: GameState) -> PowerState:
+    assert state.power is not None
+    return state.power
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """power.setup: the special tiles take their base tiles' places in the bag."""
+    bag = tuple(REPLACED.get(t, t) for t in state.bag)
+    dice = DATA["dice"]
+    return replace(state, bag=bag, power=PowerState(white=dice["white"], black=dice["black"]))
+
+
+# --- buying: dice, white dice, hidden tiles -------------------------------------------------
+
+def check_buy(state: GameState, action: BuyBuilding) -> list[Violation]:
+    """power.prosperity: a white die on the player's own prosperity tile, once a turn."""
+    if action.white_die is None:
+        return []
+    player = state.players[state.turn.player]
+    tile = next((t for t in (*player.alhambra, *player.reserve) if t.tile == action.white_die), None)
+    if tile is None or power_of(tile.tile) != "prosperity":
+        return [Violation("power.prosperity", f"{action.white_die} is no prosperity tile in "
+                                              f"{player.name}'s Alhambra or reserve")]
+    if tile.die is None:
+        return [Violation("power.prosperity", f"{action.white_die} carries no white die")]
+    if action.white_die in _power(state).used_white:
+        return [Violation("power.prosperity", f"the die on {action.white_die} was used this turn")]
+    return []
+
+
+def price_reduction(state: GameState, action: BuyBuilding) -> int:
+    return 1 if action.white_die is not None else 0
+
+
+def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
+    if isinstance(action, BuyBuilding):
+        bought = next(e for e in ctx.events if isinstance(e, BuildingBought))
+        if action.white_die is not None:
+            state = _turn_white_die(state, action.white_die, ctx)
+        state = _hidden_under_bought(state, bought)
+        state = _on_buying(state, bought, ctx)
+    elif state.dirk is not None and any(t.die for t in state.dirk.tiles):
+        state = _dice_back_from_dirk(state)
+    return state
+
+
+def _on_buying(state: GameState, bought: BuildingBought, ctx: Context) -> GameState:
+    """Roll a die onto a strength or prosperity tile; note an architecture or wisdom power."""
+    kind = power_of(bought.tile)
+    power = _power(state)
+    if kind in ("architecture", "wisdom"):
+        return replace(state, power=replace(power, due=(*power.due, bought.tile)))
+    die = DIE_OF.get(kind or "")
+    if die is None or getattr(power, die) == 0:
+        return state
+    pips = ctx.rng.below(FACES) + 1
+    seat = state.turn.player
+    player = state.players[seat]
+    held = tuple(replace(t, die=pips) if t.tile == bought.tile else t for t in player.held)
+    ctx.events.append(DieRolled(player=player.name, die=die, pips=pips, tile=bought.tile))
+    state = with_player(state, seat, held=held)
+    return replace(state, power=replace(power, **{die: getattr(power, die) - 1}))
+
+
+def _turn_white_die(state: GameState, tile: str, ctx: Context) -> GameState:
+    """The die shows one pip less; used at 1 pip, it leaves the game."""
+    seat = state.turn.player
+    player = state.players[seat]
+    power = _power(state)
+    out = 0
+
+    def turned(t: Tile) -> Tile:
+        nonlocal out
+        if t.tile != tile or t.die is None:
+            return t
+        if t.die == 1:
+            out = 1
+            return replace(t, die=None)
+        return replace(t, die=t.die - 1)
+
+    state = with_player(state, seat, alhambra=tuple(turned(t) for t in player.alhambra),  # type: ignore[misc]
+                        reserve=tuple(turned(t) for t in player.reserve))
+    return replace(state, power=replace(power, used_white=(*power.used_white, tile),
+                                        white_out=power.white_out + out))
+
+
+def _hidden_under_bought(state: GameState, bought: BuildingBought) -> GameState:
+    power = _power(state)
+    if not any(h.above == bought.tile for h in power.hidden):
+        return state
+    hidden = tuple(replace(h, above=None) if h.above == bought.tile else h for h in power.hidden)
+    return replace(state, power=replace(power, hidden=hidden))
+
+
+def _dice_back_from_dirk(state: GameState) -> GameState:
+    """power.dirk (decision): Dirk rolls no dice and keeps none: a die on a tile given to him
+    goes back to the supply."""
+    assert state.dirk is not None
+    power = _power(state)
+    back = Counter(DIE_OF[power_of(t.tile) or ""] for t in state.dirk.tiles if t.die)
+    tiles = tuple(replace(t, die=None) for t in state.dirk.tiles)
+    return replace(state, dirk=replace(state.dirk, tiles=tiles),
+                   power=replace(power, white=power.white + back["white"], black=power.black + back["black"]))
+
+
+def reveal(state: GameState, ctx: Context) -> GameState:
+    """A hidden tile whose market tile was bought is turned up on that space (not the bag)."""
+    power = _power(state)
+    waiting = [h for h in power.hidden if h.above is None]
+    if not waiting:
+        return state
+    spaces = list(state.market)
+    for h in waiting:
+        i = next(i for i, s in enumerate(spaces) if s.currency == h.currency)
+        spaces[i] = replace(spaces[i], tile=h.tile)
+        ctx.events.append(HiddenTileRevealed(tile=h.tile, currency=h.currency))
+    return replace(state, market=tuple(spaces),
+                   power=replace(power, hidden=tuple(h for h in power.hidden if h.above is not None)))
+
+
+# --- architecture and wisdom at the end of the turn -----------------------------------------
+
+def use_powers(state: GameState, ctx: Context) -> GameState:
+    """power.end-of-turn: the next architecture or wisdom power bought this turn rolls the red
+    die and draws; the player's decision follows (and this step runs again after it)."""
+    power = _power(state)
+    while power.due and not power.drawn:
+        tile, due = power.due[0], power.due[1:]
+        roll = ctx.rng.below(FACES) + 1
+        kind = power_of(tile)
+        drawn: list[str] = []
+        if kind == "architecture":
+            drawn = list(state.bag[:roll])
+            state = replace(state, bag=state.bag[roll:])
+        else:
+            for _ in range(roll):
+                state, card = draw_money(state, ctx)
+                if card is None:
+                    break
+                drawn.append(card)
+        ctx.events.append(PowerUsed(player=state.active.name, tile=tile, power=str(kind), drawn=len(drawn)))
+        power = replace(_power(state), due=due, using=tile if drawn else None, roll=roll if drawn else 0,
+                        drawn=tuple(drawn))
+        state = replace(state, power=power)
+    return state
+
+
+def pending(state: GameState) -> Pending | None:
+    power = state.power
+    if power is None:
+        return None
+    if power.choices:
+        choice = power.choices[0]
+        return Pending(seat=choice.chooser, rule="power.end-hidden",
+                       what=f"choose one of {list(choice.options)} (choose-tile)", actions=(ChooseTile,))
+    if power.drawn and power.using is not None:
+        if power_of(power.using) == "architecture":
+            return Pending(seat=state.turn.player, rule="power.architecture",
+                           what=f"hide one of the drawn tiles {list(power.drawn)} (hide-tile)",
+                           actions=(HideTile,))
+        return Pending(seat=state.turn.player, rule="power.wisdom",
+                       what=f"keep one of the drawn cards {list(power.drawn)} (keep-card)",
+                       actions=(KeepCard,))
+    return None
+
+
+def _order_problem(rule: str, rest: list[str], order: tuple[str, ...]) -> list[Violation]:
+    if sorted(order) != sorted(rest):
+        return [Violation(rule, f"`order` must list exactly the others, {sorted(rest)}, not {list(order)}")]
+    return []
+
+
+def _free_market_tiles(state: GameState) -> list[str]:
+    covered = {h.above for h in _power(state).hidden}
+    return [s.tile for s in state.market if s.tile is not None and s.tile not in covered]
+
+
+def check_hide(state: GameState, action: HideTile) -> list[Violation]:
+    power = _power(state)
+    free = _free_market_tiles(state)
+    if action.tile is None:
+        if free:
+            return [Violation("power.architecture", f"one drawn tile must be hidden under one of {free}")]
+        return _order_problem("power.architecture", list(power.drawn), action.order)
+    if action.tile not in power.drawn:
+        return [Violation("power.architecture",
+                          f"{action.tile} is not among the drawn tiles {list(power.drawn)}")]
+    if action.under not in free:
+        return [Violation("power.architecture", f"{action.under} is no market tile without a tile under it "
+                                                f"(those are {free})")]
+    rest = list(power.drawn)
+    rest.remove(action.tile)
+    return _order_problem("power.architecture", rest, action.order)
+
+
+def _resume(state: GameState, power: PowerState) -> GameState:
+    """The power is used: the end of the turn goes on from the powers' step."""
+    power = replace(power, using=None, roll=0, drawn=())
+    return replace(state, power=power, turn=replace(state.turn, ending=POWERS))
+
+
+def apply_hide(state: GameState, action: HideTile, ctx: Context) -> GameState:
+    power = _power(state)
+    state = replace(state, bag=(*action.order, *state.bag))
+    if action.tile is not None and action.under is not None:
+        space = next(s for s in state.market if s.tile == action.under)
+        hidden = HiddenTile(tile=action.tile, above=action.under, currency=space.currency,
+                            owner=action.player)
+        power = replace(power, hidden=(*power.hidden, hidden))
+        ctx.events.append(TileHidden(player=action.player, under=action.under))
+    return _resume(state, power)
+
+
+def check_keep(state: GameState, action: KeepCard) -> list[Violation]:
+    power = _power(state)
+    drawn = list(power.drawn)
+    money = [c for c in drawn if c in CATALOGUE.money]
+    if action.score is not None:
+        if action.score not in drawn or action.score not in CATALOGUE.scoring_cards:
+            return [Violation("power.wisdom", f"{action.score} is no scoring card among those drawn {drawn}")]
+        if action.card is not None:
+            return [Violation("power.wisdom", "holding the scoring round is the one choice: no card is kept")]
+        drawn.remove(action.score)
+        return _order_problem("power.wisdom", drawn, action.order)
+    if action.card is None:
+        if money:
+            return [Violation("power.wisdom", f"one of the drawn money cards {money} must be kept")]
+        return _order_problem("power.wisdom", drawn, action.order)
+    if action.card not in money:
+        return [Violation("power.wisdom", f"{action.card} is no money card among those drawn {drawn}")]
+    drawn.remove(action.card)
+    return _order_problem("power.wisdom", drawn, action.order)
+
+
+def apply_keep(state: GameState, action: KeepCard, ctx: Context) -> GameState:
+    power = _power(state)
+    state = replace(state, deck=(*action.order, *state.deck))
+    if action.card is not None:
+        seat = state.turn.player
+        state = with_player(state, seat, hand=(*state.players[seat].hand, action.card))
+    state = _resume(state, power)
+    if action.score is not None:
+        state = hold_scoring_round(state, CATALOGUE.scoring_round_of(action.score), ctx)
+    return state
+
+
+def _orders(rest: list[str]) -> Iterator[tuple[str, ...]]:
+    return permutations(sorted(rest))
+
+
+def candidates_hide(state: GameState, seat: int) -> Iterator[HideTile]:
+    power = _power(state)
+    name = state.players[seat].name
+    free = _free_market_tiles(state)
+    if not free:
+        for order in _orders(list(power.drawn)):
+            yield HideTile(player=name, order=order)
+        return
+    for tile in sorted(set(power.drawn)):
+        rest = list(power.drawn)
+        rest.remove(tile)
+        for under in free:
+            for order in _orders(rest):
+                yield HideTile(player=name, tile=tile, under=under, order=order)
+
+
+def candidates_keep(state: GameState, seat: int) -> Iterator[KeepCard]:
+    drawn = list(_power(state).drawn)
+    name = state.players[seat].name
+    money: list[str | None] = [c for c in drawn if c in CATALOGUE.money]
+    for card in sorted(money) or [None]:  # type: ignore[type-var]
+        rest = list(drawn)
+        if card is not None:
+            rest.remove(card)
+        for order in _orders(rest):
+            yield KeepCard(player=name, card=card, order=order)
+    for score in sorted(c for c in drawn if c in CATALOGUE.scoring_cards):
+        rest = list(drawn)
+        rest.remove(score)
+        for order in _orders(rest):
+            yield KeepCard(player=name, score=score, order=order)
+
+
+def _first(candidates):  # type: ignore[no-untyped-def]
+    """A random pick among the first candidates (each shuffled order is as good)."""
+    def sample(state: GameState, seat: int, rng: Generator):  # type: ignore[no-untyped-def]
+        options = []
+        for action in candidates(state, seat):
+            options.append(action)
+            if len(options) >= 64:
+                break
+        return rng.choice(options) if options else None
+    return sample
+
+
+def _usable_white_dice(state: GameState, seat: int) -> list[str]:
+    player = state.players[seat]
+    used = _power(state).used_white
+    return [t.tile for t in (*player.alhambra, *player.reserve)
+            if t.die is not None and power_of(t.tile) == "prosperity" and t.tile not in used]
+
+
+def candidates_white_die(state: GameState, seat: int) -> Iterator[BuyBuilding]:
+    """Every purchase that uses a white die (each die, each distinct payment of price - 1)."""
+    player = state.players[seat]
+    for die in _usable_white_dice(state, seat):
+        for space in state.market:
+            if space.tile is None:
+                continue
+            price = max(0, CATALOGUE.tiles[space.tile].price - 1)
+            for payment in payments(player.hand, space.currency, price):
+                yield BuyBuilding(player=player.name, tile=space.tile, payment=payment, white_die=die)
+
+
+def sample_white_die(state: GameState, seat: int, rng: Generator) -> BuyBuilding | None:
+    dice = _usable_white_dice(state, seat)
+    if not dice:
+        return None
+    options = []
+    for action in candidates_white_die(state, seat):
+        options.append(action)
+        if len(options) >= 32:
+            break
+    return rng.choice(options) if options else None
+
+
+# --- the end of the game --------------------------------------------------------------------
+
+def leftover(state: GameState, space: MarketSpace, ctx: Context) -> GameState | None:
+    """power.end-hidden: a market tile with a tile under it goes, with it, to the two richest."""
+    power = _power(state)
+    hidden = next((h for h in power.hidden if h.above == space.tile), None)
+    if hidden is None or space.tile is None:
+        return None
+    power = replace(power, hidden=tuple(h for h in power.hidden if h is not hidden))
+    ranked = richest(state, space.currency)
+    above = market_tile(space)
+    if not ranked or len(ranked[0][1]) > 1:
+        removed = (above, Tile(tile=hidden.tile))
+        return replace(state, removed=(*state.removed, *removed), power=power)
+    chooser = ranked[0][1][0]
+    second = ranked[1][1][0] if len(ranked) > 1 and len(ranked[1][1]) == 1 else -1
+    choice = EndChoice(options=(space.tile, hidden.tile), chooser=chooser, second=second,
+                       currency=space.currency)
+    # The market tile's tokens (animals) travel with it: keep it aside among the removed until
+    # the choice says where it goes.
+    power = replace(power, choices=(*power.choices, choice))
+    return replace(state, power=power, removed=(*state.removed, above, Tile(tile=hidden.tile)))
+
+
+def check_choose(state: GameState, action: ChooseTile) -> list[Violation]:
+    choice = _power(state).choices[0]
+    if action.tile not in choice.options:
+        return [Violation("power.end-hidden", f"choose one of {list(choice.options)}, not {action.tile}")]
+    return []
+
+
+def apply_choose(state: GameState, action: ChooseTile, ctx: Context) -> GameState:
+    power = _power(state)
+    choice, rest = power.choices[0], power.choices[1:]
+    taken = [t for t in state.removed if t.tile in choice.options]
+    others = tuple(t for t in state.removed if t.tile not in choice.options)
+    mine = next(t for t in taken if t.tile == action.tile)
+    theirs = next(t for t in taken if t.tile != action.tile)
+    state = replace(state, removed=others, power=replace(power, choices=rest))
+    state = with_player(state, choice.chooser, held=(*state.players[choice.chooser].held,
+                                                     replace(mine, leftover=True)))
+    if choice.second >= 0:
+        second = state.players[choice.second]
+        state = with_player(state, choice.second, held=(*second.held, replace(theirs, leftover=True)))
+    else:
+        state = replace(state, removed=(*state.removed, theirs))
+    return state
+
+
+def candidates_choose(state: GameState, seat: int) -> Iterator[ChooseTile]:
+    for tile in _power(state).choices[0].options:
+        yield ChooseTile(player=state.players[seat].name, tile=tile)
+
+
+# --- turn start, scoring, components --------------------------------------------------------
+
+def start_turn(state: GameState, ctx: Context) -> GameState:
+    power = _power(state)
+    return state if not power.used_white else replace(state, power=replace(power, used_white=()))
+
+
+def score(position: Position, round_: int) -> dict[str, list[Line]]:
+    """power.strength: the longest wall as usual (the wall line) plus the best second wall
+    sharing no side with it, up to the pips of all the player's black dice."""
+    out: dict[str, list[Line]] = {}
+    for p in position.players:
+        pips = sum(t.die or 0 for t in (*p.alhambra, *p.reserve) if power_of(t.tile) == "strength")
+        if p.dirk or not pips:
+            out[p.name] = [PowerLine(points=0, dice=pips)]
+            continue
+        _, second, exhaustive = best_wall_pair(layout_of(p.alhambra), pips)
+        out[p.name] = [PowerLine(points=second, dice=pips, exhaustive=exhaustive)]
+    return out
+
+
+def expected(state: GameState) -> Iterator[str]:
+    yield from SPECIAL
+    for die, n in DATA["dice"].items():
+        if die != "red":
+            yield from [f"die:{die}"] * n
+
+
+def withdrawn(state: GameState) -> Iterator[str]:
+    yield from REPLACED
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    power = state.power
+    if power is None:
+        return
+    for die in ("white", "black"):
+        for _ in range(getattr(power, die)):
+            yield f"die:{die}", "the dice supply"
+    for _ in range(power.white_out):
+        yield "die:white", "out of the game"
+    for h in power.hidden:
+        yield h.tile, f"hidden under {h.above} on the {h.currency} market space"
+    for t in power.drawn if power.using and power_of(power.using) == "architecture" else ():
+        yield t, "drawn by an architecture power"
+    for c in power.drawn if power.using and power_of(power.using) == "wisdom" else ():
+        yield c, "drawn by a wisdom power"
+    tiles = [tile for p in state.players for tile in (*p.alhambra, *p.reserve, *p.held)]
+    for tile in tiles:
+        if tile.die is not None:
+            yield f"die:{DIE_OF.get(power_of(tile.tile) or '', 'none')}", f"on {tile.tile}"
+
+
+def consistency(state: GameState) -> list[Violation]:
+    power = state.power
+    if power is None:
+        return [Violation("power.setup", "the power module is on but the state has no `power` part")]
+    out = []
+    for t in (*(t for p in state.players for t in (*p.alhambra, *p.reserve, *p.held)),
+              *(state.dirk.tiles if state.dirk else ())):
+        if t.die is not None and power_of(t.tile) not in DIE_OF:
+            out.append(Violation("power.strength", f"{t.tile} carries a die but is no strength or "
+                                                   "prosperity tile"))
+    if state.dirk is not None and any(t.die for t in state.dirk.tiles):
+        out.append(Violation("power.dirk", "Dirk keeps no dice"))
+    market = {s.tile for s in state.market}
+    for h in power.hidden:
+        if h.above not in market:
+            out.append(Violation("power.architecture", f"{h.tile} is hidden under {h.above}, "
+                                                       "which is not on the market"))
+    if power.drawn and power.using is None:
+        out.append(Violation("power.end-of-turn", "cards or tiles are drawn but no power is in use"))
+    return out
+
+
+def check_position(position: Position) -> list[Violation]:
+    out = []
+    counts: Counter[str] = Counter()
+    for p in position.players:
+        for t in (*p.alhambra, *p.reserve, *p.tiles):
+            if t.die is None:
+                continue
+            kind = power_of(t.tile)
+            if kind not in DIE_OF:
+                out.append(Violation("power.strength", f"{p.name}: a die lies on {t.tile}, which is no "
+                                                       "strength or prosperity tile"))
+            else:
+                counts[DIE_OF[kind]] += 1
+            if p.dirk:
+                out.append(Violation("power.dirk", f"Dirk rolls no dice: {t.tile} carries one"))
+    for die, n in counts.items():
+        if n > DATA["dice"][die]:
+            out.append(Violation("power.strength", f"{n} {die} dice: there are only {DATA['dice'][die]}"))
+    return out
+
+
+POWER = register(Module(
+    id="power",
+    name="Buildings of Power",
+    rule_ids=("power.setup", "power.end-of-turn", "power.architecture", "power.wisdom",
+              "power.strength", "power.prosperity", "power.end-hidden", "power.dirk"),
+    actions=(
+        ActionRule(action=HideTile, rule="power.architecture", kind="decision", check=check_hide,
+                   apply=apply_hide, candidates=candidates_hide, sample=_first(candidates_hide)),
+        ActionRule(action=KeepCard, rule="power.wisdom", kind="decision", check=check_keep,
+                   apply=apply_keep, candidates=candidates_keep, sample=_first(candidates_keep)),
+        ActionRule(action=ChooseTile, rule="power.end-hidden", kind="decision", check=check_choose,
+                   apply=apply_choose, candidates=candidates_choose, sample=_first(candidates_choose),
+                   phases=("final-placement",)),
+    ),
+    checks=((BuyBuilding, check_buy),),
+    variants=((BuyBuilding, candidates_white_die, sample_white_die),),
+    setup=((SETUP, setup),),
+    end_of_turn=((REVEAL, reveal), (POWERS, use_powers), (TURN_START, start_turn)),
+    after_action=after_action,
+    pending=pending,
+    price_reduction=price_reduction,
+    leftover=leftover,
+    scoring=score,
+    components=located,
+    expected=expected,
+    withdrawn=withdrawn,
+    consistency=consistency,
+    check_position=check_position,
+    events=(DieRolled, PowerUsed, TileHidden, HiddenTileRevealed),
+    lines=(PowerLine,),
+    tokens=("die",),
+    default_data=DATA,
+))
