@@ -127,8 +127,9 @@ def end_game(state: GameState, ctx: Context) -> GameState:
                 break
         else:
             state = hand_out_leftover(state, space, ctx)
-    turn = replace(state.turn, ending=0)  # the end of this turn is over: the game's has begun
-    state = replace(state, market=tuple(emptied(s) for s in spaces), turn=turn)
+    # The end of this turn is over and the game's has begun: no turn's decision is due now.
+    turn = replace(state.turn, ending=0)
+    state = replace(state, market=tuple(emptied(s) for s in spaces), turn=turn, phase="final-placement")
     return next_recipient(state, ctx, start=state.turn.player + 1)
 
 
