@@ -23,3 +23,10 @@ def test_the_rulebook_copy_is_current() -> None:
     shared = ROOT.parent / "shared" / "RULES.md"
     if shared.exists():  # beside a checkout (developers, CI); a lone clone has only the copy
         assert RULES.read_text("utf-8") == shared.read_text("utf-8"), "copy ../shared/RULES.md to seeds/"
+
+
+def test_every_extensions_rule_has_an_allowing_and_a_refusing_test() -> None:
+    assert len(rule_ids(("extensions",))) == 6
+    missing = {rule: (len(a), len(r)) for rule, (a, r) in coverage(("extensions",)).items()
+               if not a or not r}
+    assert not missing, f"extensions rule ids without both an allowing and a refusing test: {missing}"

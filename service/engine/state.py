@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .modules.extensions.model import ExtensionsState
 from .modules.zoo.model import ZooState
 from .records import Record
 
@@ -164,6 +165,7 @@ class GameState(Record):
     rng: RngState = "0000000000000000"
     # The state of each module that keeps one (None while the module is off).
     zoo: ZooState | None = None
+    extensions: ExtensionsState | None = None
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

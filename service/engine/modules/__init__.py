@@ -9,5 +9,8 @@ from __future__ import annotations
 
 def register_all() -> None:
     """Import (and so register) every module, in the order their hooks run."""
+    # The registry order, not the alphabet:
+    # isort: off
     from . import dirk  # noqa: F401
     from .zoo import rules as _zoo  # noqa: F401
+    from .extensions import rules as _extensions  # noqa: F401

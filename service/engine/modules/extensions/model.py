@@ -1,0 +1,23 @@
+"""The Extensions module's data: its board (RULES.md §E). Nothing of it is hidden."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from ...records import Record
+
+# One column of the board: its spaces top to bottom (amounts 10, 12, 14), None once taken.
+Column = Annotated[tuple[str | None, ...], msgspec.Meta(max_length=3)]
+
+
+class ExtensionsState(Record):
+    """The extension board: 4 columns (one per combination of three currencies), each of 3
+    spaces holding an extension tile id face up, or None once it has been taken. A taken
+    extension lies on a building as its `extension` token."""
+
+    board: Annotated[tuple[Column, ...], msgspec.Meta(max_length=4)] = ()
+
+
+__all__ = ["ExtensionsState"]

@@ -1,0 +1,394 @@
+"""Extensions (RULES.md §E, seed 001): a new action buys an extension tile from the board with
+exactly three money cards forming a column's combination of currencies; the extension goes at
+once onto a building of its type (the buyer's, or with two players Dirk's), which then counts
+as two buildings for majorities."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from itertools import combinations_with_replacement, product
+from typing import Literal
+
+from msgspec.structs import replace
+
+from ...actions import Action, CardList
+from ...catalogue import CATALOGUE, FOUNTAIN, load_data
+from ...events import Event
+from ...flow import spend_action, with_player, without
+from ...rng import Generator
+from ...rules import ActionRule, Context, Module, register
+from ...scoring import Position, PositionPlayer, building_type, counted_buildings
+from ...state import GameState, Player, Tile
+from ...violations import Violation
+from .model import ExtensionsState
+
+DATA = load_data("extensions")
+COLUMNS: tuple[tuple[str, ...], ...] = tuple(tuple(c) for c in DATA["columns"])
+AMOUNTS: tuple[int, ...] = tuple(DATA["amounts"])
+TYPE_OF: dict[str, str] = {e["id"]: e["type"] for e in DATA["extensions"]}
+PER_TYPE: Counter[str] = Counter(TYPE_OF.values())
+SETUP_STEP = 56  # after the market (52) and Dirk's tiles (55), before the money piles (60)
+_NEEDED = tuple(Counter(c) for c in COLUMNS)  # each column's combination as currency counts
+
+Where = Literal["alhambra", "reserve", "held", "dirk"]
+
+
+class BuyExtension(Action, tag="buy-extension"):
+    """extensions.action: pay exactly three money cards forming the combination of the column
+    of `extension` (an extension tile on the board) and put it at once on `building`: a building
+    of its type without an extension, in the player's Alhambra, reserve or held buildings, or
+    (two players, extensions.dirk) one of Dirk's tiles."""
+
+    extension: str
+    payment: CardList
+    building: str
+
+
+class ExtensionBought(Event, tag="extension-bought"):
+    player: str
+    extension: str
+    payment: tuple[str, ...]
+    building: str
+    owner: str  # who owns the extended building: the buyer, or Dirk
+    matching: bool  # extensions.matching: the player takes another action
+
+
+def _spot(state: GameState, extension: str) -> tuple[int, int] | None:
+    """(column, row) of an extension tile on the board."""
+    ext = state.extensions
+    if ext is None:
+        return None
+    for col, column in enumerate(ext.board):
+        for row, tile in enumerate(column):
+            if tile == extension:
+                return col, row
+    return None
+
+
+def _owned(player: Player) -> Iterator[tuple[Tile, Where]]:
+    """The player's buildings: the Alhambra (not the fountain), the reserve, held buildings."""
+    for placed in player.alhambra:
+        if placed.tile != FOUNTAIN:
+            yield placed, "alhambra"
+    for t in player.reserve:
+        yield t, "reserve"
+    for t in player.held:
+        yield t, "held"
+
+
+def _combination(cards: Iterable[str]) -> str:
+    return "-".join(sorted(CATALOGUE.money[c].currency for c in cards))
+
+
+def _column_text(col: int) -> str:
+    return "-".join(COLUMNS[col])
+
+
+# --- the action -----------------------------------------------------------------------------
+
+def check(state: GameState, action: BuyExtension) -> list[Violation]:
+    spot = _spot(state, action.extension)
+    if spot is None:
+        ext = state.extensions
+        shown = [t for column in (ext.board if ext else ()) for t in column if t]
+        return [Violation("extensions.action", f"{action.extension} is not on the extension board "
+                                               f"(it holds {shown})")]
+    col = spot[0]
+    player = state.players[state.turn.player]
+    out = _payment_problems(player, action.payment, col)
+    if out:
+        return out
+    return _target_problems(state, player, action.extension, action.building)
+
+
+def _payment_problems(player: Player, payment: tuple[str, ...], col: int) -> list[Violation]:
+    rule = "extensions.action"
+    if len(payment) != len(COLUMNS[col]):
+        return [Violation(rule, f"an extension is paid with exactly {len(COLUMNS[col])} money "
+                                f"cards, not {len(payment)}")]
+    if len(set(payment)) != len(payment):
+        return [Violation(rule, f"a card is paid twice in {list(payment)}")]
+    missing = [c for c in payment if c not in player.hand]
+    if missing:
+        return [Violation(rule, f"{c} is not in {player.name}'s hand") for c in missing]
+    if Counter(CATALOGUE.money[c].currency for c in payment) != _NEEDED[col]:
+        return [Violation(rule, f"{', '.join(payment)} form the combination {_combination(payment)}, "
+                                f"but column {col + 1} of the extension board asks for "
+                                f"{_column_text(col)}")]
+    return []
+
+
+def _target_problems(state: GameState, player: Player, extension: str, building: str) -> list[Violation]:
+    wanted = TYPE_OF[extension]
+    owns_type = any(building_type(t) == wanted for t, _ in _owned(player))
+    mine = next((t for t, _ in _owned(player) if t.tile == building), None)
+    if building == FOUNTAIN:
+        return [Violation("extensions.owns-type", f"the fountain is no building: {extension} goes on "
+                                                  f"a {wanted}")]
+    if mine is not None:
+        if building_type(mine) != wanted:
+            return [Violation("extensions.owns-type", f"{extension} extends a {wanted}, but {building} "
+                                                      f"is a {building_type(mine) or 'building site'}")]
+        if mine.extension:
+            return [Violation("extensions.owns-type", f"{building} already has an extension (a building "
+                                                      "takes at most one)")]
+        return []
+    dirk = state.dirk
+    theirs = None if dirk is None else next((t for t in dirk.tiles if t.tile == building), None)
+    if dirk is None or theirs is None:
+        return [Violation("extensions.owns-type", f"{building} is not a building of {player.name}'s "
+                                                  "(Alhambra, reserve, or bought this turn)")]
+    out = []
+    if not owns_type:
+        out.append(Violation("extensions.owns-type", f"{player.name} owns no {wanted} (Alhambra, "
+                                                     f"reserve, or bought this turn), so may not buy "
+                                                     f"{extension}, not even to give to Dirk"))
+    if building_type(theirs) != wanted:
+        out.append(Violation("extensions.dirk", f"{extension} extends a {wanted}, but Dirk's "
+                                                f"{building} is a {building_type(theirs)}"))
+    elif theirs.extension:
+        out.append(Violation("extensions.dirk", f"Dirk's {building} already has an extension"))
+    return out
+
+
+def apply(state: GameState, action: BuyExtension, ctx: Context) -> GameState:
+    spot = _spot(state, action.extension)
+    ext = state.extensions
+    assert spot is not None and ext is not None
+    row = spot[1]
+    board = tuple(tuple(None if (c, r) == spot else t for r, t in enumerate(column))
+                  for c, column in enumerate(ext.board))
+    seat = state.turn.player
+    player = state.players[seat]
+    paid = sum(CATALOGUE.money[c].value for c in action.payment)
+    matching = paid <= AMOUNTS[row]
+    state = replace(state, extensions=replace(ext, board=board),
+                    discard=(*state.discard, *action.payment))
+    owner = player.name
+    if any(t.tile == action.building for t, _ in _owned(player)):
+        def extend(tiles: tuple[Tile, ...]) -> tuple[Tile, ...]:
+            return tuple(replace(t, extension=True) if t.tile == action.building else t for t in tiles)
+        state = with_player(state, seat, hand=without(player.hand, *action.payment),
+                            alhambra=extend(player.alhambra), reserve=extend(player.reserve),
+                            held=extend(player.held))
+    else:
+        dirk = state.dirk
+        assert dirk is not None
+        owner = dirk.name
+        tiles = tuple(replace(t, extension=True) if t.tile == action.building else t for t in dirk.tiles)
+        state = with_player(state, seat, hand=without(player.hand, *action.payment))
+        state = replace(state, dirk=replace(dirk, tiles=tiles))
+    ctx.events.append(ExtensionBought(player=player.name, extension=action.extension,
+                                      payment=action.payment, building=action.building,
+                                      owner=owner, matching=matching))
+    return spend_action(state, another=matching)  # extensions.matching
+
+
+# --- listing and sampling -------------------------------------------------------------------
+
+def payments(hand: Iterable[str], col: int) -> Iterator[tuple[str, ...]]:
+    """Every payment of the column's combination from `hand`: cards of equal currency and
+    value are listed once (like base.buy's payments)."""
+    by_key: dict[tuple[str, int], list[str]] = {}
+    for card in sorted(hand):
+        money = CATALOGUE.money[card]
+        by_key.setdefault((money.currency, money.value), []).append(card)
+    per_currency = []
+    for currency, n in sorted(_NEEDED[col].items()):
+        values = sorted(v for (c, v) in by_key if c == currency)
+        picks = []
+        for chosen in combinations_with_replacement(values, n):
+            counts = Counter(chosen)
+            if all(len(by_key[(currency, v)]) >= k for v, k in counts.items()):
+                picks.append(tuple(card for v, k in sorted(counts.items())
+                                   for card in by_key[(currency, v)][:k]))
+        if not picks:
+            return
+        per_currency.append(picks)
+    for parts in product(*per_currency):
+        yield tuple(card for part in parts for card in part)
+
+
+def targets(state: GameState, seat: int) -> dict[str, list[str]]:
+    """Per building type, the buildings an extension of that type may go on: the player's own
+    without an extension, then (two players) one of Dirk's without one, if the player owns a
+    building of the type (Dirk's tiles of a type are alike, so one stands for all)."""
+    player = state.players[seat]
+    out: dict[str, list[str]] = {}
+    owned: set[str] = set()
+    for t, _ in _owned(player):
+        kind = building_type(t)
+        if kind is None:
+            continue
+        owned.add(kind)
+        if not t.extension:
+            out.setdefault(kind, []).append(t.tile)
+    if state.dirk is not None:
+        given: set[str] = set()
+        for t in state.dirk.tiles:
+            kind = building_type(t)
+            if kind in owned and kind not in given and not t.extension:
+                given.add(kind)
+                out.setdefault(kind, []).append(t.tile)
+    return out
+
+
+def candidates(state: GameState, seat: int) -> Iterator[BuyExtension]:
+    ext = state.extensions
+    if ext is None:
+        return
+    player = state.players[seat]
+    where = targets(state, seat)
+    if not where:
+        return
+    for col, column in enumerate(ext.board):
+        tiles = [t for t in column if t is not None and where.get(TYPE_OF[t])]
+        if not tiles:
+            continue
+        for payment in payments(player.hand, col):
+            for tile in tiles:
+                for building in where[TYPE_OF[tile]]:
+                    yield BuyExtension(player=player.name, extension=tile, payment=payment,
+                                       building=building)
+
+
+def sample(state: GameState, seat: int, rng: Generator) -> BuyExtension | None:
+    """A random extension the player can pay and place, paid with random cards."""
+    ext = state.extensions
+    if ext is None:
+        return None
+    where = targets(state, seat)
+    if not where:
+        return None
+    player = state.players[seat]
+    by_currency: dict[str, list[str]] = {}
+    for card in player.hand:
+        by_currency.setdefault(CATALOGUE.money[card].currency, []).append(card)
+    options = [(col, tile) for col, column in enumerate(ext.board) for tile in column
+               if tile is not None and where.get(TYPE_OF[tile])
+               and all(len(by_currency.get(c, ())) >= n for c, n in _NEEDED[col].items())]
+    if not options:
+        return None
+    col, tile = rng.choice(options)
+    payment: list[str] = []
+    for currency, n in sorted(_NEEDED[col].items()):
+        payment += rng.shuffled(sorted(by_currency[currency]))[:n]
+    return BuyExtension(player=player.name, extension=tile, payment=tuple(payment),
+                        building=rng.choice(where[TYPE_OF[tile]]))
+
+
+# --- setup, scoring, components -------------------------------------------------------------
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """extensions.setup: the 12 tiles shuffled face up onto the 12 spaces of the board."""
+    tiles = ctx.rng.shuffled(sorted(TYPE_OF))
+    rows = len(AMOUNTS)
+    board = tuple(tuple(tiles[c * rows:(c + 1) * rows]) for c in range(len(COLUMNS)))
+    return replace(state, extensions=ExtensionsState(board=board))
+
+
+def count_bonus(p: PositionPlayer) -> dict[str, int]:
+    """extensions.score: an extended building counts as 2 buildings (Dirk's too)."""
+    out: dict[str, int] = {}
+    for t in counted_buildings(p):
+        kind = building_type(t) if t.extension else None
+        if kind is not None:
+            out[kind] = out.get(kind, 0) + 1
+    return out
+
+
+def expected(state: GameState) -> Iterator[str]:
+    for kind in TYPE_OF.values():
+        yield f"extension:{kind}"
+
+
+def _extended(state: GameState) -> Iterator[tuple[Tile, str]]:
+    for p in state.players:
+        for placed in p.alhambra:
+            yield placed, f"{p.name}'s {placed.tile} at ({placed.x}, {placed.y})"
+        for t in p.reserve:
+            yield t, f"{p.name}'s {t.tile} in the reserve"
+        for t in p.held:
+            yield t, f"{p.name}'s held {t.tile}"
+    if state.dirk is not None:
+        for t in state.dirk.tiles:
+            yield t, f"Dirk's {t.tile}"
+    for t in state.removed:
+        yield t, f"{t.tile}, out of the game"
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    """Each extension by its type: on the board, or as the token of a building."""
+    ext = state.extensions
+    if ext is not None:
+        for col, column in enumerate(ext.board):
+            for tile in column:
+                if tile is not None and tile in TYPE_OF:
+                    yield f"extension:{TYPE_OF[tile]}", f"{tile} on column {col + 1} of the extension board"
+    for t, where in _extended(state):
+        if t.extension:
+            yield f"extension:{building_type(t)}", where
+
+
+def consistency(state: GameState) -> list[Violation]:
+    ext = state.extensions
+    if ext is None:
+        return [Violation("extensions.setup", "the extensions module is on but the state has no "
+                                              "`extensions` part")]
+    out = []
+    if len(ext.board) != len(COLUMNS) or any(len(c) != len(AMOUNTS) for c in ext.board):
+        out.append(Violation("extensions.setup", f"the extension board has {len(COLUMNS)} columns of "
+                                                 f"{len(AMOUNTS)} spaces each"))
+    on_board = [t for column in ext.board for t in column if t is not None]
+    out += [Violation("extensions.setup", f"{t!r} is not an extension tile ({', '.join(TYPE_OF)})")
+            for t in on_board if t not in TYPE_OF]
+    out += [Violation("extensions.setup", f"{t} lies on the extension board {n} times; it exists once")
+            for t, n in sorted(Counter(on_board).items()) if n > 1]
+    for t, where in _extended(state):
+        if t.extension and building_type(t) is None:
+            out.append(Violation("extensions.owns-type", f"{where} carries an extension, but only a "
+                                                         "building of one of the six types takes one"))
+    return out
+
+
+def check_position(position: Position) -> list[Violation]:
+    """Scoring positions: no extension on the fountain (or a tile without a type), and at most
+    as many extensions of a type as exist."""
+    out = []
+    counts: Counter[str] = Counter()
+    for p in position.players:
+        for t in (*p.alhambra, *p.reserve, *p.tiles):
+            if not t.extension:
+                continue
+            kind = building_type(t)
+            if kind is None:
+                what = "the fountain" if t.tile == FOUNTAIN else t.tile
+                out.append(Violation("extensions.owns-type", f"{p.name}: {what} carries an extension "
+                                                             "(token `extension`), but only a building "
+                                                             "of one of the six types takes one"))
+            else:
+                counts[kind] += 1
+    out += [Violation("extensions.setup", f"{n} {kind} extensions on the table: there are only "
+                                          f"{PER_TYPE[kind]}")
+            for kind, n in sorted(counts.items()) if n > PER_TYPE[kind]]
+    return out
+
+
+EXTENSIONS = register(Module(
+    id="extensions",
+    name="Extensions",
+    rule_ids=("extensions.setup", "extensions.action", "extensions.matching", "extensions.owns-type",
+              "extensions.score", "extensions.dirk"),
+    actions=(ActionRule(action=BuyExtension, rule="extensions.action", kind="action", check=check,
+                        apply=apply, candidates=candidates, sample=sample),),
+    setup=((SETUP_STEP, setup),),
+    count_bonus=count_bonus,
+    components=located,
+    expected=expected,
+    consistency=consistency,
+    check_position=check_position,
+    events=(ExtensionBought,),
+    tokens=("extension",),
+    default_data=DATA,
+))
