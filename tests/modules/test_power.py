@@ -1,0 +1,429 @@
+"""Buildings of Power (RULES.md §P): one test that allows and one that refuses per rule id, the
+seed's strength example, and random complete games."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from service.engine import InconsistentState, check_consistency, new_game, score
+from service.engine.actions import BuyBuilding, EndTurn, PlaceBuilding, ReserveBuilding, TakeMoney
+from service.engine.modules.dirk import GiveToDirk
+from service.engine.modules.power.model import HiddenTile, PowerState
+from service.engine.modules.power.rules import (
+    REPLACED,
+    ChooseTile,
+    HideTile,
+    KeepCard,
+    PowerLine,
+    leftover,
+)
+from service.engine.rng import Generator
+from service.engine.rules import Context, pending_decision
+from service.engine.scoring import Position, PositionPlayer
+from service.engine.state import GameState, PlacedTile, Tile
+from tests.engine.helpers import NAMES, allowed, arrange, play, refused
+from tests.engine.play import play_random_game
+
+WISDOM = "garden-9-E-wisdom"
+ARCHITECTURE = "pavilion-5-NW-architecture"
+STRENGTH = "tower-9-NE-strength"
+PROSPERITY = "pavilion-3-SW-prosperity"
+
+
+def power_game(players: int = 3, seed: int = 1) -> GameState:
+    return new_game(NAMES[:players], ["power"], seed=seed).state
+
+
+def power(state: GameState) -> PowerState:
+    assert state.power is not None
+    return state.power
+
+
+def buy_on_green(state: GameState, tile: str, cards: tuple[str, ...], **extra: object) -> GameState:
+    """Ana buys `tile` laid on the green space with `cards` and reserves it (ending her turn)."""
+    state = arrange(state, market={"green": tile}, hands={"Ana": cards}, active="Ana")
+    return allowed(state, BuyBuilding(player="Ana", tile=tile, payment=cards, **extra))  # type: ignore[arg-type]
+
+
+# --- power.setup ----------------------------------------------------------------------------
+
+
+@pytest.mark.rule("power.setup")
+def test_power_setup_allows_the_special_tiles_in_place_of_their_base_tiles() -> None:
+    state = power_game()
+    everywhere = {
+        *state.bag,
+        *(s.tile for s in state.market),
+        *(t.tile for p in state.players for t in p.held),
+    }
+    for base, special in REPLACED.items():
+        assert base not in everywhere
+        assert special in everywhere
+    assert check_consistency(state) == []
+
+
+@pytest.mark.rule("power.setup")
+def test_power_setup_refuses_a_replaced_base_tile_still_in_the_game() -> None:
+    state = power_game()
+    base = next(iter(REPLACED))
+    bad = replace(state, bag=(*state.bag, base))
+    assert any(base in v.message for v in check_consistency(bad))
+
+
+# --- power.end-of-turn ----------------------------------------------------------------------
+
+
+@pytest.mark.rule("power.end-of-turn")
+def test_power_end_of_turn_allows_wisdom_after_the_refills_of_the_turn_it_was_bought() -> None:
+    state = buy_on_green(power_game(), WISDOM, ("green-9-a",))
+    outcome = play(state, ReserveBuilding(player="Ana", tile=WISDOM))
+    names = [type(e).__name__ for e in outcome.events]
+    assert names.index("PowerUsed") > names.index("MarketRefilled")
+    waiting = pending_decision(outcome.state)
+    assert waiting is not None and waiting.rule == "power.wisdom"
+    assert outcome.state.active.name == "Ana"
+
+
+@pytest.mark.rule("power.end-of-turn")
+def test_power_end_of_turn_refuses_a_power_decision_when_none_is_due() -> None:
+    state = power_game()
+    refused(state, KeepCard(player=state.active.name), "power.wisdom", "no such decision")
+    refused(state, HideTile(player=state.active.name), "power.architecture", "no such decision")
+
+
+# --- power.wisdom ---------------------------------------------------------------------------
+
+
+def wisdom_decision() -> GameState:
+    state = buy_on_green(power_game(), WISDOM, ("green-9-a",))
+    return play(state, ReserveBuilding(player="Ana", tile=WISDOM)).state
+
+
+@pytest.mark.rule("power.wisdom")
+def test_power_wisdom_allows_keeping_one_card_and_ordering_the_rest() -> None:
+    state = wisdom_decision()
+    drawn = list(power(state).drawn)
+    money = [c for c in drawn if not c.startswith("scoring")]
+    keep = money[0]
+    rest = [c for c in drawn if c != keep][::-1]
+    after = allowed(state, KeepCard(player="Ana", card=keep, order=tuple(rest)))
+    ana = after.players[0]
+    assert keep in ana.hand
+    assert after.active.name != "Ana"  # the turn went on and ended
+    assert list(after.deck[: len(rest)]) == rest or after.display  # the rest lie on top, in order
+
+
+@pytest.mark.rule("power.wisdom")
+def test_power_wisdom_refuses_a_card_not_drawn_or_a_wrong_order() -> None:
+    state = wisdom_decision()
+    drawn = list(power(state).drawn)
+    stranger = next(c for c in state.players[1].hand)
+    refused(state, KeepCard(player="Ana", card=stranger, order=tuple(drawn)), "power.wisdom", stranger)
+    money = [c for c in drawn if not c.startswith("scoring")]
+    rest = tuple(c for c in drawn if c != money[0])
+    if rest:
+        refused(state, KeepCard(player="Ana", card=money[0], order=rest[1:]), "power.wisdom", "order")
+    refused(state, EndTurn(player="Ana"), "power.wisdom")
+
+
+# --- power.architecture ---------------------------------------------------------------------
+
+
+def architecture_decision() -> GameState:
+    state = buy_on_green(power_game(), ARCHITECTURE, ("green-5-a",))
+    return play(state, ReserveBuilding(player="Ana", tile=ARCHITECTURE)).state
+
+
+@pytest.mark.rule("power.architecture")
+def test_power_architecture_allows_hiding_a_tile_that_the_next_buyer_turns_up() -> None:
+    state = architecture_decision()
+    drawn = list(power(state).drawn)
+    under = next(s.tile for s in state.market if s.tile)
+    assert under is not None
+    rest = tuple(drawn[1:])
+    after = allowed(state, HideTile(player="Ana", tile=drawn[0], under=under, order=rest))
+    assert power(after).hidden == (
+        HiddenTile(
+            tile=drawn[0],
+            above=under,
+            currency=next(s.currency for s in after.market if s.tile == under),
+            owner="Ana",
+        ),
+    )
+    assert after.bag[: len(rest)] == rest
+    # Whoever buys the tile above: the refill turns the hidden one up instead of drawing.
+    space = next(s for s in after.market if s.tile == under)
+    buyer = after.active.name
+    cards = tuple(c for c in (*after.deck, *after.discard) if c.startswith(f"{space.currency}-9-"))[:2]
+    after = arrange(after, hands={buyer: cards})
+    bought = allowed(after, BuyBuilding(player=buyer, tile=under, payment=cards))
+    final = play(bought, ReserveBuilding(player=buyer, tile=under)).state
+    assert next(s.tile for s in final.market if s.currency == space.currency) == drawn[0]
+
+
+@pytest.mark.rule("power.architecture")
+def test_power_architecture_refuses_a_tile_not_drawn_or_a_covered_market_tile() -> None:
+    state = architecture_decision()
+    drawn = list(power(state).drawn)
+    under = next(s.tile for s in state.market if s.tile)
+    assert under is not None
+    not_drawn = state.bag[0]
+    refused(
+        state,
+        HideTile(player="Ana", tile=not_drawn, under=under, order=tuple(drawn)),
+        "power.architecture",
+        not_drawn,
+    )
+    covered = replace(
+        state,
+        power=replace(
+            power(state),
+            hidden=(HiddenTile(tile=state.bag[0], above=under, currency="yellow", owner="Ben"),),
+        ),
+        bag=state.bag[1:],
+    )
+    refused(
+        covered,
+        HideTile(player="Ana", tile=drawn[0], under=under, order=tuple(drawn[1:])),
+        "power.architecture",
+        under,
+    )
+
+
+# --- power.strength -------------------------------------------------------------------------
+
+
+def _walls(dice: tuple[int, ...]) -> int:
+    """Wall points of an Alhambra with a wall of 3 (north) and a separate one of 2 (south),
+    and strength tiles with black dice of `dice` pips in the reserve."""
+    alhambra = (
+        PlacedTile(tile="fountain", x=0, y=0),
+        PlacedTile(tile="tower-11-N", x=1, y=0),
+        PlacedTile(tile="pavilion-6-N", x=2, y=0),
+        PlacedTile(tile="garden-10-N", x=3, y=0),
+        PlacedTile(tile="seraglio-8-S", x=1, y=1),
+        PlacedTile(tile="chambers-9-S", x=2, y=1),
+    )
+    reserve = tuple(
+        Tile(tile=t, die=d)
+        for t, d in zip(
+            ("tower-9-NE-strength", "garden-8-NE-strength", "arcades-5-NW-strength"), dice, strict=False
+        )
+    )
+    position = Position(
+        round=1, modules=("power",), players=(PositionPlayer(name="Ana", alhambra=alhambra, reserve=reserve),)
+    )
+    lines = score(position).players[0].lines
+    wall = next(ln for ln in lines if type(ln).__name__ == "WallLine")
+    extra = next(ln for ln in lines if isinstance(ln, PowerLine))
+    assert wall.points == 3
+    return wall.points + extra.points
+
+
+@pytest.mark.rule("power.strength")
+def test_power_strength_allows_a_second_wall_up_to_the_black_dice() -> None:
+    assert _walls(()) == 3
+    assert _walls((1,)) == 4  # the second wall (2) counts up to 1 pip
+    assert _walls((1, 4)) == 5  # and no more than its own length
+
+
+@pytest.mark.rule("power.strength")
+def test_power_strength_refuses_a_second_wall_without_black_dice_or_a_die_elsewhere() -> None:
+    position = Position(
+        round=1,
+        modules=("power",),
+        players=(
+            PositionPlayer(
+                name="Ana",
+                alhambra=(PlacedTile(tile="fountain", x=0, y=0), PlacedTile(tile="tower-11-N", x=1, y=0)),
+                reserve=(Tile(tile="tower-12-open", die=3),),
+            ),
+        ),
+    )
+    with pytest.raises(InconsistentState) as error:
+        score(position)
+    assert any(v.rule == "power.strength" and "tower-12-open" in v.message for v in error.value.violations)
+    plain = Position(
+        round=1,
+        modules=("power",),
+        players=(
+            PositionPlayer(
+                name="Ana",
+                alhambra=(PlacedTile(tile="fountain", x=0, y=0), PlacedTile(tile="tower-11-N", x=1, y=0)),
+            ),
+        ),
+    )
+    line = next(ln for ln in score(plain).players[0].lines if isinstance(ln, PowerLine))
+    assert line.points == 0
+
+
+def test_power_strength_seed_example_8_and_6_with_dice_2_3_is_13_and_with_5_3_is_14() -> None:
+    from service.engine.grid import best_wall_pair
+
+    layout = {(x, 0): 1 for x in range(8)} | {(x, 5): 1 for x in range(6)}
+    first, second, exhaustive = best_wall_pair(layout, 2 + 3)
+    assert (first, first + second, exhaustive) == (8, 13, True)
+    first, second, _ = best_wall_pair(layout, 5 + 3)
+    assert first + second == 14
+
+
+# --- power.prosperity -----------------------------------------------------------------------
+
+
+def prosperous() -> GameState:
+    """Ana owns a prosperity tile with a white die (bought in an earlier turn) on her reserve."""
+    state = power_game()
+    state = arrange(state, reserves={"Ana": [PROSPERITY]}, active="Ana")
+    ana = state.players[0]
+    reserve = tuple(replace(t, die=4) if t.tile == PROSPERITY else t for t in ana.reserve)
+    players = (replace(ana, reserve=reserve), *state.players[1:])
+    state = replace(state, players=players, power=replace(power(state), white=power(state).white - 1))
+    assert check_consistency(state) == []
+    return state
+
+
+@pytest.mark.rule("power.prosperity")
+def test_power_prosperity_allows_a_price_one_lower_with_the_die_turned_down() -> None:
+    state = arrange(
+        prosperous(), market={"green": "tower-12-open"}, hands={"Ana": ("green-9-a", "green-2-a")}
+    )
+    outcome = play(
+        state,
+        BuyBuilding(
+            player="Ana", tile="tower-12-open", payment=("green-9-a", "green-2-a"), white_die=PROSPERITY
+        ),
+    )
+    after = outcome.state
+    bought = next(e for e in outcome.events if type(e).__name__ == "BuildingBought")
+    assert bought.exact  # 11 paid for 12 - 1: an exact payment
+    die = next(t.die for t in after.players[0].reserve if t.tile == PROSPERITY)
+    assert die == 3
+
+
+@pytest.mark.rule("power.prosperity")
+def test_power_prosperity_refuses_a_second_use_in_a_turn_or_a_missing_die() -> None:
+    state = arrange(
+        prosperous(),
+        market={"green": "tower-12-open", "blue": "tower-11-open"},
+        hands={"Ana": ("green-9-a", "green-2-a", "blue-9-a", "blue-1-a")},
+    )
+    state = allowed(
+        state,
+        BuyBuilding(
+            player="Ana", tile="tower-12-open", payment=("green-9-a", "green-2-a"), white_die=PROSPERITY
+        ),
+    )
+    refused(
+        state,
+        BuyBuilding(player="Ana", tile="tower-11-open", payment=("blue-9-a",), white_die=PROSPERITY),
+        "power.prosperity",
+        PROSPERITY,
+    )
+    plain = new_game(NAMES[:3], seed=1).state
+    card = plain.active.hand[0]
+    refused(
+        plain,
+        BuyBuilding(
+            player=plain.active.name, tile=plain.market[0].tile or "", payment=(card,), white_die=PROSPERITY
+        ),
+        "power.prosperity",
+        "power",
+    )
+
+
+# --- power.end-hidden -----------------------------------------------------------------------
+
+
+def ending_with_hidden(hands: dict[str, tuple[str, ...]]) -> GameState:
+    state = arrange(power_game(), market={"green": "tower-12-open"}, hands=hands)
+    hidden = HiddenTile(tile=state.bag[0], above="tower-12-open", currency="green", owner="Ben")
+    return replace(state, bag=state.bag[1:], power=replace(power(state), hidden=(hidden,)))
+
+
+@pytest.mark.rule("power.end-hidden")
+def test_power_end_hidden_allows_the_richest_to_choose_and_the_second_to_take_the_other() -> None:
+    state = ending_with_hidden({"Ana": ("green-9-a",), "Ben": ("green-3-a",), "Cyd": ()})
+    hidden = power(state).hidden[0].tile
+    space = next(s for s in state.market if s.currency == "green")
+    ctx = Context(Generator(1))
+    after = leftover(state, space, ctx)
+    assert after is not None
+    choice = power(after).choices[0]
+    assert (choice.chooser, choice.second) == (0, 1)
+    assert set(choice.options) == {"tower-12-open", hidden}
+
+
+@pytest.mark.rule("power.end-hidden")
+def test_power_end_hidden_refuses_both_tiles_on_a_tie_for_the_most() -> None:
+    state = ending_with_hidden({"Ana": ("green-9-a",), "Ben": ("green-9-b",), "Cyd": ()})
+    space = next(s for s in state.market if s.currency == "green")
+    after = leftover(state, space, Context(Generator(1)))
+    assert after is not None and power(after).choices == ()
+    assert {t.tile for t in after.removed} >= {"tower-12-open", power(state).hidden[0].tile}
+
+
+def test_power_end_hidden_choice_is_refused_for_a_tile_not_offered() -> None:
+    game = None
+    for seed in range(1, 80):
+        g = play_random_game(seed, 3, ("power",), check_every=1000)
+        if any(isinstance(a, ChooseTile) for a in g.actions):
+            game = g
+            break
+    assert game is not None, "no random game ended with a hidden tile on the market"
+    i = next(i for i, a in enumerate(game.actions) if isinstance(a, ChooseTile))
+    state, action = game.states[i], game.actions[i]
+    assert isinstance(action, ChooseTile)
+    refused(state, ChooseTile(player=action.player, tile="fountain"), "power.end-hidden", "fountain")
+
+
+# --- power.dirk -----------------------------------------------------------------------------
+
+
+@pytest.mark.rule("power.dirk")
+def test_power_dirk_allows_a_gift_of_a_strength_tile_whose_die_goes_back() -> None:
+    state = new_game(("Ana", "Ben"), ["power"], seed=2).state
+    state = arrange(state, market={"green": STRENGTH}, hands={"Ana": ("green-9-a",)}, active="Ana")
+    state = allowed(state, BuyBuilding(player="Ana", tile=STRENGTH, payment=("green-9-a",)))
+    assert power(state).black == 2
+    after = allowed(state, GiveToDirk(player="Ana", tile=STRENGTH))
+    assert after.dirk is not None and all(t.die is None for t in after.dirk.tiles)
+    assert power(after).black == 3
+
+
+@pytest.mark.rule("power.dirk")
+def test_power_dirk_refuses_dice_on_dirks_tiles() -> None:
+    position = Position(
+        round=1,
+        modules=("power",),
+        players=(
+            PositionPlayer(name="Ana", alhambra=(PlacedTile(tile="fountain", x=0, y=0),)),
+            PositionPlayer(name="Ben", alhambra=(PlacedTile(tile="fountain", x=0, y=0),)),
+            PositionPlayer(name="Dirk", dirk=True, tiles=(Tile(tile=STRENGTH, die=4),)),
+        ),
+    )
+    with pytest.raises(InconsistentState) as error:
+        score(position)
+    assert any(v.rule == "power.dirk" for v in error.value.violations)
+
+
+# --- whole games ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_with_power_reach_the_end(players: int) -> None:
+    game = play_random_game(200 + players, players, ("power",), list_every=40)
+    assert game.states[-1].phase == "over"
+
+
+def test_random_games_with_power_and_zoo_reach_the_end() -> None:
+    for seed in range(4):
+        game = play_random_game(300 + seed, 4, ("power", "zoo"), check_every=3)
+        assert game.states[-1].phase == "over"
+
+
+def test_a_bought_strength_tile_gets_a_black_die() -> None:
+    state = buy_on_green(power_game(), STRENGTH, ("green-9-a",))
+    held = next(t for t in state.players[0].held if t.tile == STRENGTH)
+    assert held.die is not None and 1 <= held.die <= 6
+    assert isinstance(PlaceBuilding, type) and isinstance(TakeMoney, type)
