@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from .modules.extensions.model import ExtensionsState
+from .modules.power.model import PowerState
 from .modules.zoo.model import ZooState
 from .records import Record
 
@@ -165,6 +166,7 @@ class GameState(Record):
     rng: RngState = "0000000000000000"
     # The state of each module that keeps one (None while the module is off).
     zoo: ZooState | None = None
+    power: PowerState | None = None
     extensions: ExtensionsState | None = None
 
     def player_named(self, name: str) -> Player | None:

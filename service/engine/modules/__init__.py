@@ -13,4 +13,5 @@ def register_all() -> None:
     # isort: off
     from . import dirk  # noqa: F401
     from .zoo import rules as _zoo  # noqa: F401
+    from .power import rules as _power  # noqa: F401
     from .extensions import rules as _extensions  # noqa: F401
