@@ -189,7 +189,9 @@ def _hidden_under_bought(state: GameState, bought: BuildingBought) -> GameState:
     power = _power(state)
     if not any(h.above == bought.tile for h in power.hidden):
         return state
-    hidden = tuple(replace(h, above=None) if h.above == bought.tile else h for h in power.hidden)
+    # It is turned up on the space its tile was bought from (a mortar mixer may have moved it).
+    hidden = tuple(replace(h, above=None, currency=bought.currency) if h.above == bought.tile else h
+                   for h in power.hidden)
     return replace(state, power=replace(power, hidden=hidden))
 
 
