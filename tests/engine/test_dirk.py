@@ -1,0 +1,212 @@
+"""RULES.md §9 (two players: Dirk): each rule id allowing and refusing."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from service.engine import GameRequestError, InconsistentState, check_consistency, new_game, score
+from service.engine.actions import BuyBuilding, PlaceBuilding, TakeMoney
+from service.engine.catalogue import CATALOGUE
+from service.engine.modules.dirk import DirkReceivedTiles, GiveToDirk
+from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
+from service.engine.state import Dirk, GameState, Tile
+from tests.engine.helpers import alhambra, allowed, arrange, game, play, refused
+
+SIX = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW", "tower-7-NEW")
+
+
+def duel(**kw: object) -> GameState:
+    """A two-player game on Ana's turn; the display holds yellow-1-a."""
+    args: dict[str, object] = {
+        "active": "Ana",
+        "display": ("yellow-1-a", "green-1-a", "blue-1-a", "orange-1-a"),
+    }
+    args.update(kw)
+    return arrange(game(2), **args)  # type: ignore[arg-type]
+
+
+# --- dirk.setup -----------------------------------------------------------------------------
+
+
+@pytest.mark.rule("dirk.setup")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_dirk_setup_allows_six_tiles_and_the_full_money_deck(seed: int) -> None:
+    state = new_game(["Ana", "Ben"], seed=seed).state
+    assert state.dirk is not None and state.dirk.name == "Dirk"
+    assert len(state.dirk.tiles) == 6 and len(state.bag) == 54 - 4 - 6
+    cards = [*state.deck, *state.display, *(c for p in state.players for c in p.hand)]
+    assert sorted(c for c in cards if c in CATALOGUE.money) == sorted(CATALOGUE.money)  # all 108
+
+
+@pytest.mark.rule("dirk.setup")
+def test_dirk_setup_refuses_dirk_with_three_players() -> None:
+    state = new_game(["Ana", "Ben", "Cyd"], seed=1).state
+    assert state.dirk is None and len(state.bag) == 50
+    problems = check_consistency(replace(state, dirk=Dirk()))
+    assert any(v.rule == "dirk.setup" for v in problems), problems
+
+
+@pytest.mark.rule("dirk.setup")
+def test_dirk_setup_refuses_two_players_without_dirk_or_a_player_named_dirk() -> None:
+    problems = check_consistency(replace(game(2), dirk=None))
+    assert any(v.rule == "dirk.setup" for v in problems), problems
+    with pytest.raises(GameRequestError) as refused_game:
+        new_game(["Ana", "Dirk"])
+    assert refused_game.value.violations[0].rule == "dirk.setup"
+    assert "'Dirk'" in refused_game.value.violations[0].message
+
+
+# --- dirk.refills ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("dirk.refills")
+def test_dirk_refills_allows_six_tiles_after_round_1() -> None:
+    state = duel(deck_top=("scoring-1", "orange-9-c"), bag_top=SIX)
+    outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
+    dirk = outcome.state.dirk
+    assert dirk is not None and len(dirk.tiles) == 12
+    assert tuple(t.tile for t in dirk.tiles[6:]) == SIX
+    assert DirkReceivedTiles(tiles=SIX) in outcome.events
+    assert outcome.state.bag == state.bag[6:]
+
+
+@pytest.mark.rule("dirk.refills")
+def test_dirk_refills_allows_a_third_of_the_bag_after_round_2() -> None:
+    state = duel(deck_top=("scoring-2", "orange-9-c"), rounds_held=(1,))
+    left = len(state.bag)
+    assert left == 44
+    outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
+    dirk = outcome.state.dirk
+    assert dirk is not None and len(dirk.tiles) == 6 + 44 // 3 == 20
+    assert len(outcome.state.bag) == 44 - 14
+
+
+@pytest.mark.rule("dirk.refills")
+def test_dirk_refills_refuses_a_tile_when_a_third_rounds_down_to_nothing() -> None:
+    state = duel(deck_top=("scoring-2", "orange-9-c"), rounds_held=(1,), bag=("tower-13-E", "tower-12-open"))
+    outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
+    assert outcome.scoring[0].round == 2
+    assert outcome.state.dirk is not None and state.dirk is not None
+    assert outcome.state.dirk.tiles == state.dirk.tiles
+    assert outcome.state.bag == ("tower-13-E", "tower-12-open")
+
+
+@pytest.mark.rule("dirk.refills")
+def test_dirk_refills_refuses_tiles_without_a_scoring_round() -> None:
+    state = duel(deck_top=("orange-9-c",))
+    outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
+    assert outcome.state.dirk == state.dirk and outcome.state.bag == state.bag
+    assert not any(isinstance(e, DirkReceivedTiles) for e in outcome.events)
+
+
+# --- dirk.scores ----------------------------------------------------------------------------
+
+
+@pytest.mark.rule("dirk.scores")
+def test_dirk_scores_allows_majorities_with_all_his_tiles_and_a_place_in_the_ranking() -> None:
+    state = duel(
+        deck_top=("scoring-1", "orange-9-c"),
+        dirk=("tower-13-E", "tower-7-NEW", "garden-6-ESW"),
+        alhambras={
+            "Ana": [("tower-11-open", 1, 0)],
+            "Ben": [("garden-10-open", 1, 0), ("garden-11-open", 2, 0)],
+        },
+    )
+    outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
+    (breakdown,) = outcome.scoring
+    dirk = next(p for p in breakdown.players if p.name == "Dirk")
+    assert MajorityLine(building="tower", count=2, place=1, points=6) in dirk.lines
+    assert MajorityLine(building="garden", count=1, place=None, points=0) not in dirk.lines
+    ana = breakdown.players[0]
+    assert MajorityLine(building="tower", count=1, place=2, points=0) in ana.lines
+    assert [r.name for r in breakdown.ranking] == ["Dirk", "Ben", "Ana"]
+    assert outcome.state.dirk is not None and outcome.state.dirk.score == 6
+
+
+@pytest.mark.rule("dirk.scores")
+def test_dirk_scores_refuses_a_wall_for_dirk() -> None:
+    position = Position(
+        round=2,
+        players=(
+            PositionPlayer(name="Ana", alhambra=alhambra(("pavilion-7-E", 1, 0))),
+            PositionPlayer(name="Ben", alhambra=alhambra()),
+            PositionPlayer(
+                name="Dirk", dirk=True, tiles=(Tile(tile="pavilion-2-NEW"), Tile(tile="tower-7-NEW"))
+            ),
+        ),
+    )
+    players = score(position).players
+    assert WallLine(length=0, points=0) in players[2].lines
+    assert WallLine(length=1, points=1) in players[0].lines
+
+
+@pytest.mark.rule("dirk.scores")
+def test_dirk_scores_refuses_turns_and_an_alhambra_for_dirk() -> None:
+    refused(duel(), TakeMoney(player="Dirk", cards=("yellow-1-a",)), "dirk.scores", "Dirk")
+    position = Position(
+        round=1,
+        players=(
+            PositionPlayer(name="Ana", alhambra=alhambra()),
+            PositionPlayer(name="Ben", alhambra=alhambra()),
+            PositionPlayer(name="Dirk", dirk=True, alhambra=alhambra(("tower-11-open", 1, 0))),
+        ),
+    )
+    with pytest.raises(InconsistentState) as refused_position:
+        score(position)
+    assert any(v.rule == "dirk.scores" and "Dirk" in v.message for v in refused_position.value.violations)
+
+
+# --- dirk.gift ------------------------------------------------------------------------------
+
+
+def bought() -> GameState:
+    state = duel(hands={"Ana": ("blue-5-a", "blue-7-a")}, market={"blue": "garden-12-S"})
+    return allowed(state, BuyBuilding(player="Ana", tile="garden-12-S", payment=("blue-5-a", "blue-7-a")))
+
+
+@pytest.mark.rule("dirk.gift")
+def test_dirk_gift_allows_giving_a_bought_building_to_dirk() -> None:
+    state = bought()
+    before = state.dirk
+    assert before is not None
+    after = allowed(state, GiveToDirk(player="Ana", tile="garden-12-S"))
+    assert after.dirk is not None and [t.tile for t in after.dirk.tiles] == [
+        *(t.tile for t in before.tiles),
+        "garden-12-S",
+    ]
+    assert after.players[0].held == () and after.turn.player == 1
+
+
+@pytest.mark.rule("dirk.gift")
+def test_dirk_gift_refuses_a_building_that_is_not_held() -> None:
+    state = bought()
+    refused(state, GiveToDirk(player="Ana", tile="tower-13-E"), "base.turn.placement", "tower-13-E")
+    refused(state, GiveToDirk(player="Ben", tile="garden-12-S"), "base.turn.order", "Ben")
+
+
+@pytest.mark.rule("dirk.gift")
+def test_dirk_gift_refuses_a_gift_without_dirk() -> None:
+    state = arrange(
+        game(3), hands={"Ana": ("blue-5-a", "blue-7-a")}, market={"blue": "garden-12-S"}, active="Ana"
+    )
+    state = allowed(state, BuyBuilding(player="Ana", tile="garden-12-S", payment=("blue-5-a", "blue-7-a")))
+    refused(state, GiveToDirk(player="Ana", tile="garden-12-S"), "dirk.gift", "dirk")
+
+
+@pytest.mark.rule("dirk.gift")
+def test_dirk_gift_refuses_a_leftover_tile_at_the_end() -> None:
+    state = duel(
+        bag=(),
+        rounds_held=(1, 2),
+        hands={"Ana": ("blue-9-a", "blue-5-a"), "Ben": ("yellow-9-a",)},
+        market={"yellow": "pavilion-8-open", "blue": "tower-13-E"},
+    )
+    outcome = play(
+        state,
+        BuyBuilding(player="Ana", tile="tower-13-E", payment=("blue-9-a", "blue-5-a")),
+        PlaceBuilding(player="Ana", tile="tower-13-E", x=1, y=0),
+    )
+    state = outcome.state
+    assert state.phase == "final-placement" and [t.tile for t in state.players[1].held] == ["pavilion-8-open"]
+    refused(state, GiveToDirk(player="Ben", tile="pavilion-8-open"), "dirk.gift", "leftover")
