@@ -51,7 +51,8 @@ def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
             value = getattr(tile, token, None)
             if value and token not in allowed:
                 owner = owners.get(token, "a module not supported yet")
-                out.append(Violation(INCONSISTENT, f"{tile.tile} in {where} carries the token "
+                rule = "base.place.orientation" if token == "rotation" else INCONSISTENT
+                out.append(Violation(rule, f"{tile.tile} in {where} carries the token "
                                                    f"{token!r} of {owner}, which is not on in this game"))
     return out
 

@@ -28,13 +28,12 @@ if TYPE_CHECKING:
 class Context:
     """What one call of `apply` (or setup) accumulates: the generator, events and scorings."""
 
-    __slots__ = ("events", "game_ending", "rng", "scoring")
+    __slots__ = ("events", "rng", "scoring")
 
     def __init__(self, rng: Generator) -> None:
         self.rng = rng
         self.events: list[Event] = []
         self.scoring: list[Breakdown] = []
-        self.game_ending = False
 
 
 CheckFn = Callable[[GameState, Any], list[Violation]]

@@ -427,3 +427,24 @@ def test_a_bought_strength_tile_gets_a_black_die() -> None:
     held = next(t for t in state.players[0].held if t.tile == STRENGTH)
     assert held.die is not None and 1 <= held.die <= 6
     assert isinstance(PlaceBuilding, type) and isinstance(TakeMoney, type)
+
+
+@pytest.mark.rule("base.end.trigger")
+def test_base_end_trigger_allows_the_end_after_a_wisdom_decision_that_followed_the_refill() -> None:
+    """The empty bag noticed at the refill still ends the game once the decision is taken."""
+    state = arrange(
+        power_game(), market={"green": WISDOM}, hands={"Ana": ("green-9-a",)}, active="Ana", bag=[]
+    )
+    state = allowed(state, BuyBuilding(player="Ana", tile=WISDOM, payment=("green-9-a",)))
+    state = play(state, ReserveBuilding(player="Ana", tile=WISDOM)).state
+    assert pending_decision(state) is not None and state.phase == "play"
+    drawn = list(power(state).drawn)
+    money = [c for c in drawn if not c.startswith("scoring")]
+    keep = KeepCard(
+        player="Ana",
+        card=money[0] if money else None,
+        order=tuple(c for c in drawn if not money or c != money[0]),
+    )
+    after = allowed(state, keep)
+    assert after.phase in ("final-placement", "over")
+    assert all(s.tile is None for s in after.market)

@@ -58,14 +58,12 @@ def refill_display(state: GameState, ctx: Context, size: int) -> GameState:
 
 
 def refill_market(state: GameState, ctx: Context) -> GameState:
-    """base.turn.refill / base.end.trigger: every empty space takes a tile from the bag."""
+    """base.turn.refill / base.end.trigger: every empty space takes a tile from the bag; a space
+    left empty (the bag ran out) ends the game when the turn passes."""
     spaces = list(state.market)
     bag = state.bag
     for i, space in enumerate(spaces):
-        if space.tile is not None:
-            continue
-        if not bag:
-            ctx.game_ending = True
+        if space.tile is not None or not bag:
             continue
         spaces[i] = replace(space, tile=bag[0])
         ctx.events.append(MarketRefilled(currency=space.currency, tile=bag[0]))
@@ -106,7 +104,9 @@ def scoring_step(state: GameState, ctx: Context) -> GameState:
 def next_turn_step(state: GameState, ctx: Context) -> GameState:
     """The turn passes to the left, or the game ends (base.turn.order, base.end.trigger)."""
     ctx.events.append(TurnEnded(player=state.active.name))
-    if ctx.game_ending:
+    # base.end.trigger: after the refills only an empty bag leaves a market space empty. Read
+    # from the state, so it holds when the end of the turn resumed after a decision.
+    if any(space.tile is None for space in state.market):
         return end_game(state, ctx)
     state = replace(state, turn=next_turn(state))
     ctx.events.append(TurnStarted(player=state.active.name))

@@ -35,6 +35,8 @@ class BuildingGivenToDirk(Event, tag="building-given-to-dirk"):
 def give_from_bag(state: GameState, count: int, ctx: Context) -> GameState:
     assert state.dirk is not None
     tiles = state.bag[:count]
+    if not tiles:
+        return state
     ctx.events.append(DirkReceivedTiles(tiles=tiles))
     dirk = replace(state.dirk, tiles=(*state.dirk.tiles, *(Tile(tile=t) for t in tiles)))
     return replace(state, bag=state.bag[count:], dirk=dirk)
