@@ -30,3 +30,10 @@ def test_every_extensions_rule_has_an_allowing_and_a_refusing_test() -> None:
     missing = {rule: (len(a), len(r)) for rule, (a, r) in coverage(("extensions",)).items()
                if not a or not r}
     assert not missing, f"extensions rule ids without both an allowing and a refusing test: {missing}"
+
+
+def test_every_staff_rule_has_an_allowing_and_a_refusing_test() -> None:
+    assert len(rule_ids(("staff",))) == 6
+    missing = {rule: (len(a), len(r)) for rule, (a, r) in coverage(("staff",)).items()
+               if not a or not r}
+    assert not missing, f"staff rule ids without both an allowing and a refusing test: {missing}"

@@ -8,7 +8,7 @@ are scored by the same code: `position_of(state)` turns a state into one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import msgspec
 
@@ -42,6 +42,9 @@ class Position(Record):
 
 class Line(msgspec.Struct, frozen=True, kw_only=True, tag_field="category"):
     points: int
+
+    # A module's line listed right after the building types, before the wall (staff.score).
+    after_buildings: ClassVar[bool] = False
 
 
 class MajorityLine(Line, tag="majority"):
@@ -145,14 +148,16 @@ def score_position(position: Position) -> Breakdown:
     players = position.players
     modules = modules_of_ids(position.modules, any(p.dirk for p in players))
     lines: list[list[Line]] = [list(ls) for ls in majority_lines(players, position.round, modules)]
-    for i, p in enumerate(players):
-        lines[i].append(wall_line(p))
+    later: list[list[Line]] = [[wall_line(p)] for p in players]
     for m in modules:
         if m.scoring is None:
             continue
         extra = m.scoring(position, position.round)
         for i, p in enumerate(players):
-            lines[i].extend(extra.get(p.name, ()))
+            for line in extra.get(p.name, ()):
+                (lines if line.after_buildings else later)[i].append(line)
+    for i, rest in enumerate(later):
+        lines[i].extend(rest)
     scores = []
     for i, p in enumerate(players):
         total = sum(line.points for line in lines[i])

@@ -13,6 +13,7 @@ import msgspec
 
 from .modules.extensions.model import ExtensionsState
 from .modules.power.model import PowerState
+from .modules.staff.model import StaffState
 from .modules.zoo.model import ZooState
 from .records import Record
 
@@ -168,6 +169,7 @@ class GameState(Record):
     zoo: ZooState | None = None
     power: PowerState | None = None
     extensions: ExtensionsState | None = None
+    staff: StaffState | None = None
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

@@ -15,3 +15,4 @@ def register_all() -> None:
     from .zoo import rules as _zoo  # noqa: F401
     from .power import rules as _power  # noqa: F401
     from .extensions import rules as _extensions  # noqa: F401
+    from .staff import rules as _staff  # noqa: F401

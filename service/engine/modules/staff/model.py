@@ -1,0 +1,37 @@
+"""Palace Staff's data: its state and the positions its action names (RULES.md §S)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from ...records import Record
+
+Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
+Servants = Annotated[tuple[str, ...], msgspec.Meta(max_length=54)]
+
+
+class Spot(Record):
+    """A position of an Alhambra (the marshal's, or one step of the marshal's path)."""
+
+    x: Coord
+    y: Coord
+
+
+class StaffState(Record):
+    """The servants off the tiles and the court marshals.
+
+    `pile`: the face-down servants (their colours, i.e. building types), drawn from the front;
+    its order is hidden information. `display`: the face-up servants. `marshals`: where each
+    player's marshal stands, by seat (Dirk has none). `steps`: while the active player decides
+    how their marshal walks after taking money (`staff.move`), the steps allowed; 0 otherwise.
+    """
+
+    pile: Servants = ()
+    display: Servants = ()
+    marshals: Annotated[tuple[Spot, ...], msgspec.Meta(max_length=6)] = ()
+    steps: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+
+
+__all__ = ["Spot", "StaffState"]

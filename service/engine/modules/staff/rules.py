@@ -1,0 +1,393 @@
+"""Palace Staff (RULES.md §S, seed 002): a player who takes money totalling less than 6 may walk
+their court marshal through the Alhambra, one step per unit short of 6; each tile entered that
+has no servant takes a servant of its colour from the face-up display. The tile under the
+marshal may not go to the reserve. In every scoring round, right after the building types, each
+building without a servant costs a point, never taking the running score below 0.
+
+Hidden information: the order of the face-down servant pile (`StaffState.pile`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import ClassVar
+
+from msgspec.structs import replace
+
+from ...actions import Action, RemoveToReserve, SwapWithReserve, TakeMoney
+from ...catalogue import CATALOGUE, FOUNTAIN, load_data
+from ...events import Event
+from ...flow import with_player
+from ...grid import layout_of, walk_neighbours
+from ...rng import Generator
+from ...rules import ActionRule, Context, Module, Pending, modules_of_ids, register
+from ...scoring import Line, Position, building_type, majority_lines
+from ...state import GameState, PlacedTile, Player, Tile
+from ...violations import Violation
+from .model import Spot, StaffState
+
+DATA = load_data("staff")
+SERVANTS: dict[str, int] = dict(DATA["servants"])
+DISPLAY_SIZE: int = DATA["display_size"]
+MARSHAL_STEPS: int = DATA["marshal_steps"]
+SETUP_STEP = 56  # after the market (52) and Dirk's tiles (55), before the money piles (60)
+REFILL_STEP = 60  # RULES.md §H 6: the servant display is refilled after powers (50)
+
+Pos = tuple[int, int]
+
+
+class MoveMarshal(Action, tag="move-marshal"):
+    """staff.move: right after taking money totalling less than 6, the positions the marshal
+    walks through, one per step (each orthogonally next to the one before, through open sides,
+    onto a tile); an empty path leaves the marshal where it stands."""
+
+    path: tuple[Spot, ...] = ()
+
+
+class ServantsLaid(Event, tag="servants-laid"):
+    """staff.setup / staff.servant: servants turned face up onto the display."""
+
+    servants: tuple[str, ...]
+
+
+class MarshalMoved(Event, tag="marshal-moved"):
+    """staff.move and staff.servant: the marshal's walk and the tiles that took a servant."""
+
+    player: str
+    path: tuple[Spot, ...]
+    served: tuple[str, ...]
+
+
+class StaffLine(Line, tag="staff"):
+    """staff.score: buildings without a servant (`unserved`) and the points lost (<= 0)."""
+
+    unserved: int
+
+    after_buildings: ClassVar[bool] = True  # listed right after the building types
+
+
+def _staff(state: GameState) -> StaffState:
+    assert state.staff is not None
+    return state.staff
+
+
+def servant_colour(tile: Tile) -> str | None:
+    """The colour (building type) of servant a tile takes: none for the fountain."""
+    if tile.tile == FOUNTAIN:
+        return None
+    return building_type(tile)
+
+
+# --- setup and the display ------------------------------------------------------------------
+
+def lay_display(state: GameState, ctx: Context) -> GameState:
+    """staff.servant: the display is topped up to 6 from the face-down pile."""
+    staff = _staff(state)
+    wanted = max(0, DISPLAY_SIZE - len(staff.display))
+    drawn = staff.pile[:wanted]
+    if not drawn:
+        return state
+    ctx.events.append(ServantsLaid(servants=drawn))
+    return replace(state, staff=replace(staff, pile=staff.pile[len(drawn):],
+                                        display=(*staff.display, *drawn)))
+
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """staff.setup: the servants shuffled face down, 6 face up, each marshal on its fountain."""
+    pile = ctx.rng.shuffled([colour for colour, n in SERVANTS.items() for _ in range(n)])
+    staff = StaffState(pile=pile, marshals=tuple(Spot(x=0, y=0) for _ in state.players))
+    return lay_display(replace(state, staff=staff), ctx)
+
+
+# --- moving the marshal (staff.move, staff.servant) -------------------------------------------
+
+def marshal_of(state: GameState, seat: int) -> Pos:
+    spot = _staff(state).marshals[seat]
+    return spot.x, spot.y
+
+
+def after_take(state: GameState, action: Action, ctx: Context) -> GameState:
+    """staff.move: money taken totalling less than 6 opens a marshal move of 6 minus the total
+    steps, decided at once; a marshal with no open way to a neighbouring tile stays put."""
+    if not isinstance(action, TakeMoney) or state.staff is None:
+        return state
+    total = sum(CATALOGUE.money[c].value for c in action.cards)
+    if total >= MARSHAL_STEPS:
+        return state
+    seat = state.seat_of(action.player)
+    layout = layout_of(state.players[seat].alhambra)
+    if not any(True for _ in walk_neighbours(layout, marshal_of(state, seat))):
+        return state
+    return replace(state, staff=replace(state.staff, steps=MARSHAL_STEPS - total))
+
+
+def pending(state: GameState) -> Pending | None:
+    staff = state.staff
+    if staff is None or not staff.steps or state.phase != "play":
+        return None
+    return Pending(seat=state.turn.player, rule="staff.move",
+                   what=f"move the court marshal up to {staff.steps} steps (move-marshal; an "
+                        "empty path stays)", actions=(MoveMarshal,))
+
+
+def path_problems(alhambra: tuple[PlacedTile, ...], start: Pos, path: tuple[Spot, ...]) -> list[str]:
+    layout = layout_of(alhambra)
+    here = start
+    for n, spot in enumerate(path, 1):
+        there = (spot.x, spot.y)
+        if there not in layout:
+            return [f"step {n}: {there} holds no tile (the marshal never steps onto an empty space)"]
+        if abs(there[0] - here[0]) + abs(there[1] - here[1]) != 1:
+            return [f"step {n}: {there} is not orthogonally next to {here}"]
+        if there not in walk_neighbours(layout, here):
+            return [f"step {n}: a wall lies between {here} and {there} (the marshal never "
+                    "crosses a wall)"]
+        here = there
+    return []
+
+
+def check_move(state: GameState, action: MoveMarshal) -> list[Violation]:
+    staff = _staff(state)
+    seat = state.turn.player
+    if len(action.path) > staff.steps:
+        return [Violation("staff.move", f"the marshal may walk {staff.steps} steps (6 less the "
+                                        f"money taken), not {len(action.path)}")]
+    return [Violation("staff.move", m) for m in
+            path_problems(state.players[seat].alhambra, marshal_of(state, seat), action.path)]
+
+
+def walk(player: Player, display: tuple[str, ...],
+         path: tuple[Spot, ...]) -> tuple[tuple[PlacedTile, ...], tuple[str, ...], list[str]]:
+    """staff.servant: the Alhambra and the display after the walk, and the tiles served."""
+    tiles = {(p.x, p.y): p for p in player.alhambra}
+    left = list(display)
+    served = []
+    for spot in path:
+        tile = tiles[(spot.x, spot.y)]
+        colour = servant_colour(tile)
+        if tile.servant or colour is None or colour not in left:
+            continue
+        left.remove(colour)
+        tiles[(spot.x, spot.y)] = replace(tile, servant=True)
+        served.append(tile.tile)
+    alhambra = tuple(tiles[(p.x, p.y)] for p in player.alhambra)
+    return alhambra, tuple(left), served
+
+
+def apply_move(state: GameState, action: MoveMarshal, ctx: Context) -> GameState:
+    staff = _staff(state)
+    seat = state.turn.player
+    player = state.players[seat]
+    alhambra, display, served = walk(player, staff.display, action.path)
+    marshals = list(staff.marshals)
+    if action.path:
+        marshals[seat] = action.path[-1]
+    state = with_player(state, seat, alhambra=alhambra)
+    ctx.events.append(MarshalMoved(player=player.name, path=action.path, served=tuple(served)))
+    return replace(state, staff=replace(staff, display=display, marshals=tuple(marshals), steps=0))
+
+
+def _paths(layout: dict[Pos, int], start: Pos, steps: int) -> Iterator[tuple[Pos, ...]]:
+    """Every walk of 0 to `steps` steps from `start` (revisiting tiles is allowed)."""
+    yield ()
+    if steps == 0:
+        return
+    for nxt in walk_neighbours(layout, start):
+        for rest in _paths(layout, nxt, steps - 1):
+            yield (nxt, *rest)
+
+
+def candidates_move(state: GameState, seat: int) -> Iterator[MoveMarshal]:
+    """Every legal path: staying, and every walk of 1 to the allowed steps (at most 5 steps
+    of at most 4 ways each, so at most 1365 paths), tiles revisited included."""
+    name = state.players[seat].name
+    layout = layout_of(state.players[seat].alhambra)
+    for path in _paths(layout, marshal_of(state, seat), _staff(state).steps):
+        yield MoveMarshal(player=name, path=tuple(Spot(x=x, y=y) for x, y in path))
+
+
+def sample_move(state: GameState, seat: int, rng: Generator) -> MoveMarshal:
+    """Mostly walk all the steps, each to a random open neighbour; now and then stay."""
+    name = state.players[seat].name
+    if not rng.below(8):
+        return MoveMarshal(player=name)
+    layout = layout_of(state.players[seat].alhambra)
+    here = marshal_of(state, seat)
+    path = []
+    for _ in range(_staff(state).steps):
+        options = list(walk_neighbours(layout, here))
+        if not options:
+            break
+        here = rng.choice(options)
+        path.append(Spot(x=here[0], y=here[1]))
+    return MoveMarshal(player=name, path=tuple(path))
+
+
+# --- the tile under the marshal (staff.marshal-tile) ------------------------------------------
+
+def _under_marshal(state: GameState, player_name: str, tile: str) -> list[Violation]:
+    seat = state.seat_of(player_name)
+    if state.staff is None or seat < 0:
+        return []
+    x, y = marshal_of(state, seat)
+    for p in state.players[seat].alhambra:
+        if p.tile == tile and (p.x, p.y) == (x, y):
+            return [Violation("staff.marshal-tile", f"{tile} at ({x}, {y}) carries "
+                                                    f"{player_name}'s court marshal: it may not "
+                                                    "go to the reserve")]
+    return []
+
+
+def check_remove(state: GameState, action: RemoveToReserve) -> list[Violation]:
+    return _under_marshal(state, action.player, action.tile)
+
+
+def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
+    return _under_marshal(state, action.player, action.replaces)
+
+
+# --- scoring (staff.score, staff.dirk) ------------------------------------------------------
+
+def unserved(alhambra: tuple[PlacedTile, ...]) -> int:
+    """Buildings of the Alhambra (not the fountain, not leftover market tiles of the game's end)
+    that have a colour and no servant."""
+    return sum(1 for t in alhambra
+               if not t.servant and not t.leftover and servant_colour(t) is not None)
+
+
+def score(position: Position, round_: int) -> dict[str, list[Line]]:
+    """staff.score: -1 per unserved building, but never below a running score of 0 (the score
+    before this round plus this round's building points); staff.dirk: Dirk loses nothing."""
+    modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
+    buildings = majority_lines(position.players, round_, modules)
+    out: dict[str, list[Line]] = {}
+    for p, lines in zip(position.players, buildings, strict=True):
+        if p.dirk:
+            out[p.name] = [StaffLine(unserved=0, points=0)]
+            continue
+        count = unserved(p.alhambra)
+        running = p.score + sum(line.points for line in lines)
+        out[p.name] = [StaffLine(unserved=count, points=-min(count, max(running, 0)))]
+    return out
+
+
+# --- components and consistency -------------------------------------------------------------
+
+def expected(state: GameState) -> Iterator[str]:
+    for colour, n in SERVANTS.items():
+        for _ in range(n):
+            yield f"servant:{colour}"
+
+
+def _tiles(state: GameState) -> Iterator[tuple[Tile, str, str]]:
+    """Every tile off the market: (tile, where, zone)."""
+    for p in state.players:
+        for placed in p.alhambra:
+            yield placed, f"{p.name}'s {placed.tile} at ({placed.x}, {placed.y})", "alhambra"
+        for t in p.reserve:
+            yield t, f"{p.name}'s {t.tile} in the reserve", "reserve"
+        for t in p.held:
+            yield t, f"{p.name}'s held {t.tile}", "held"
+    for t in state.removed:
+        yield t, f"{t.tile}, out of the game", "removed"
+    if state.dirk is not None:
+        for t in state.dirk.tiles:
+            yield t, f"Dirk's {t.tile}", "dirk"
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    staff = state.staff
+    if staff is not None:
+        for colour in staff.pile:
+            yield f"servant:{colour}", "the face-down servant pile"
+        for colour in staff.display:
+            yield f"servant:{colour}", "the servant display"
+    for t, where, _ in _tiles(state):
+        kind = servant_colour(t)
+        if t.servant and kind is not None:
+            yield f"servant:{kind}", where
+
+
+def consistency(state: GameState) -> list[Violation]:
+    staff = state.staff
+    if staff is None:
+        return [Violation("staff.setup", "the staff module is on but the state has no `staff` part")]
+    out = []
+    if len(staff.marshals) != len(state.players):
+        rule = "staff.dirk" if state.dirk is not None else "staff.setup"
+        out.append(Violation(rule, f"there is one court marshal per player ({len(state.players)}"
+                                   f"{', Dirk has none' if state.dirk else ''}), not {len(staff.marshals)}"))
+    for p, spot in zip(state.players, staff.marshals, strict=False):
+        if not any((t.x, t.y) == (spot.x, spot.y) for t in p.alhambra):
+            out.append(Violation("staff.marshal-tile", f"{p.name}'s court marshal stands at "
+                                                       f"({spot.x}, {spot.y}), where "
+                                                       f"{p.name}'s Alhambra has no tile"))
+    if len(staff.display) > DISPLAY_SIZE:
+        out.append(Violation("staff.servant", f"the servant display holds {len(staff.display)}, "
+                                              f"more than {DISPLAY_SIZE}"))
+    elif staff.pile and len(staff.display) < DISPLAY_SIZE and state.phase == "play" and not state.turn.acted:
+        out.append(Violation("staff.servant", "the servant display was not refilled to "
+                                              f"{DISPLAY_SIZE} at the end of the turn"))
+    if staff.steps and (staff.steps >= MARSHAL_STEPS or state.phase != "play" or not state.turn.acted):
+        out.append(Violation("staff.move", f"a marshal move of {staff.steps} steps is pending "
+                                           "without money just taken"))
+    for t, where, zone in _tiles(state):
+        if not t.servant:
+            continue
+        if servant_colour(t) is None:
+            out.append(Violation("staff.servant", f"{where} carries a servant but has no colour"))
+        elif zone == "dirk":
+            out.append(Violation("staff.dirk", f"{where} carries a servant: Dirk has no marshal"))
+        elif zone not in ("alhambra", "reserve"):
+            out.append(Violation("staff.servant", f"{where} carries a servant: servants stay on "
+                                                  "their tiles in the Alhambra or the reserve"))
+    return out
+
+
+def check_position(position: Position) -> list[Violation]:
+    """Scoring positions: servants only on coloured tiles of players, at most the printed
+    number of each colour (the colour of a servant is its tile's)."""
+    out = []
+    counts: Counter[str] = Counter()
+    for p in position.players:
+        for t in (*p.alhambra, *p.reserve, *p.tiles):
+            if not t.servant:
+                continue
+            colour = servant_colour(t)
+            if p.dirk:
+                out.append(Violation("staff.dirk", f"Dirk's {t.tile} carries a servant: Dirk has "
+                                                   "no marshal and gets no servants"))
+            elif colour is None:
+                out.append(Violation("staff.servant", f"{p.name}'s {t.tile} carries a servant "
+                                                      "but has no colour"))
+            else:
+                counts[colour] += 1
+    out += [Violation("staff.setup", f"{n} servants on {colour} tiles: there are only "
+                                     f"{SERVANTS[colour]}")
+            for colour, n in sorted(counts.items()) if n > SERVANTS.get(colour, 0)]
+    return out
+
+
+STAFF = register(Module(
+    id="staff",
+    name="Palace Staff",
+    rule_ids=("staff.setup", "staff.move", "staff.servant", "staff.marshal-tile", "staff.score",
+              "staff.dirk"),
+    actions=(ActionRule(action=MoveMarshal, rule="staff.move", kind="decision", check=check_move,
+                        apply=apply_move, candidates=candidates_move, sample=sample_move),),
+    checks=((RemoveToReserve, check_remove), (SwapWithReserve, check_swap)),
+    setup=((SETUP_STEP, setup),),
+    end_of_turn=((REFILL_STEP, lay_display),),
+    after_action=after_take,
+    pending=pending,
+    scoring=score,
+    components=located,
+    expected=expected,
+    consistency=consistency,
+    check_position=check_position,
+    events=(ServantsLaid, MarshalMoved),
+    lines=(StaffLine,),
+    tokens=("servant",),
+    default_data=DATA,
+))

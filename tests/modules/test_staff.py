@@ -1,0 +1,387 @@
+"""Palace Staff (RULES.md §S): one test that allows and one that refuses per rule id, the seed's
+example (2 denari taken, the marshal walks 4 tiles), the running-score floor, random games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+import pytest
+from msgspec.structs import replace
+
+from service.engine import InconsistentState, apply, check_consistency, new_game, score, validate
+from service.engine.actions import BuyBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
+from service.engine.catalogue import CATALOGUE
+from service.engine.modules.staff.model import Spot
+from service.engine.modules.staff.rules import (
+    DISPLAY_SIZE,
+    SERVANTS,
+    MarshalMoved,
+    MoveMarshal,
+    StaffLine,
+    candidates_move,
+    pending,
+)
+from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
+from service.engine.state import GameState, PlacedTile, Tile
+from tests.engine.play import play_random_game
+
+NAMES = ("Ana", "Ben", "Cyd")
+# A street east of the fountain: garden, chambers, arcades, tower, all open (the seed's example).
+STREET = (("garden-10-open", 1, 0), ("chambers-10-open", 2, 0), ("arcades-9-open", 3, 0),
+          ("tower-11-open", 4, 0))
+
+
+def staff_game(players: int = 3, seed: int = 1) -> GameState:
+    return new_game(NAMES[:players] if players > 2 else ("Ana", "Ben"), ["staff"], seed=seed).state
+
+
+def build(tiles: Iterable[tuple[str, int, int]] = STREET, *, served: Iterable[str] = (),
+          reserve: Iterable[str] = (), display: Iterable[str] | None = None,
+          marshal: tuple[int, int] = (0, 0), players: int = 3, seed: int = 1) -> GameState:
+    """A new staff game whose active player has `tiles` in the Alhambra (those named in `served`
+    carrying a servant), `reserve` on the reserve board, the servant display `display` and the
+    marshal at `marshal`; every component stays exactly once."""
+    state = staff_game(players, seed)
+    tiles = list(tiles)
+    served = set(served)
+    needed = {t for t, _, _ in tiles} | set(reserve)
+    spare = [t for t in state.bag if t not in needed]
+    market = tuple(replace(s, tile=spare.pop()) if s.tile in needed else s for s in state.market)
+    dirk = state.dirk
+    if dirk is not None:
+        dirk = replace(dirk, tiles=tuple(Tile(tile=spare.pop()) if t.tile in needed else t
+                                         for t in dirk.tiles))
+    used = needed | {s.tile for s in market} | ({t.tile for t in dirk.tiles} if dirk else set())
+    bag = tuple(t for t in state.bag if t not in used)
+    staff = state.staff
+    assert staff is not None
+    pool = list(staff.display + staff.pile)
+    for tile in served:
+        pool.remove(CATALOGUE.tiles[tile].type)
+    shown = list(display) if display is not None else pool[:DISPLAY_SIZE]
+    for colour in shown:
+        pool.remove(colour)
+    seat = state.turn.player
+    player = state.active
+    alhambra = (*player.alhambra, *(PlacedTile(tile=t, x=x, y=y, servant=t in served) for t, x, y in tiles))
+    players_ = list(state.players)
+    players_[seat] = replace(player, alhambra=alhambra, reserve=tuple(Tile(tile=t) for t in reserve))
+    marshals = list(staff.marshals)
+    marshals[seat] = Spot(x=marshal[0], y=marshal[1])
+    state = replace(state, players=tuple(players_), market=market, bag=bag, dirk=dirk,
+                    staff=replace(staff, display=tuple(shown), pile=tuple(pool), marshals=tuple(marshals)))
+    assert check_consistency(state) == []
+    return state
+
+
+def with_money(state: GameState, *cards: str) -> GameState:
+    """The money display shows `cards` (taken from the deck or the display) and others."""
+    rest = [c for c in state.display if c not in cards]
+    display = (*cards, *rest)[:len(state.display)]
+    deck = tuple(c for c in (*rest, *state.deck) if c not in display)
+    state = replace(state, display=display, deck=deck)
+    assert check_consistency(state) == []
+    return state
+
+
+def free_card(state: GameState, currency: str, value: int) -> str:
+    """A money card of that currency and value in the deck or the display."""
+    return next(c for c in (*state.display, *state.deck) if c in CATALOGUE.money
+                and CATALOGUE.money[c].currency == currency and CATALOGUE.money[c].value == value)
+
+
+def take(state: GameState, *spec: tuple[str, int]) -> GameState:
+    """The active player takes cards of these (currency, value) from the display."""
+    cards = [free_card(state, currency, value) for currency, value in spec]
+    state = with_money(state, *cards)
+    return apply(state, TakeMoney(player=state.active.name, cards=tuple(cards))).state
+
+
+def path(*spots: tuple[int, int]) -> tuple[Spot, ...]:
+    return tuple(Spot(x=x, y=y) for x, y in spots)
+
+
+def tile_at(state: GameState, seat: int, x: int, y: int) -> PlacedTile:
+    return next(p for p in state.players[seat].alhambra if (p.x, p.y) == (x, y))
+
+
+def staff_points(position: Position, name: str = "Ana") -> StaffLine:
+    player = next(p for p in score(position).players if p.name == name)
+    return next(ln for ln in player.lines if isinstance(ln, StaffLine))
+
+
+def fountain(*tiles: PlacedTile) -> tuple[PlacedTile, ...]:
+    return (PlacedTile(x=0, y=0, tile="fountain"), *tiles)
+
+
+# --- staff.setup ----------------------------------------------------------------------------
+
+@pytest.mark.rule("staff.setup")
+def test_staff_setup_allows_6_face_up_48_face_down_and_marshals_on_the_fountains() -> None:
+    state = staff_game()
+    staff = state.staff
+    assert staff is not None
+    assert len(staff.display) == DISPLAY_SIZE and len(staff.pile) == 54 - DISPLAY_SIZE
+    assert sorted(staff.display + staff.pile) == sorted(c for c, n in SERVANTS.items() for _ in range(n))
+    assert staff.marshals == (Spot(x=0, y=0),) * 3 and staff.steps == 0
+    assert check_consistency(state) == []
+
+
+@pytest.mark.rule("staff.setup")
+def test_staff_setup_refuses_a_lost_servant_and_an_eighth_pavilion_servant() -> None:
+    state = staff_game()
+    assert state.staff is not None
+    lost = replace(state, staff=replace(state.staff, pile=state.staff.pile[1:]))
+    assert any("missing" in v.message and "servant:" in v.message for v in check_consistency(lost))
+    pavilions = [t.id for t in CATALOGUE.tiles.values() if t.type == "pavilion" and t.module == "base"]
+    assert len(pavilions) == 7
+    layout = tuple(PlacedTile(x=1 + i, y=0, tile=t, servant=True) for i, t in enumerate(sorted(pavilions)))
+    position = Position(round=1, modules=("staff",), check_layout=False, players=(
+        PositionPlayer(name="Ana", alhambra=fountain(*layout)),
+        PositionPlayer(name="Ben", alhambra=fountain(PlacedTile(x=1, y=0, tile="pavilion-8-open",
+                                                                servant=True)))))
+    with pytest.raises(InconsistentState) as refused:
+        score(position)  # (pavilion-8-open twice as well: only building sites add pavilions)
+    assert any(v.rule == "staff.setup" and "8 servants on pavilion" in v.message
+               for v in refused.value.violations)
+
+
+# --- staff.move -----------------------------------------------------------------------------
+
+@pytest.mark.rule("staff.move")
+def test_staff_move_allows_taking_2_denari_to_walk_the_marshal_4_tiles() -> None:
+    """The seed's example: 6 - 2 = 4 steps through garden, chambers, arcades and tower; the
+    garden, arcades and tower take a servant from the display, there is none for the chambers."""
+    state = build(display=("garden", "arcades", "tower", "pavilion", "pavilion", "seraglio"))
+    seat = state.turn.player
+    state = take(state, ("blue", 2))
+    waiting = pending(state)
+    assert waiting is not None and waiting.rule == "staff.move" and state.staff is not None
+    assert state.staff.steps == 4
+    walk = MoveMarshal(player=state.active.name, path=path((1, 0), (2, 0), (3, 0), (4, 0)))
+    assert validate(state, walk) == []
+    outcome = apply(state, walk)
+    after = outcome.state
+    assert [tile_at(after, seat, x, 0).servant for x in (1, 2, 3, 4)] == [True, False, True, True]
+    moved = next(e for e in outcome.events if isinstance(e, MarshalMoved))
+    assert moved.served == ("garden-10-open", "arcades-9-open", "tower-11-open")
+    assert after.staff is not None and after.staff.marshals[seat] == Spot(x=4, y=0)
+    assert after.turn.player != seat  # the turn is over
+    assert check_consistency(after) == []
+
+
+@pytest.mark.rule("staff.move")
+def test_staff_move_allows_every_walk_up_to_the_steps_and_staying() -> None:
+    state = take(build(), ("blue", 2))
+    listed = list(candidates_move(state, state.turn.player))
+    # Along a street of 4 tiles from its end, walks of 0..4 steps: 1 + 1 + 2 + 3 + 6.
+    assert len(listed) == 13 and MoveMarshal(player=state.active.name) in listed
+    assert all(validate(state, a) == [] for a in listed)
+    stay = apply(state, MoveMarshal(player=state.active.name)).state
+    assert stay.staff is not None and stay.staff.marshals[state.turn.player] == Spot(x=0, y=0)
+
+
+@pytest.mark.rule("staff.move")
+def test_staff_move_refuses_more_steps_than_6_less_the_money_taken() -> None:
+    state = take(build(), ("blue", 3), ("green", 1))  # 4 taken: 2 steps
+    refused = validate(state, MoveMarshal(player=state.active.name, path=path((1, 0), (2, 0), (3, 0))))
+    assert refused and refused[0].rule == "staff.move" and "2 steps" in refused[0].message
+    # While the marshal's move is pending nothing else may be done.
+    buy = BuyBuilding(player=state.active.name, tile=str(state.market[0].tile), payment=state.active.hand[:1])
+    assert validate(state, buy)[0].rule == "staff.move"
+    other = next(p.name for p in state.players if p.name != state.active.name)
+    assert validate(state, MoveMarshal(player=other))[0].rule == "staff.move"
+
+
+@pytest.mark.rule("staff.move")
+def test_staff_move_refuses_a_walk_after_taking_6_or_more() -> None:
+    state = take(build(), ("blue", 6))
+    assert pending(state) is None
+    refused = validate(state, MoveMarshal(player=state.players[0].name))
+    assert refused and refused[0].rule == "staff.move"
+
+
+# A square: seraglio-8-S east of the fountain, tower-12-open south of it, arcades-8-N in the
+# corner; a wall lies between the seraglio and the arcades.
+SQUARE = (("seraglio-8-S", 1, 0), ("tower-12-open", 0, 1), ("arcades-8-N", 1, 1))
+
+
+@pytest.mark.rule("staff.move")
+def test_staff_move_refuses_walls_empty_spaces_and_jumps() -> None:
+    state = take(build(SQUARE, marshal=(1, 0)), ("blue", 2))
+    name = state.active.name
+    across = validate(state, MoveMarshal(player=name, path=path((1, 1))))
+    assert across and across[0].rule == "staff.move" and "wall" in across[0].message
+    onto_empty = validate(state, MoveMarshal(player=name, path=path((2, 0))))
+    assert onto_empty[0].rule == "staff.move" and "empty space" in onto_empty[0].message
+    jump = validate(state, MoveMarshal(player=name, path=path((0, 0), (1, 1))))
+    assert "not orthogonally next" in jump[0].message
+    around = MoveMarshal(player=name, path=path((0, 0), (0, 1), (1, 1)))
+    assert validate(state, around) == []
+
+
+@pytest.mark.rule("staff.move")
+def test_staff_move_refuses_a_decision_when_the_marshal_cannot_step() -> None:
+    """Decision: with no open way out of the marshal's tile, taking money opens no move."""
+    state = take(build(()), ("blue", 1))
+    assert pending(state) is None and state.turn.player != build(()).turn.player
+
+
+# --- staff.servant --------------------------------------------------------------------------
+
+@pytest.mark.rule("staff.servant")
+def test_staff_servant_allows_a_servant_of_the_tiles_colour_and_a_refill_to_6() -> None:
+    state = build(display=("tower", "tower", "garden", "seraglio", "seraglio", "pavilion"))
+    seat = state.turn.player
+    state = take(state, ("yellow", 3))
+    after = apply(state, MoveMarshal(player=state.active.name, path=path((1, 0), (2, 0), (3, 0)))).state
+    assert tile_at(after, seat, 1, 0).servant  # the garden took the garden servant
+    assert after.staff is not None and len(after.staff.display) == DISPLAY_SIZE  # refilled
+    assert after.staff.display[:5] == ("tower", "tower", "seraglio", "seraglio", "pavilion")
+    assert check_consistency(after) == []
+
+
+@pytest.mark.rule("staff.servant")
+def test_staff_servant_refuses_a_colour_not_on_display_or_a_second_servant() -> None:
+    state = build(served=("garden-10-open",),
+                  display=("garden", "tower", "tower", "seraglio", "seraglio", "pavilion"))
+    seat = state.turn.player
+    state = take(state, ("yellow", 1))
+    # Into the garden (served already), the chambers (no chambers servant shown), and back.
+    walk = path((1, 0), (2, 0), (1, 0), (0, 0), (1, 0))
+    outcome = apply(state, MoveMarshal(player=state.active.name, path=walk))
+    moved = next(e for e in outcome.events if isinstance(e, MarshalMoved))
+    assert moved.served == ()
+    assert not tile_at(outcome.state, seat, 2, 0).servant
+    staff = outcome.state.staff
+    assert staff is not None
+    assert staff.display == ("garden", "tower", "tower", "seraglio", "seraglio", "pavilion")
+    # A servant never stands on the fountain (it has no colour).
+    alhambra = tuple(replace(p, servant=True) if p.tile == "fountain" else p
+                     for p in state.players[seat].alhambra)
+    players = tuple(replace(p, alhambra=alhambra) if i == seat else p for i, p in enumerate(state.players))
+    bad = replace(state, players=players)
+    assert any(v.rule == "staff.servant" and "fountain" in v.message for v in check_consistency(bad))
+
+
+# --- staff.marshal-tile ---------------------------------------------------------------------
+
+@pytest.mark.rule("staff.marshal-tile")
+def test_staff_marshal_tile_allows_other_tiles_to_the_reserve_with_their_servants() -> None:
+    state = build(served=("tower-11-open",), marshal=(3, 0))
+    seat = state.turn.player
+    action = RemoveToReserve(player=state.active.name, tile="tower-11-open")
+    assert validate(state, action) == []
+    after = apply(state, action).state
+    assert Tile(tile="tower-11-open", servant=True) in after.players[seat].reserve
+    assert check_consistency(after) == []
+
+
+@pytest.mark.rule("staff.marshal-tile")
+def test_staff_marshal_tile_refuses_the_tile_under_the_marshal_to_the_reserve() -> None:
+    state = build(reserve=("garden-10-N",), marshal=(4, 0))
+    name = state.active.name
+    refused = validate(state, RemoveToReserve(player=name, tile="tower-11-open"))
+    assert [v.rule for v in refused] == ["staff.marshal-tile"] and "(4, 0)" in refused[0].message
+    # A swap sends the replaced tile to the reserve: refused too, allowed elsewhere.
+    moved = build(reserve=("garden-10-N",), marshal=(1, 0))
+    swap = SwapWithReserve(player=name, tile="garden-10-N", replaces="garden-10-open")
+    assert [v.rule for v in validate(moved, swap)] == ["staff.marshal-tile"]
+    assert validate(state, swap) == []
+
+
+# --- staff.score ----------------------------------------------------------------------------
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_allows_minus_1_per_unserved_building_right_after_the_types() -> None:
+    position = Position(round=2, modules=("staff",), players=(PositionPlayer(name="Ana", alhambra=fountain(
+        PlacedTile(x=1, y=0, tile="garden-10-open", servant=True),
+        PlacedTile(x=-1, y=0, tile="tower-11-open"),
+        PlacedTile(x=0, y=1, tile="pavilion-8-open"))),))
+    line = staff_points(position)
+    assert (line.unserved, line.points) == (2, -2)
+    encoded = msgspec.json.decode(msgspec.json.encode(line))
+    assert encoded == {"category": "staff", "unserved": 2, "points": -2}
+    lines = score(position).players[0].lines
+    kinds = [type(ln) for ln in lines]
+    assert kinds.index(StaffLine) == 6 and isinstance(lines[7], WallLine)  # after the 6 types
+    assert score(position).players[0].total == 8 + 12 + 13 - 2
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_to_take_the_running_score_below_0() -> None:
+    """Ana's 3 buildings score nothing in round 1 (Ben has more of each type): starting the
+    round at 0 she loses nothing, at 1 point she loses 1, at 5 all 3."""
+    ben = PositionPlayer(name="Ben", alhambra=fountain(
+        PlacedTile(x=1, y=0, tile="garden-10-open"), PlacedTile(x=2, y=0, tile="garden-11-open"),
+        PlacedTile(x=-1, y=0, tile="tower-11-open"), PlacedTile(x=-2, y=0, tile="tower-12-open"),
+        PlacedTile(x=0, y=1, tile="pavilion-8-open"), PlacedTile(x=0, y=2, tile="pavilion-7-E")))
+    ana_tiles = fountain(PlacedTile(x=1, y=0, tile="garden-10-W"), PlacedTile(x=-1, y=0, tile="tower-11-N"),
+                         PlacedTile(x=0, y=1, tile="pavilion-6-N"))
+    for before, lost in ((0, 0), (1, 1), (5, 3)):
+        position = Position(round=1, modules=("staff",), check_layout=False, players=(
+            PositionPlayer(name="Ana", score=before, alhambra=ana_tiles), ben))
+        breakdown = score(position)
+        ana = breakdown.players[0]
+        assert sum(ln.points for ln in ana.lines if isinstance(ln, MajorityLine)) == 0
+        assert staff_points(position) == StaffLine(unserved=3, points=-lost)
+        wall = next(ln.points for ln in ana.lines if isinstance(ln, WallLine))
+        assert ana.total == wall - lost  # the wall is added after the deduction
+    # This round's building points count towards the floor: alone, Ana scores 1 + 5 + 6 = 12.
+    alone = Position(round=1, modules=("staff",), check_layout=False,
+                     players=(PositionPlayer(name="Ana", alhambra=ana_tiles),))
+    assert staff_points(alone) == StaffLine(unserved=3, points=-3)
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_to_count_the_fountain_or_round_3_leftover_tiles() -> None:
+    tiles = fountain(PlacedTile(x=1, y=0, tile="garden-10-open", leftover=True),
+                     PlacedTile(x=-1, y=0, tile="tower-11-open"))
+    position = Position(round=3, modules=("staff",), players=(PositionPlayer(name="Ana", alhambra=tiles),))
+    assert staff_points(position) == StaffLine(unserved=1, points=-1)
+
+
+# --- staff.dirk -----------------------------------------------------------------------------
+
+@pytest.mark.rule("staff.dirk")
+def test_staff_dirk_allows_dirk_no_marshal_and_no_loss() -> None:
+    state = staff_game(players=2)
+    assert state.staff is not None and len(state.staff.marshals) == 2
+    position = Position(round=2, modules=("staff",), players=(
+        PositionPlayer(name="Ana", alhambra=fountain()),
+        PositionPlayer(name="Ben", alhambra=fountain()),
+        PositionPlayer(name="Dirk", dirk=True, tiles=tuple(Tile(tile=t) for t in
+                                                          ("tower-11-open", "garden-10-open")))))
+    assert staff_points(position, "Dirk") == StaffLine(unserved=0, points=0)
+
+
+@pytest.mark.rule("staff.dirk")
+def test_staff_dirk_refuses_dirk_a_marshal_or_a_servant() -> None:
+    state = staff_game(players=2)
+    assert state.staff is not None and state.dirk is not None
+    three = replace(state, staff=replace(state.staff, marshals=(*state.staff.marshals, Spot(x=0, y=0))))
+    assert any(v.rule == "staff.dirk" for v in check_consistency(three))
+    assert validate(state, MoveMarshal(player="Dirk"))[0].rule == "dirk.scores"
+    position = Position(round=1, modules=("staff",), players=(
+        PositionPlayer(name="Ana", alhambra=fountain()), PositionPlayer(name="Ben", alhambra=fountain()),
+        PositionPlayer(name="Dirk", dirk=True, tiles=(Tile(tile="tower-11-open", servant=True),))))
+    with pytest.raises(InconsistentState) as refused:
+        score(position)
+    assert any(v.rule == "staff.dirk" for v in refused.value.violations)
+
+
+# --- whole games ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_with_palace_staff_reach_the_end(players: int) -> None:
+    game = play_random_game(200 + players, players, ("staff",), list_every=40)
+    assert game.states[-1].phase == "over"
+    assert any(isinstance(a, MoveMarshal) and a.path for a in game.actions)
+    assert any(t.servant for s in game.states[-1:] for p in s.players for t in p.alhambra)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_with_the_zoo_and_palace_staff_reach_the_end(players: int) -> None:
+    game = play_random_game(300 + players, players, ("zoo", "staff"), list_every=40)
+    assert game.states[-1].phase == "over"
