@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from .modules.extensions.model import ExtensionsState
+from .modules.grounds.model import GroundsState
 from .modules.power.model import PowerState
 from .modules.staff.model import StaffState
 from .modules.zoo.model import ZooState
@@ -167,6 +168,7 @@ class GameState(Record):
     rng: RngState = "0000000000000000"
     # The state of each module that keeps one (None while the module is off).
     zoo: ZooState | None = None
+    grounds: GroundsState | None = None
     power: PowerState | None = None
     extensions: ExtensionsState | None = None
     staff: StaffState | None = None

@@ -16,3 +16,4 @@ def register_all() -> None:
     from .power import rules as _power  # noqa: F401
     from .extensions import rules as _extensions  # noqa: F401
     from .staff import rules as _staff  # noqa: F401
+    from .grounds import rules as _grounds  # noqa: F401

@@ -1,0 +1,339 @@
+"""New Building Grounds (RULES.md §G, seed 001): building sites in the bag; whoever buys one
+chooses a building under construction from the column of the site's number, and the pair is one
+tile of that building's type with the site's walls. A site that reaches Dirk takes the top
+building of its column.
+
+Where the rulebook is silent (see modules/README.md, "New Building Grounds"):
+- the top of a column is its first element (the building next to the number tile);
+- a bought site's building is chosen before anything else happens (a pending decision of the
+  buyer, so before an exact payment's extra action and before a gift to Dirk, which then takes
+  the chosen building with the site);
+- several leftover sites at the end are chosen for in seat order from the player whose turn
+  ended the game; a leftover site removed from the game (tie) takes no building;
+- a site without a building (its column was empty) is a tile of no type: it counts for no
+  majority, and only its walls matter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from msgspec.structs import replace
+
+from ...actions import Action, BuyBuilding
+from ...catalogue import CATALOGUE, load_data
+from ...events import Event
+from ...flow import with_player
+from ...rng import Generator
+from ...rules import ActionRule, Context, Module, Pending, register
+from ...scoring import Position
+from ...state import GameState, Tile
+from ...violations import Violation
+from .model import GroundsState
+
+DATA = load_data("grounds")
+SITE_NUMBER: dict[str, int] = {t["id"]: int(t["number"]) for t in DATA["tiles"]}
+SITES: tuple[str, ...] = tuple(SITE_NUMBER)
+NUMBERS: tuple[int, ...] = tuple(DATA["numbers"])
+COLUMN_SIZE: int = DATA["column_size"]
+CONSTRUCTIONS: tuple[str, ...] = tuple(c["type"] for c in DATA["constructions"])
+PER_TYPE: Counter[str] = Counter(CONSTRUCTIONS)
+SETUP_STEP = 11  # after the base game fills the bag (10), before the market is laid (52)
+DIRK_STEP = 56  # after Dirk takes his tiles (55)
+
+
+def _check_data() -> None:
+    if any(t not in CATALOGUE.building_types for t in CONSTRUCTIONS):
+        raise ValueError("grounds.json: a building under construction of an unknown type")
+    if len(CONSTRUCTIONS) != COLUMN_SIZE * len(NUMBERS):
+        raise ValueError("grounds.json: the buildings under construction do not fill the columns")
+    if set(SITE_NUMBER.values()) - set(NUMBERS) or any(s not in CATALOGUE.tiles for s in SITES):
+        raise ValueError("grounds.json: a site with an unknown number, or not in the catalogue")
+
+
+_check_data()
+
+
+class ChooseConstruction(Action, tag="choose-construction"):
+    """grounds.buy: put the building under construction of type `building`, taken from the
+    column of the site's number, on the held building site `site`."""
+
+    site: str
+    building: str
+
+
+class GroundLaid(Event, tag="ground-laid"):
+    columns: tuple[tuple[str, ...], ...]
+
+
+class ConstructionChosen(Event, tag="construction-chosen"):
+    player: str
+    site: str
+    building: str
+    column: int
+
+
+class SiteBuiltForDirk(Event, tag="site-built-for-dirk"):
+    """grounds.dirk: a site of Dirk's took the top building of its column."""
+
+    site: str
+    building: str
+
+
+def is_site(tile: str) -> bool:
+    return tile in SITE_NUMBER
+
+
+def column_of(state: GameState, site: str) -> tuple[str, ...]:
+    grounds = state.grounds
+    assert grounds is not None
+    return grounds.columns[NUMBERS.index(SITE_NUMBER[site])]
+
+
+def with_column(state: GameState, site: str, column: tuple[str, ...]) -> GameState:
+    grounds = state.grounds
+    assert grounds is not None
+    columns = list(grounds.columns)
+    columns[NUMBERS.index(SITE_NUMBER[site])] = column
+    return replace(state, grounds=replace(grounds, columns=tuple(columns)))
+
+
+def waiting(tile: Tile) -> bool:
+    """A site with no building on it yet."""
+    return tile.construction is None and tile.tile in SITE_NUMBER
+
+
+# --- setup and Dirk -------------------------------------------------------------------------
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """grounds.setup: the sites go into the bag, which is shuffled again; 3 random buildings
+    under construction lie face up under each number tile."""
+    bag = ctx.rng.shuffled((*state.bag, *SITES))
+    shuffled = ctx.rng.shuffled(CONSTRUCTIONS)
+    columns = tuple(shuffled[i * COLUMN_SIZE:(i + 1) * COLUMN_SIZE] for i in range(len(NUMBERS)))
+    ctx.events.append(GroundLaid(columns=columns))
+    return replace(state, bag=bag, grounds=GroundsState(columns=columns))
+
+
+def build_for_dirk(state: GameState, ctx: Context) -> GameState:
+    """grounds.dirk: each site that reached Dirk takes the top building of its column (an empty
+    column: it stays a bare site, counting for nothing)."""
+    dirk = state.dirk
+    if dirk is None or state.grounds is None:
+        return state
+    if not any(waiting(t) and column_of(state, t.tile) for t in dirk.tiles):
+        return state
+    tiles = []
+    for t in dirk.tiles:
+        column = column_of(state, t.tile) if waiting(t) else ()
+        if column:
+            state = with_column(state, t.tile, column[1:])
+            t = replace(t, construction=column[0])
+            ctx.events.append(SiteBuiltForDirk(site=t.tile, building=column[0]))
+        tiles.append(t)
+    return replace(state, dirk=replace(dirk, tiles=tuple(tiles)))
+
+
+def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
+    """grounds.dirk: a site given to Dirk (or reaching him any other way) is built at once."""
+    return build_for_dirk(state, ctx)
+
+
+def after_scoring_round(state: GameState, round_: int, ctx: Context) -> GameState:
+    """grounds.dirk: sites among the tiles Dirk draws after a scoring round (dirk.refills)."""
+    return build_for_dirk(state, ctx)
+
+
+# --- buying and choosing --------------------------------------------------------------------
+
+def check_buy(state: GameState, action: BuyBuilding) -> list[Violation]:
+    """grounds.buy (Decision): a site whose column is empty cannot be bought."""
+    if not is_site(action.tile) or state.grounds is None:
+        return []
+    if not any(s.tile == action.tile for s in state.market) or column_of(state, action.tile):
+        return []
+    return [Violation("grounds.buy", f"{action.tile} cannot be bought: column "
+                                     f"{SITE_NUMBER[action.tile]} holds no building under construction")]
+
+
+def _choosers(state: GameState) -> Iterator[int]:
+    """Who may hold a site waiting for its building: the active player during play; at the end
+    of the game the recipients of leftovers, from the active seat round the table."""
+    if state.phase == "play":
+        yield state.turn.player
+    elif state.phase == "final-placement":
+        n = len(state.players)
+        for k in range(n):
+            yield (state.turn.player + k) % n
+
+
+def pending(state: GameState) -> Pending | None:
+    """A held site waiting for its building, with buildings left in its column."""
+    if state.grounds is None:
+        return None
+    for seat in _choosers(state):
+        for t in state.players[seat].held:
+            if waiting(t) and column_of(state, t.tile):
+                return Pending(seat=seat, rule="grounds.buy",
+                               what=f"choose the building for {t.tile} from column "
+                                    f"{SITE_NUMBER[t.tile]} {list(column_of(state, t.tile))} "
+                                    "(choose-construction)",
+                               actions=(ChooseConstruction,))
+    return None
+
+
+def _held_site(state: GameState, seat: int, site: str) -> Tile | None:
+    for t in state.players[seat].held:
+        if t.tile == site and waiting(t):
+            return t
+    return None
+
+
+def check_choose(state: GameState, action: ChooseConstruction) -> list[Violation]:
+    seat = state.seat_of(action.player)
+    if _held_site(state, seat, action.site) is None:
+        waiting_sites = [t.tile for t in state.players[seat].held if waiting(t)]
+        return [Violation("grounds.buy", f"{action.player} holds no building site {action.site!r} "
+                                         f"waiting for its building (waiting: {waiting_sites})")]
+    column = column_of(state, action.site)
+    if action.building not in column:
+        return [Violation("grounds.buy", f"column {SITE_NUMBER[action.site]} holds no "
+                                         f"{action.building!r} under construction: it holds "
+                                         f"{list(column)}")]
+    return []
+
+
+def apply_choose(state: GameState, action: ChooseConstruction, ctx: Context) -> GameState:
+    seat = state.seat_of(action.player)
+    site = _held_site(state, seat, action.site)
+    assert site is not None
+    column = list(column_of(state, action.site))
+    column.remove(action.building)
+    state = with_column(state, action.site, tuple(column))
+    held = tuple(replace(t, construction=action.building) if t is site else t
+                 for t in state.players[seat].held)
+    ctx.events.append(ConstructionChosen(player=action.player, site=action.site,
+                                         building=action.building, column=SITE_NUMBER[action.site]))
+    return with_player(state, seat, held=held)
+
+
+def candidates_choose(state: GameState, seat: int) -> Iterator[ChooseConstruction]:
+    name = state.players[seat].name
+    for t in state.players[seat].held:
+        if waiting(t):
+            for building in dict.fromkeys(column_of(state, t.tile)):
+                yield ChooseConstruction(player=name, site=t.tile, building=building)
+
+
+def sample_choose(state: GameState, seat: int, rng: Generator) -> ChooseConstruction | None:
+    options = list(candidates_choose(state, seat))
+    return rng.choice(options) if options else None
+
+
+# --- components and consistency -------------------------------------------------------------
+
+def expected(state: GameState) -> Iterator[str]:
+    yield from SITES
+    for building in CONSTRUCTIONS:
+        yield f"construction:{building}"
+
+
+def _tiles(state: GameState) -> Iterator[tuple[Tile, str, str]]:
+    """Every tile off the market and out of the bag: (tile, where, zone)."""
+    for p in state.players:
+        for placed in p.alhambra:
+            yield placed, f"{p.name}'s Alhambra at ({placed.x}, {placed.y})", "owned"
+        for t in p.reserve:
+            yield t, f"{p.name}'s reserve", "owned"
+        for t in p.held:
+            yield t, f"{p.name}'s held buildings", "held"
+    if state.dirk is not None:
+        for t in state.dirk.tiles:
+            yield t, "Dirk's tiles", "dirk"
+    for t in state.removed:
+        yield t, "out of the game", "removed"
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    """The buildings under construction (the sites are tiles, which the base game locates)."""
+    if state.grounds is not None:
+        for number, column in zip(NUMBERS, state.grounds.columns, strict=False):
+            for building in column:
+                yield f"construction:{building}", f"column {number} of the building ground"
+    for t, where, _ in _tiles(state):
+        if t.construction is not None:
+            yield f"construction:{t.construction}", f"on {t.tile} in {where}"
+
+
+def consistency(state: GameState) -> list[Violation]:
+    grounds = state.grounds
+    if grounds is None:
+        return [Violation("grounds.setup", "the grounds module is on but the state has no `grounds` part")]
+    out = []
+    if len(grounds.columns) != len(NUMBERS):
+        return [Violation("grounds.setup", f"the building ground has {len(NUMBERS)} columns, "
+                                           f"not {len(grounds.columns)}")]
+    for number, column in zip(NUMBERS, grounds.columns, strict=True):
+        if len(column) > COLUMN_SIZE:
+            out.append(Violation("grounds.setup", f"column {number} holds {len(column)} buildings "
+                                                  f"under construction, more than {COLUMN_SIZE}"))
+        out += [Violation("grounds.setup", f"column {number} holds {b!r}, which is no building type")
+                for b in column if b not in PER_TYPE]
+    for t, where, zone in _tiles(state):
+        out += _token_problems(t, where)
+        # A held site waits for its buyer's choice; a site out of the game takes no building.
+        if waiting(t) and zone in ("owned", "dirk") and column_of(state, t.tile):
+            rule = "grounds.dirk" if zone == "dirk" else "grounds.buy"
+            out.append(Violation(rule, f"{t.tile} in {where} has no building on it though column "
+                                       f"{SITE_NUMBER[t.tile]} still holds {list(column_of(state, t.tile))}"))
+    return out
+
+
+def _token_problems(t: Tile, where: str) -> list[Violation]:
+    if t.construction is None:
+        return []
+    if not is_site(t.tile):
+        return [Violation("grounds.buy", f"{t.tile} in {where} carries the building under construction "
+                                         f"{t.construction!r}, but only a building site can")]
+    if t.construction not in PER_TYPE:
+        return [Violation("grounds.setup", f"{t.tile} in {where} carries {t.construction!r}, which is "
+                                           f"no building type ({', '.join(PER_TYPE)})")]
+    return []
+
+
+def check_position(position: Position) -> list[Violation]:
+    """Scoring positions: a `construction` only on a site, of a known type, at most 2 a type."""
+    out = []
+    counts: Counter[str] = Counter()
+    for p in position.players:
+        for t in (*p.alhambra, *p.reserve, *p.tiles):
+            out += _token_problems(t, f"{p.name}'s tiles")
+            if t.construction is not None and t.construction in PER_TYPE:
+                counts[t.construction] += 1
+    out += [Violation("grounds.setup", f"{n} buildings under construction of type {b}: there are "
+                                       f"only {PER_TYPE[b]}")
+            for b, n in sorted(counts.items()) if n > PER_TYPE[b]]
+    return out
+
+
+GROUNDS = register(Module(
+    id="grounds",
+    name="New Building Grounds",
+    rule_ids=("grounds.setup", "grounds.buy", "grounds.score", "grounds.dirk"),
+    actions=(ActionRule(action=ChooseConstruction, rule="grounds.buy", kind="decision",
+                        check=check_choose, apply=apply_choose, candidates=candidates_choose,
+                        sample=sample_choose, phases=("play", "final-placement")),),
+    checks=((BuyBuilding, check_buy),),
+    setup=((SETUP_STEP, setup), (DIRK_STEP, build_for_dirk)),
+    after_action=after_action,
+    after_scoring_round=after_scoring_round,
+    pending=pending,
+    components=located,
+    expected=expected,
+    consistency=consistency,
+    check_position=check_position,
+    events=(GroundLaid, ConstructionChosen, SiteBuiltForDirk),
+    tokens=("construction",),
+    default_data=DATA,
+))
