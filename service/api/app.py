@@ -1,0 +1,75 @@
+"""The litestar application: `create_app(settings)` wires controllers, errors, cache and docs.
+
+`referee serve` runs it with uvicorn (`--factory service.api.app:create_app`), settings read
+once from the environment.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import msgspec
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.logging import LoggingConfig
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Contact, Server
+
+from service.cache import Cache
+from service.settings import Settings
+
+from . import docs, handlers
+from .controllers import CONTROLLERS
+from .errors import EXCEPTION_HANDLERS
+
+TITLE = "Alhambra referee"
+VERSION = "1.0.0"
+DESCRIPTION = """A stateless referee for the board game Alhambra and its expansions.
+
+Every request carries the whole game state; the same request always gives the same bytes.
+Errors share one shape, `{"error", "message", "violations"}`: 400 `bad-request` for a body
+that is not JSON or does not fit the schema (the message names the field's path), 413
+`body-too-large` above the body limit, 422 for a well-formed request the rules refuse
+(`inconsistent-state`, `illegal-action`, `bad-game-request`, `unknown-player`), each violation
+citing a RULES.md rule id. Nothing a client sends produces a 5xx.
+"""
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title=TITLE, version=VERSION, description=DESCRIPTION,
+        contact=Contact(name="Alhambra referee"), servers=[Server(url="/")],
+        path="/schema", use_handler_docstrings=True, create_examples=False,
+        render_plugins=docs.render_plugins(),
+    )
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    """The HTTP referee; `settings` default to those of the environment."""
+    settings = settings or Settings.from_env()
+    cache = Cache.from_settings(settings)
+    state = State({
+        "settings": settings,
+        "cache": cache,
+        "modules_answer": msgspec.json.encode(handlers.modules()),
+    })
+
+    async def close_cache() -> None:
+        await cache.close()
+
+    return Litestar(
+        route_handlers=[*CONTROLLERS, docs.assets_router()],
+        exception_handlers=EXCEPTION_HANDLERS,
+        openapi_config=openapi_config(),
+        request_max_body_size=settings.max_body_bytes,
+        state=state,
+        on_shutdown=[close_cache],
+        logging_config=LoggingConfig(
+            root={"level": settings.log_level.upper(), "handlers": ["queue_listener"]},
+            log_exceptions="never",
+        ),
+        debug=False,
+    )
+
+
+logging.getLogger("service.api").addHandler(logging.NullHandler())

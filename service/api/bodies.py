@@ -1,0 +1,152 @@
+"""The request bodies and answers of the HTTP contract (API.md), as msgspec Structs.
+
+Request bodies forbid unknown fields. The engine's own types (GameState, Position, View,
+Violation) are used as they are; the unions (actions, events, scoring lines) are assembled from
+what the registered modules declare, so a new module's actions appear here without an edit.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+import msgspec
+
+import service.engine  # noqa: F401  (registers every module before the unions are built)
+from service.engine.records import Record
+from service.engine.rules import all_action_types, all_event_types, all_line_types
+from service.engine.scoring import Position, Round
+from service.engine.state import GameState, RankEntry
+from service.engine.view import View
+from service.engine.violations import Violation
+
+AnyAction = Union[all_action_types()]  # type: ignore[valid-type]  # noqa: UP007
+AnyEvent = Union[all_event_types()]  # type: ignore[valid-type]  # noqa: UP007
+AnyLine = Union[all_line_types()]  # type: ignore[valid-type]  # noqa: UP007
+
+PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+ModuleId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+Limit = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
+
+
+class NewGame(Record):
+    """POST /v1/games: the players in seat order, the modules, and the seed of the generator."""
+
+    players: Annotated[tuple[PlayerName, ...], msgspec.Meta(max_length=16)]
+    modules: Annotated[tuple[ModuleId, ...], msgspec.Meta(max_length=16)] = ()
+    seed: Seed = 0
+
+
+class Move(Record):
+    """A state and an action in it: the body of /v1/validate, /v1/apply and /v1/echo."""
+
+    state: GameState
+    action: AnyAction
+
+
+class LegalActionsQuery(Record):
+    """POST /v1/legal-actions: a state and the most actions to list."""
+
+    state: GameState
+    limit: Limit = 1000
+
+
+class StateRound(Record):
+    """POST /v1/score with a game state: its scoring round `round` as if it were held now."""
+
+    state: GameState
+    round: Round
+
+
+class ViewQuery(Record):
+    """POST /v1/view: a state and the player who looks at it (none: a spectator)."""
+
+    state: GameState
+    player: PlayerName | None = None
+
+
+ScoreQuery = Position | StateRound
+
+
+class Answer(msgspec.Struct, frozen=True, kw_only=True):
+    """The base of every answer: all fields always present, so clients read one shape."""
+
+
+class GameAnswer(Answer):
+    state: GameState
+    game_over: bool
+
+
+class Validity(Answer):
+    valid: bool
+    violations: tuple[Violation, ...]
+
+
+class PlayerScore(Answer):
+    name: str
+    total: int
+    lines: tuple[AnyLine, ...]
+
+
+class Breakdown(Answer):
+    """A scoring round (API.md): each player's lines and total, and the ranking after it."""
+
+    round: int
+    players: tuple[PlayerScore, ...]
+    ranking: tuple[RankEntry, ...]
+
+
+class Applied(Answer):
+    state: GameState
+    events: tuple[AnyEvent, ...]
+    scoring: tuple[Breakdown, ...]
+    game_over: bool
+
+
+class LegalActions(Answer):
+    actions: tuple[AnyAction, ...]
+    truncated: bool
+
+
+class ModuleInfo(Answer):
+    id: str
+    name: str
+    rule_ids: tuple[str, ...]
+    default_data: dict[str, Any]
+
+
+class Modules(Answer):
+    modules: tuple[ModuleInfo, ...]
+
+
+class Health(Answer):
+    status: Literal["ok"]
+
+
+class Readiness(Answer):
+    status: Literal["ready"]
+    cache: Literal["memory", "memory+redis"]
+    redis: Literal["off", "up", "down"]
+
+
+ErrorCode = Literal[
+    "bad-request", "inconsistent-state", "illegal-action", "bad-game-request", "unknown-player",
+    "not-found", "method-not-allowed", "body-too-large", "unsupported-media-type", "internal-error",
+]
+
+
+class ErrorBody(Answer):
+    """Every error answer: a stable code, a message (for a schema error it names the field's
+    path, e.g. `$.state.turn.player`) and the rule violations behind a refusal (else empty)."""
+
+    error: ErrorCode
+    message: str
+    violations: tuple[Violation, ...] = ()
+
+
+__all__ = [
+    "AnyAction", "AnyEvent", "AnyLine", "Applied", "Breakdown", "ErrorBody", "GameAnswer",
+    "Health", "LegalActions", "LegalActionsQuery", "ModuleInfo", "Modules", "Move", "NewGame",
+    "PlayerScore", "Position", "Readiness", "ScoreQuery", "StateRound", "Validity", "View",
+    "ViewQuery",
+]

@@ -1,0 +1,235 @@
+"""One controller per resource of the contract; each route names its operation and summary.
+
+The four judging endpoints (validate, apply, legal-actions, score) answer through `cached`:
+the answer's exact bytes are kept under a hash of the canonical body and the engine version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import JSONBody
+
+from service.cache import Cache, CacheStats, cache_key
+
+from . import handlers
+from .bodies import (
+    Applied,
+    Breakdown,
+    ErrorBody,
+    GameAnswer,
+    Health,
+    LegalActions,
+    LegalActionsQuery,
+    Modules,
+    Move,
+    NewGame,
+    Readiness,
+    ScoreQuery,
+    Validity,
+    View,
+    ViewQuery,
+)
+from .decoding import StrictBody
+
+_ENCODE = msgspec.json.Encoder().encode
+JSON = "application/json"
+NO_CACHE = "no-cache"
+
+
+def _error(description: str) -> ResponseSpec:
+    return ResponseSpec(data_container=ErrorBody, description=description, generate_examples=False)
+
+
+BAD_REQUEST = _error("The body is not JSON or does not fit the schema (wrong type, unknown field, "
+                     "value out of range); the message names the field's path, e.g. `$.state.turn`.")
+TOO_LARGE = _error("The body is larger than the limit (setting MAX_BODY_BYTES, 256 KiB by default).")
+INCONSISTENT = _error("`inconsistent-state`: the state (or position) cannot occur in a game; "
+                      "`violations` says why.")
+
+
+def _ok(answer: type, description: str) -> ResponseSpec:
+    return ResponseSpec(data_container=answer, description=description, generate_examples=False)
+
+
+def _responses(answer: type, description: str, status: int = 200,
+               **refusals: ResponseSpec) -> dict[int, ResponseSpec]:
+    out = {status: _ok(answer, description), 400: BAD_REQUEST, 413: TOO_LARGE}
+    out.update({int(code.removeprefix("s")): spec for code, spec in refusals.items()})
+    return out
+
+
+def _json(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response[bytes]:
+    return Response(body, status_code=status, media_type=JSON, headers=headers)
+
+
+async def cached(request: Request[Any, Any, Any], endpoint: str, body: Any,
+                 compute: Callable[[Any], Any]) -> Response[bytes]:
+    """The answer from the cache, or computed and stored (refusals too: they are as determined).
+
+    The stored value is the status as 3 digits followed by the exact response bytes. A request
+    with `Cache-Control: no-cache` skips the lookup (it is computed, then stored).
+    """
+    cache: Cache = request.app.state.cache
+    key = cache_key(endpoint, _ENCODE(body))
+    if NO_CACHE not in request.headers.get("cache-control", ""):
+        stored, tier = await cache.get(key)
+        if stored is not None:
+            return _json(stored[3:], int(stored[:3]), {"x-cache": f"hit-{tier}"})
+    try:
+        status, out = 200, _ENCODE(compute(body))
+    except handlers.RequestError as e:
+        status, out = e.status, _ENCODE(e.body())
+    cache.put(key, b"%03d" % status + out)
+    return _json(out, status, {"x-cache": "miss"})
+
+
+class GamesController(Controller):
+    path = "/v1/games"
+    tags = ["games"]
+
+    @post(operation_id="createGame", summary="Set up a new game", status_code=201,
+          dto=StrictBody.of(NewGame), return_dto=None,
+          responses=_responses(GameAnswer, "The state after the setup of RULES.md §2 and of each module.",
+                               201, s422=_error("`bad-game-request`: the players or modules cannot "
+                                                "make a game (2 to 6 unique names, known modules).")))
+    async def create_game(self, data: JSONBody[NewGame]) -> Response[bytes]:
+        """A new game's state after every setup step; all chance comes from `seed` (default 0)."""
+        return _json(_ENCODE(handlers.new_game(data)), 201)
+
+
+class ValidateController(Controller):
+    path = "/v1/validate"
+    tags = ["referee"]
+
+    @post(operation_id="validateAction", summary="Is an action legal in a state?", status_code=200,
+          dto=StrictBody.of(Move), return_dto=None,
+          responses=_responses(Validity, "Whether the action is legal, and if not, the violations.",
+                               s422=INCONSISTENT))
+    async def validate(self, request: Request[Any, Any, Any], data: JSONBody[Move]) -> Response[bytes]:
+        """The violations of the action (rule id and message each), empty when it is legal.
+
+        Cached: send `Cache-Control: no-cache` to have it computed; `x-cache` says hit or miss."""
+        return await cached(request, "validate", data, handlers.validate)
+
+
+class ApplyController(Controller):
+    path = "/v1/apply"
+    tags = ["referee"]
+
+    @post(operation_id="applyAction", summary="Apply a legal action to a state", status_code=200,
+          dto=StrictBody.of(Move), return_dto=None,
+          responses=_responses(Applied, "The new state, the events, the scoring rounds triggered and "
+                               "whether the game is over.",
+                               s422=_error("`illegal-action` with the violations, or `inconsistent-state`.")))
+    async def apply(self, request: Request[Any, Any, Any], data: JSONBody[Move]) -> Response[bytes]:
+        """The state after the action; chance (draws, refills) comes from the state's generator.
+
+        Cached: send `Cache-Control: no-cache` to have it computed; `x-cache` says hit or miss."""
+        return await cached(request, "apply", data, handlers.apply)
+
+
+class LegalActionsController(Controller):
+    path = "/v1/legal-actions"
+    tags = ["referee"]
+
+    @post(operation_id="listLegalActions", summary="List the legal actions of a state", status_code=200,
+          dto=StrictBody.of(LegalActionsQuery), return_dto=None,
+          responses=_responses(LegalActions, "Up to `limit` legal actions, each of which passes "
+                               "/v1/validate, and whether the list was cut short.", s422=INCONSISTENT))
+    async def legal_actions(self, request: Request[Any, Any, Any],
+                            data: JSONBody[LegalActionsQuery]) -> Response[bytes]:
+        """The actions the player to act may take now, in a stable order."""
+        return await cached(request, "legal-actions", data, handlers.legal_actions)
+
+
+class ScoreController(Controller):
+    path = "/v1/score"
+    tags = ["scoring"]
+
+    @post(operation_id="scorePosition", summary="Score a position or a game state", status_code=200,
+          dto=StrictBody.of(ScoreQuery), return_dto=None,
+          responses=_responses(Breakdown, "The scoring round's breakdown: lines and total per player, "
+                               "and the ranking by running score.", s422=INCONSISTENT))
+    async def score(self, request: Request[Any, Any, Any], data: JSONBody[ScoreQuery]) -> Response[bytes]:
+        """A scoring position of a real table (API.md), or `{"state", "round"}` for a game state."""
+        return await cached(request, "score", data, handlers.score)
+
+
+class ViewController(Controller):
+    path = "/v1/view"
+    tags = ["games"]
+
+    @post(operation_id="viewState", summary="What one player may see of a state", status_code=200,
+          dto=StrictBody.of(ViewQuery), return_dto=None,
+          responses=_responses(View, "The state with what the player may not see hidden (RULES.md §8).",
+                               s422=_error("`inconsistent-state`, or `unknown-player` when no player "
+                                           "has that name.")))
+    async def view(self, data: JSONBody[ViewQuery]) -> Response[bytes]:
+        """Hands of the others, the deck's and the bag's order and the generator are hidden; a
+        missing `player` is a spectator."""
+        return _json(_ENCODE(handlers.player_view(data)))
+
+
+class ModulesController(Controller):
+    path = "/v1/modules"
+    tags = ["games"]
+
+    @get(operation_id="listModules", summary="The supported expansion modules",
+         responses={200: _ok(Modules, "Each module's id, name, rule ids and default data.")})
+    async def modules(self, request: Request[Any, Any, Any]) -> Response[bytes]:
+        """The modules a game may name in POST /v1/games, in the order their hooks run."""
+        return _json(request.app.state.modules_answer)
+
+
+class EchoController(Controller):
+    path = "/v1/echo"
+    tags = ["operations"]
+
+    @post(operation_id="echo", summary="Decode a body and send it back (benchmark baseline)",
+          status_code=200, dto=StrictBody.of(Move), return_dto=None,
+          responses=_responses(Move, "The body, decoded into the structs of /v1/apply and encoded again."))
+    async def echo(self, data: JSONBody[Move]) -> Response[bytes]:
+        """No engine call: the cost of the HTTP layer and of decoding and encoding a state."""
+        return _json(_ENCODE(data))
+
+
+class HealthController(Controller):
+    tags = ["operations"]
+
+    @get("/healthz", operation_id="health", summary="Liveness",
+         responses={200: _ok(Health, "The process serves requests.")})
+    async def health(self) -> Response[bytes]:
+        """Always ok while the process serves requests."""
+        return _json(b'{"status":"ok"}')
+
+    @get("/readyz", operation_id="ready", summary="Readiness, with the cache backend",
+         responses={200: _ok(Readiness, "Ready; which cache tiers "
+                                      "are on and whether Redis answers (the referee works without it).")})
+    async def ready(self, request: Request[Any, Any, Any]) -> Response[bytes]:
+        """Ready whenever the process is up: Redis is an optimisation, so `down` is still ready."""
+        cache: Cache = request.app.state.cache
+        redis = "off" if not cache.redis.enabled else ("up" if await cache.redis.ping() else "down")
+        ready = Readiness(status="ready", cache=cache.backend, redis=redis)  # type: ignore[arg-type]
+        return _json(_ENCODE(ready))
+
+
+class CacheController(Controller):
+    path = "/v1/cache"
+    tags = ["operations"]
+
+    @get("/stats", operation_id="cacheStats", summary="Cache hits and misses per tier",
+         responses={200: _ok(CacheStats, "Counts since the "
+                                      "process started; Redis is asked only after an LRU miss.")})
+    async def stats(self, request: Request[Any, Any, Any]) -> Response[bytes]:
+        """Hits and misses of the in-process LRU and of Redis, Redis errors and breaker state."""
+        return _json(_ENCODE(request.app.state.cache.stats()))
+
+
+CONTROLLERS = [GamesController, ValidateController, ApplyController, LegalActionsController,
+               ScoreController, ViewController, ModulesController, EchoController, HealthController,
+               CacheController]

@@ -1,0 +1,79 @@
+"""One error shape for every refusal (`ErrorBody`), and the exception handlers that produce it.
+
+A client's mistake is a 4xx with a stable `error` code; a 500 means a bug in the referee, is
+logged with its traceback, and says nothing of the internals.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+
+from service import engine
+
+from .bodies import ErrorBody
+from .handlers import RequestError
+
+log = logging.getLogger("service.api")
+
+_ENCODE = msgspec.json.Encoder().encode
+
+_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "body-too-large",
+          415: "unsupported-media-type"}
+
+
+def error_response(status: int, body: ErrorBody, headers: dict[str, str] | None = None) -> Response[bytes]:
+    return Response(_ENCODE(body), status_code=status, media_type="application/json", headers=headers)
+
+
+def on_request_error(_: Request[Any, Any, Any], exc: RequestError) -> Response[bytes]:
+    return error_response(exc.status, exc.body())
+
+
+def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
+    status = exc.status_code
+    if status >= 500:
+        return on_bug(request, exc)
+    code = _CODES.get(status, "bad-request")
+    message = str(exc.detail)
+    if isinstance(exc, ValidationException) and exc.extra:
+        extra: Any = exc.extra
+        if any(isinstance(e, dict) and e.get("key") == "data" for e in extra):
+            message = "invalid request body: the body is empty; a JSON object is expected"
+        else:
+            message = f"{message}: {extra}"
+    if status == 413:
+        limit = request.app.state.settings.max_body_bytes
+        message = f"the request body is larger than the limit of {limit} bytes (MAX_BODY_BYTES)"
+    elif status == 400 and message.lower().startswith("validation failed"):
+        message = f"invalid request body: {message}"
+    headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
+    return error_response(status, ErrorBody(error=code, message=message), headers or None)  # type: ignore[arg-type]
+
+
+def on_engine_refusal(_: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    """An engine refusal that reached the edge without a handler mapping it (belt and braces)."""
+    violations = tuple(getattr(exc, "violations", ()))
+    code = "illegal-action" if isinstance(exc, engine.IllegalAction) else (
+        "bad-game-request" if isinstance(exc, engine.GameRequestError) else "inconsistent-state")
+    return error_response(422, ErrorBody(error=code, message=str(exc), violations=violations))
+
+
+def on_bug(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, ErrorBody(error="internal-error",
+                                         message="the referee failed; the error is logged"))
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    RequestError: on_request_error,
+    HTTPException: on_http_exception,
+    engine.IllegalAction: on_engine_refusal,
+    engine.InconsistentState: on_engine_refusal,
+    engine.GameRequestError: on_engine_refusal,
+    Exception: on_bug,
+}

@@ -1,0 +1,192 @@
+"""The thin edge between a request body and the engine: decode, check, call, build the answer.
+
+No game rule lives here. Every function takes a decoded body and returns an answer Struct, or
+raises `RequestError` carrying the HTTP status, the error code and the violations. The HTTP
+controllers and the `referee validate|apply|score` commands both go through `handle`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from service import engine
+from service.engine.game import position_problems
+from service.engine.rules import registered
+from service.engine.view import UnknownViewer, view
+
+from .bodies import (
+    Applied,
+    Breakdown,
+    ErrorBody,
+    GameAnswer,
+    LegalActions,
+    LegalActionsQuery,
+    ModuleInfo,
+    Modules,
+    Move,
+    NewGame,
+    Position,
+    ScoreQuery,
+    StateRound,
+    Validity,
+    View,
+    ViewQuery,
+)
+
+log = logging.getLogger("service.api")
+
+
+class RequestError(Exception):
+    """A request the referee refuses: the HTTP status, the error code, a message, violations."""
+
+    def __init__(self, status: int, error: str, message: str,
+                 violations: list[engine.Violation] | tuple[engine.Violation, ...] = ()) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+        self.violations = tuple(violations)
+
+    def body(self) -> ErrorBody:
+        return ErrorBody(error=self.error, message=self.message,  # type: ignore[arg-type]
+                         violations=self.violations)
+
+
+def _refused(error: str, summary: str, violations: list[engine.Violation]) -> RequestError:
+    first = violations[0].message if violations else ""
+    more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
+    return RequestError(422, error, f"{summary}: {first}{more}", violations)
+
+
+def _unchecked(what: str, error: Exception) -> list[engine.Violation]:
+    """The consistency check itself failed on a client's input: an engine bug, logged with its
+    traceback; the input is refused as one the referee cannot vouch for (never a 5xx)."""
+    log.error("the engine's check of a %s failed (engine bug)", what, exc_info=error)
+    return [engine.Violation("inconsistent-state", f"the {what} could not be checked "
+                                                   f"({type(error).__name__}: {error})")]
+
+
+def checked(state: engine.GameState) -> engine.GameState:
+    """The state, if it could occur in a game; else 422 inconsistent-state with the reasons."""
+    try:
+        problems = engine.check_consistency(state)
+    except Exception as e:
+        problems = _unchecked("state", e)
+    if problems:
+        raise _refused("inconsistent-state", "the state cannot occur in a game", problems)
+    return state
+
+
+def new_game(body: NewGame) -> GameAnswer:
+    try:
+        outcome = engine.new_game(body.players, body.modules, seed=body.seed)
+    except engine.GameRequestError as e:
+        raise _refused("bad-game-request", "the game cannot be set up", e.violations) from None
+    return GameAnswer(state=outcome.state, game_over=outcome.game_over)
+
+
+def validate(body: Move) -> Validity:
+    violations = engine.validate(checked(body.state), body.action)
+    return Validity(valid=not violations, violations=tuple(violations))
+
+
+def apply(body: Move) -> Applied:
+    try:
+        outcome = engine.apply(checked(body.state), body.action)
+    except engine.IllegalAction as e:
+        raise _refused("illegal-action", "the action is illegal", e.violations) from None
+    return Applied(state=outcome.state, events=outcome.events,
+                   scoring=outcome.scoring, game_over=outcome.game_over)  # type: ignore[arg-type]
+
+
+def legal_actions(body: LegalActionsQuery) -> LegalActions:
+    actions, truncated = engine.legal_actions(checked(body.state), body.limit)
+    return LegalActions(actions=tuple(actions), truncated=truncated)
+
+
+def score(body: ScoreQuery) -> Breakdown:
+    if isinstance(body, StateRound):
+        return engine.score_state(checked(body.state), body.round)  # type: ignore[return-value]
+    try:
+        problems = position_problems(body)
+    except Exception as e:
+        problems = _unchecked("position", e)
+    if problems:
+        raise _refused("inconsistent-state", "the position cannot occur", problems)
+    return engine.score(body)  # type: ignore[return-value]  # the engine's Breakdown: same fields
+
+
+def player_view(body: ViewQuery) -> View:
+    try:
+        return view(checked(body.state), body.player)
+    except UnknownViewer as e:
+        raise RequestError(422, "unknown-player", str(e),
+                           [engine.Violation("base.turn.order", str(e))]) from None
+
+
+def modules() -> Modules:
+    """The modules a game may name (the base game and Dirk are always on when they apply)."""
+    return Modules(modules=tuple(
+        ModuleInfo(id=m.id, name=m.name, rule_ids=m.rule_ids, default_data=m.default_data)
+        for m in registered() if m.id not in ("base", "dirk")
+    ))
+
+
+# --- decoding -------------------------------------------------------------------------------
+
+
+# Just enough of a /v1/score body to tell a scoring position from a state and a round.
+_KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+def decode(body_type: Any, raw: bytes) -> Any:
+    """The body as `body_type`, strictly; 400 naming the offending field's path otherwise."""
+    try:
+        if body_type is ScoreQuery:
+            body_type = StateRound if "state" in _KEYS.decode(raw) else Position
+        decoder = _DECODERS.get(body_type)
+        if decoder is None:
+            decoder = _DECODERS[body_type] = msgspec.json.Decoder(body_type)
+        try:
+            return decoder.decode(raw)
+        except msgspec.ValidationError as e:
+            if "got `float`" not in str(e):
+                raise
+            # JSON Schema counts 3.0 as an integer: accept integral numbers written as floats.
+            return msgspec.convert(_integral(msgspec.json.decode(raw)), body_type, strict=True)
+    except msgspec.DecodeError as e:  # ValidationError is a DecodeError
+        raise RequestError(400, "bad-request", f"invalid request body: {e}") from None
+
+
+def _integral(value: Any) -> Any:
+    """`value` with every float that has an integer value turned into that integer."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_integral(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _integral(v) for k, v in value.items()}
+    return value
+
+
+# --- the commands of the CLI ------------------------------------------------------------------
+
+COMMANDS: dict[str, tuple[Any, Callable[[Any], Any]]] = {
+    "games": (NewGame, new_game),
+    "validate": (Move, validate),
+    "apply": (Move, apply),
+    "legal-actions": (LegalActionsQuery, legal_actions),
+    "score": (ScoreQuery, score),
+    "view": (ViewQuery, player_view),
+}
+
+
+def handle(command: str, raw: bytes) -> Any:
+    """The answer of the endpoint `command` to the JSON body `raw` (raises RequestError)."""
+    body_type, fn = COMMANDS[command]
+    return fn(decode(body_type, raw))

@@ -1,0 +1,259 @@
+"""The answer cache: exact response bytes keyed by the canonical request and the engine version.
+
+Two tiers: an in-process LRU (always, unless sized 0) and Redis (when REDIS_URL is set). Redis
+is an optimisation only: every call to it is bounded by a short timeout, never retried, and a
+failure opens a circuit breaker that skips Redis for a while; the request is then computed.
+The engine never imports this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from collections import OrderedDict
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+log = logging.getLogger("service.cache")
+
+
+def _engine_version() -> str:
+    """The package version and a digest of the engine's sources and data: any change to the
+    rules gives new keys, so a shared Redis never serves an answer of another engine."""
+    try:
+        version = metadata.version("alhambra-referee")
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout
+        version = "0"
+    root = Path(__file__).resolve().parent / "engine"
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".json")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return f"{version}+{digest.hexdigest()}"
+
+
+ENGINE_VERSION = _engine_version()
+
+
+def cache_key(endpoint: str, canonical_body: bytes) -> bytes:
+    """The key of an answer: a hash of the engine version, the endpoint and the canonical body."""
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(ENGINE_VERSION.encode())
+    digest.update(b"\0" + endpoint.encode() + b"\0")
+    digest.update(canonical_body)
+    return digest.digest()
+
+
+class TierStats(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Counts of one tier since the process started."""
+
+    enabled: bool
+    hits: int
+    misses: int
+    entries: int | None = None  # the LRU only
+    bytes: int | None = None  # the LRU only
+    errors: int | None = None  # Redis only: failed or timed-out calls
+    skipped: int | None = None  # Redis only: calls not made while the breaker was open
+    breaker_open: bool | None = None  # Redis only
+
+
+class CacheStats(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Hits and misses per tier (a Redis lookup happens only after an LRU miss)."""
+
+    engine_version: str
+    memory: TierStats
+    redis: TierStats
+
+
+class MemoryTier:
+    """An LRU of answers bounded by entry count and total bytes."""
+
+    def __init__(self, max_entries: int, max_bytes: int) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._data: OrderedDict[bytes, bytes] = OrderedDict()
+        self._bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.max_entries > 0 and self.max_bytes > 0
+
+    def get(self, key: bytes) -> bytes | None:
+        value = self._data.get(key)
+        if value is None:
+            self.misses += 1
+            return None
+        self._data.move_to_end(key)
+        self.hits += 1
+        return value
+
+    def put(self, key: bytes, value: bytes) -> None:
+        if not self.enabled or len(value) > self.max_bytes:
+            return
+        old = self._data.pop(key, None)
+        if old is not None:
+            self._bytes -= len(old)
+        self._data[key] = value
+        self._bytes += len(value)
+        while len(self._data) > self.max_entries or self._bytes > self.max_bytes:
+            _, dropped = self._data.popitem(last=False)
+            self._bytes -= len(dropped)
+
+    def stats(self) -> TierStats:
+        return TierStats(enabled=self.enabled, hits=self.hits, misses=self.misses,
+                         entries=len(self._data), bytes=self._bytes)
+
+
+class RedisTier:
+    """Redis behind a circuit breaker: a failure skips Redis for `breaker_seconds`."""
+
+    def __init__(self, url: str | None, *, timeout: float, breaker_seconds: float, ttl: int,
+                 prefix: str) -> None:
+        self.url = url
+        self.timeout = timeout
+        self.breaker_seconds = breaker_seconds
+        self.ttl = ttl
+        self.prefix = prefix.encode()
+        self._client: Any = None
+        self._open_until = 0.0
+        self._writes: set[asyncio.Task[None]] = set()
+        self.hits = self.misses = self.errors = self.skipped = 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.url is not None
+
+    @property
+    def breaker_open(self) -> bool:
+        return time.monotonic() < self._open_until
+
+    def _connect(self) -> Any:
+        if self._client is None:
+            from redis.asyncio import Redis
+            from redis.asyncio.retry import Retry
+            from redis.backoff import NoBackoff
+
+            self._client = Redis.from_url(
+                self.url, socket_timeout=self.timeout, socket_connect_timeout=self.timeout,
+                retry=Retry(NoBackoff(), 0), retry_on_timeout=False, health_check_interval=0,
+                max_connections=64,
+            )
+        return self._client
+
+    def _usable(self) -> bool:
+        if not self.enabled:
+            return False
+        if self.breaker_open:
+            self.skipped += 1
+            return False
+        return True
+
+    def _failed(self, what: str, error: BaseException) -> None:
+        self.errors += 1
+        self._open_until = time.monotonic() + self.breaker_seconds
+        log.warning("redis %s failed (%s: %s); skipping Redis for %ss", what, type(error).__name__,
+                    error, self.breaker_seconds)
+
+    async def get(self, key: bytes) -> bytes | None:
+        if not self._usable():
+            return None
+        try:
+            async with asyncio.timeout(self.timeout):
+                value = await self._connect().get(self.prefix + key)
+        except Exception as e:  # any trouble (timeouts included): a miss, never an error
+            self._failed("get", e)
+            return None
+        if value is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return bytes(value)
+
+    def put(self, key: bytes, value: bytes) -> None:
+        """Store in the background: the answer never waits for Redis."""
+        if not self.enabled or self.breaker_open:
+            return
+        task = asyncio.get_running_loop().create_task(self._set(key, value))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    async def _set(self, key: bytes, value: bytes) -> None:
+        try:
+            async with asyncio.timeout(self.timeout):
+                await self._connect().set(self.prefix + key, value, ex=self.ttl)
+        except Exception as e:
+            self._failed("set", e)
+
+    async def ping(self) -> bool:
+        if not self.enabled or self.breaker_open:
+            return False
+        try:
+            async with asyncio.timeout(self.timeout):
+                return bool(await self._connect().ping())
+        except Exception as e:
+            self._failed("ping", e)
+            return False
+
+    async def close(self) -> None:
+        for task in list(self._writes):
+            with contextlib.suppress(BaseException):
+                await task
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                await self._client.aclose()
+            self._client = None
+
+    def stats(self) -> TierStats:
+        return TierStats(enabled=self.enabled, hits=self.hits, misses=self.misses,
+                         errors=self.errors, skipped=self.skipped, breaker_open=self.breaker_open)
+
+
+class Cache:
+    """The two tiers in front of the engine: LRU first, then Redis (whose hits fill the LRU)."""
+
+    def __init__(self, memory: MemoryTier, redis: RedisTier) -> None:
+        self.memory = memory
+        self.redis = redis
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> Cache:
+        return cls(
+            MemoryTier(settings.cache_entries, settings.cache_max_bytes),
+            RedisTier(settings.redis_url, timeout=settings.redis_timeout_ms / 1000,
+                      breaker_seconds=settings.redis_breaker_seconds,
+                      ttl=settings.redis_ttl_seconds, prefix=settings.redis_key_prefix),
+        )
+
+    @property
+    def backend(self) -> str:
+        return "memory+redis" if self.redis.enabled else "memory"
+
+    async def get(self, key: bytes) -> tuple[bytes | None, str]:
+        """The stored value and the tier that had it ("memory" or "redis"), or (None, "")."""
+        value = self.memory.get(key) if self.memory.enabled else None
+        if value is not None:
+            return value, "memory"
+        value = await self.redis.get(key)
+        if value is not None:
+            self.memory.put(key, value)
+            return value, "redis"
+        return None, ""
+
+    def put(self, key: bytes, value: bytes) -> None:
+        self.memory.put(key, value)
+        self.redis.put(key, value)
+
+    def stats(self) -> CacheStats:
+        return CacheStats(engine_version=ENGINE_VERSION, memory=self.memory.stats(),
+                          redis=self.redis.stats())
+
+    async def close(self) -> None:
+        await self.redis.close()

@@ -1,0 +1,104 @@
+"""The referee's settings: a frozen object read once from the environment, each value checked.
+
+`Settings.from_env()` is what `referee serve` and `create_app()` use; tests build `Settings(...)`
+directly. A bad value stops the start with a message naming the variable.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+T = TypeVar("T")
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
+class SettingsError(ValueError):
+    """A variable of the environment with a value the referee cannot use."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Every knob of the HTTP referee; the environment variable of each is its name in capitals."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    log_level: str = "info"
+    # Requests with a larger body are refused with 413 before they are read.
+    max_body_bytes: int = 256 * 1024
+    # The in-process LRU tier: entries and total bytes (0 entries turns the tier off).
+    cache_entries: int = 4096
+    cache_max_bytes: int = 64 * 1024 * 1024
+    # The Redis tier, on only when REDIS_URL is set.
+    redis_url: str | None = None
+    redis_timeout_ms: int = 250
+    redis_breaker_seconds: float = 5.0
+    redis_ttl_seconds: int = 24 * 3600
+    redis_key_prefix: str = "referee:"
+    # The most actions a /v1/legal-actions answer may list.
+    legal_actions_max_limit: int = 10_000
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            check = _CHECKS.get(f.name)
+            value = getattr(self, f.name)
+            if check is not None and value is not None:
+                problem = check(value)
+                if problem:
+                    raise SettingsError(f"{f.name.upper()}={value!r}: {problem}")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings of the environment (or of `environ`), defaults for what is unset or empty."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(f.name.upper(), "").strip()
+            if not raw:
+                continue
+            parse = _PARSERS.get(f.name, str)
+            try:
+                values[f.name] = parse(raw)
+            except ValueError:
+                raise SettingsError(f"{f.name.upper()}={raw!r}: expected {_KIND[parse]}") from None
+        return cls(**values)
+
+
+def _between(low: float, high: float) -> Callable[[float], str | None]:
+    return lambda v: None if low <= v <= high else f"must be between {low} and {high}"
+
+
+def _redis_url(url: str) -> str | None:
+    scheme = urlsplit(url).scheme
+    if scheme not in ("redis", "rediss", "unix"):
+        return "must be a redis://, rediss:// or unix:// URL"
+    return None
+
+
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "port": int, "workers": int, "max_body_bytes": int, "cache_entries": int,
+    "cache_max_bytes": int, "redis_timeout_ms": int, "redis_breaker_seconds": float,
+    "redis_ttl_seconds": int, "legal_actions_max_limit": int, "log_level": str.lower,
+}
+_KIND: dict[Callable[[str], Any], str] = {int: "an integer", float: "a number",
+                                          str: "text", str.lower: "text"}
+_CHECKS: dict[str, Callable[[Any], str | None]] = {
+    "host": lambda v: None if v else "must not be empty",
+    "port": _between(1, 65535),
+    "workers": _between(1, 256),
+    "log_level": lambda v: None if v in LOG_LEVELS else f"must be one of {', '.join(LOG_LEVELS)}",
+    "max_body_bytes": _between(1024, 64 * 1024 * 1024),
+    "cache_entries": _between(0, 10_000_000),
+    "cache_max_bytes": _between(0, 64 * 1024 ** 3),
+    "redis_url": _redis_url,
+    "redis_timeout_ms": _between(1, 60_000),
+    "redis_breaker_seconds": _between(0, 3600),
+    "redis_ttl_seconds": _between(1, 365 * 24 * 3600),
+    "redis_key_prefix": lambda v: None if len(v) <= 64 else "must be at most 64 characters",
+    "legal_actions_max_limit": _between(1, 1_000_000),
+}

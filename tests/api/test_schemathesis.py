@@ -1,0 +1,30 @@
+"""Schemathesis over every operation of the contract, in-process, with all default checks:
+examples, coverage, fuzzing and the stateful phase that follows the contract's links
+(create a game -> legal actions -> apply -> legal actions -> apply ...)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.config import SchemathesisConfig
+
+from service.api.app import create_app
+from service.settings import Settings
+
+CONFIG = SchemathesisConfig.from_path(Path(__file__).with_name("schemathesis.toml"))
+app = create_app(Settings(cache_entries=256))
+schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=CONFIG)
+
+
+@schema.parametrize()
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_operation_meets_the_contract(case: schemathesis.Case) -> None:
+    case.call_and_validate()
+
+
+Workflow = schema.as_state_machine()
+TestGameWorkflow = Workflow.TestCase
+TestGameWorkflow.settings = settings(max_examples=25, stateful_step_count=6, deadline=None,
+                                     suppress_health_check=list(HealthCheck))
