@@ -1,0 +1,155 @@
+"""The answer cache: LRU and Redis tiers, identical bytes on a hit, and Redis trouble that never
+fails or slows a request (the breaker skips it; a miss is computed)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.api.app import create_app
+from service.settings import Settings
+
+from .conftest import free_port
+
+SHARED_REDIS = "redis://127.0.0.1:6379/0"
+
+
+def _redis_answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _client(**settings: Any) -> TestClient:
+    return TestClient(create_app(Settings(redis_key_prefix=f"test-{uuid.uuid4().hex[:12]}:", **settings)))
+
+
+def _moves(client: TestClient, state: Any, n: int) -> list[dict]:
+    actions = client.post("/v1/legal-actions", json={"state": state, "limit": n},
+                          headers={"cache-control": "no-cache"}).json()["actions"]
+    return [{"state": state, "action": a} for a in actions]
+
+
+def test_memory_tier_hit_is_identical_and_counted(state: Any) -> None:
+    with _client() as client:
+        body = _moves(client, state, 1)[0]
+        first = client.post("/v1/apply", json=body)
+        second = client.post("/v1/apply", json=body)
+        assert (first.headers["x-cache"], second.headers["x-cache"]) == ("miss", "hit-memory")
+        assert first.content == second.content
+        assert client.get("/v1/cache/stats").json()["memory"]["hits"] == 1
+
+
+def test_refusals_are_cached_with_their_status(state: Any) -> None:
+    with _client() as client:
+        body = _moves(client, state, 1)[0]
+        bad = {**body, "action": {**body["action"], "player": "Nobody"}}
+        first, second = client.post("/v1/apply", json=bad), client.post("/v1/apply", json=bad)
+        assert first.status_code == second.status_code == 422
+        assert second.headers["x-cache"] == "hit-memory" and first.content == second.content
+
+
+def test_no_cache_header_computes(state: Any) -> None:
+    with _client() as client:
+        body = _moves(client, state, 1)[0]
+        client.post("/v1/validate", json=body)
+        again = client.post("/v1/validate", json=body, headers={"cache-control": "no-cache"})
+        assert again.headers["x-cache"] == "miss"
+
+
+@pytest.mark.skipif(not _redis_answers(6379), reason="no Redis on 127.0.0.1:6379")
+def test_shared_redis_hit_is_identical_and_a_changed_body_misses(state: Any) -> None:
+    prefix = f"test-{uuid.uuid4().hex}:"
+    settings = {"redis_url": SHARED_REDIS, "cache_entries": 0, "redis_key_prefix": prefix}
+    with TestClient(create_app(Settings(**settings))) as client:
+        assert client.get("/readyz").json() == {"status": "ready", "cache": "memory+redis", "redis": "up"}
+        body = _moves(client, state, 2)
+        first = client.post("/v1/validate", json=body[0])
+        time.sleep(0.05)  # the write to Redis is in the background
+        second = client.post("/v1/validate", json=body[0])
+        changed = client.post("/v1/validate", json=body[1])
+        assert (first.headers["x-cache"], second.headers["x-cache"], changed.headers["x-cache"]) == (
+            "miss", "hit-redis", "miss")
+        assert first.content == second.content
+        redis = client.get("/v1/cache/stats").json()["redis"]
+        assert (redis["hits"], redis["misses"], redis["errors"]) == (1, 2, 0)
+    import redis as redis_py
+
+    r = redis_py.Redis.from_url(SHARED_REDIS)
+    keys = list(r.scan_iter(match=f"{prefix}*"))
+    assert len(keys) == 3  # the legal-actions answer and the two validate answers
+    r.delete(*keys)
+
+
+@pytest.fixture
+def private_redis() -> Iterator[Any]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("no redis-server binary")
+    port = free_port()
+
+    def start() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen([binary, "--port", str(port), "--save", "", "--appendonly", "no",
+                                 "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while not _redis_answers(port):
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.02)
+        return proc
+
+    class Server:
+        url = f"redis://127.0.0.1:{port}/0"
+
+        def __init__(self) -> None:
+            self.proc = start()
+
+        def kill(self) -> None:
+            self.proc.kill()
+            self.proc.wait()
+
+        def restart(self) -> None:
+            self.proc = start()
+
+    server = Server()
+    yield server
+    server.kill()
+
+
+def test_killing_redis_mid_run_never_fails_or_slows_a_request(state: Any, private_redis: Any) -> None:
+    settings = {"redis_url": private_redis.url, "cache_entries": 0, "redis_breaker_seconds": 0.3}
+    with _client(**settings) as client:
+        bodies = _moves(client, state, 12)
+        expected = [client.post("/v1/validate", json=b, headers={"cache-control": "no-cache"}).content
+                    for b in bodies]
+        time.sleep(0.1)
+        timings = []
+        for i, body in enumerate(bodies * 3):
+            if i == len(bodies):
+                private_redis.kill()
+            start = time.monotonic()
+            r = client.post("/v1/validate", json=body)
+            timings.append(time.monotonic() - start)
+            assert r.status_code == 200 and r.content == expected[i % len(bodies)]
+        assert max(timings) < 0.5, timings
+        stats = client.get("/v1/cache/stats").json()["redis"]
+        assert stats["hits"] >= len(bodies) and stats["errors"] >= 1
+        assert client.get("/readyz").json()["redis"] == "down"
+
+        private_redis.restart()
+        time.sleep(0.35)  # the breaker closes again
+        for body in bodies:  # a fresh Redis: misses that store again
+            client.post("/v1/validate", json=body)
+        time.sleep(0.1)
+        hits = [client.post("/v1/validate", json=b).headers["x-cache"] for b in bodies]
+        assert hits == ["hit-redis"] * len(bodies)
