@@ -74,7 +74,8 @@ def test_score_of_a_state_and_of_a_position(client: TestClient, state: Any) -> N
     r = client.post("/v1/score", json=position)
     assert r.status_code == 200
     body = r.json()
-    assert body["round"] == 1 and all(p["total"] == sum(x["points"] for x in p["lines"]) for p in body["players"])
+    assert body["round"] == 1
+    assert all(p["total"] == sum(x["points"] for x in p["lines"]) for p in body["players"])
 
 
 def test_view_hides_other_hands(client: TestClient, state: Any) -> None:
