@@ -132,7 +132,7 @@ def test_killing_redis_mid_run_never_fails_or_slows_a_request(state: Any, privat
         bodies = _moves(client, state, 12)
         expected = [client.post("/v1/validate", json=b, headers={"cache-control": "no-cache"}).content
                     for b in bodies]
-        time.sleep(0.1)
+        _until_redis_hits(client, bodies)
         timings = []
         for i, body in enumerate(bodies * 3):
             if i == len(bodies):
@@ -143,13 +143,20 @@ def test_killing_redis_mid_run_never_fails_or_slows_a_request(state: Any, privat
             assert r.status_code == 200 and r.content == expected[i % len(bodies)]
         assert max(timings) < 0.5, timings
         stats = client.get("/v1/cache/stats").json()["redis"]
-        assert stats["hits"] >= len(bodies) and stats["errors"] >= 1
+        assert stats["errors"] >= 1
         assert client.get("/readyz").json()["redis"] == "down"
 
         private_redis.restart()
         time.sleep(0.35)  # the breaker closes again
-        for body in bodies:  # a fresh Redis: misses that store again
-            client.post("/v1/validate", json=body)
-        time.sleep(0.1)
-        hits = [client.post("/v1/validate", json=b).headers["x-cache"] for b in bodies]
-        assert hits == ["hit-redis"] * len(bodies)
+        _until_redis_hits(client, bodies)  # a fresh Redis: misses that store again, then hits
+
+
+def _until_redis_hits(client: TestClient, bodies: list[dict], tries: int = 5) -> None:
+    """Request `bodies` until each is a Redis hit: the writes are in the background, and on a
+    busy machine the first connection can exceed the timeout (the breaker then skips Redis)."""
+    for _ in range(tries):
+        seen = [client.post("/v1/validate", json=b).headers["x-cache"] for b in bodies]
+        if seen == ["hit-redis"] * len(bodies):
+            return
+        time.sleep(0.4)  # the writes land; an open breaker closes
+    raise AssertionError(f"no Redis hits: {seen}")
