@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
+from .catalogue import CATALOGUE, FOUNTAIN
 from .rules import Module, modules_of, registered
 from .state import TOKENS, GameState, MarketSpace, Tile
 from .violations import Violation
@@ -28,6 +29,8 @@ def _all_tiles(state: GameState) -> Iterator[tuple[Tile | MarketSpace, str]]:
     for space in state.market:
         if space.tile is not None:
             yield space, f"the {space.currency} market space"
+    for t in state.removed:
+        yield t, "out of the game"
 
 
 def token_problems(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
@@ -57,6 +60,22 @@ def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
     return out
 
 
+def unknown_ids(state: GameState) -> list[Violation]:
+    """Tile and card ids that are in no catalogue (RULES.md §1 and the modules' data)."""
+    out = []
+    for tile, where in _all_tiles(state):
+        if tile.tile is not None and tile.tile != FOUNTAIN and tile.tile not in CATALOGUE.tiles:
+            out.append(Violation(INCONSISTENT, f"{tile.tile!r} in {where} is not a tile of the catalogue"))
+    for tile in state.bag:
+        if tile not in CATALOGUE.tiles:
+            out.append(Violation(INCONSISTENT, f"{tile!r} in the bag is not a tile of the catalogue"))
+    cards = (*state.deck, *state.discard, *state.display, *(c for p in state.players for c in p.hand))
+    for card in cards:
+        if card not in CATALOGUE.money and card not in CATALOGUE.scoring_cards:
+            out.append(Violation(INCONSISTENT, f"{card!r} is not a money or scoring card"))
+    return out[:_KNOWN_LIMIT]
+
+
 def check_consistency(state: GameState) -> list[Violation]:
     """The violations that make `state` impossible (empty when it could occur in play)."""
     known = {m.id for m in registered()}
@@ -66,6 +85,9 @@ def check_consistency(state: GameState) -> list[Violation]:
                                         f"{sorted(known - {'base', 'dirk'})}")]
     if len(set(state.modules)) != len(state.modules):
         return [Violation(INCONSISTENT, f"a module is named twice in {list(state.modules)}")]
+    unknown = unknown_ids(state)
+    if unknown:  # nothing else can be judged about components that do not exist
+        return unknown
     modules = modules_of(state)
     out: list[Violation] = token_problems(state, modules)
     for m in modules:

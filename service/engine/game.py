@@ -162,6 +162,9 @@ def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
     if seat != state.turn.player:
         return Violation("base.turn.order",
                          f"it is {state.active.name}'s turn, not {state.players[seat].name}'s")
+    if rule.kind == "free" and state.turn.actions == 0:
+        return Violation(rule.rule, f"{state.active.name}'s actions are over this turn; this is "
+                                    "possible only before or between them")
     if rule.kind == "action" and state.turn.actions == 0:
         held = [t.tile for t in state.active.held]
         return Violation("base.turn.one-action",
@@ -303,6 +306,11 @@ def position_problems(position: Position) -> list[Violation]:
                              any(p.dirk for p in position.players))
     out += foreign_tokens(((t, f"{p.name}'s tiles") for p in position.players
                            for t in (*p.alhambra, *p.reserve, *p.tiles)), modules)
+    unknown = [Violation(INCONSISTENT, f"{p.name}: {t.tile!r} is not a tile of the catalogue")
+               for p in position.players for t in (*p.alhambra, *p.reserve, *p.tiles)
+               if t.tile != "fountain" and t.tile not in CATALOGUE.tiles]
+    if unknown:  # nothing else can be judged about tiles that do not exist
+        return out + unknown
     for p in position.players:
         if p.dirk and (p.alhambra or p.reserve):
             out.append(Violation("dirk.scores", f"Dirk ({p.name}) builds no Alhambra and has no "
@@ -311,10 +319,7 @@ def position_problems(position: Position) -> list[Violation]:
             out.append(Violation(INCONSISTENT, f"{p.name}: `tiles` is only for Dirk; use "
                                                "`alhambra` and `reserve`"))
         for t in (*p.alhambra, *p.reserve, *p.tiles):
-            if t.tile != "fountain" and t.tile not in CATALOGUE.tiles:
-                out.append(Violation(INCONSISTENT, f"{p.name}: {t.tile!r} is not a tile of the "
-                                                   "catalogue"))
-            elif t.tile != "fountain" and CATALOGUE.tiles[t.tile].module not in ("base", *position.modules):
+            if t.tile != "fountain" and CATALOGUE.tiles[t.tile].module not in ("base", *position.modules):
                 out.append(Violation(INCONSISTENT, f"{p.name}: {t.tile} belongs to the module "
                                                    f"{CATALOGUE.tiles[t.tile].module!r}, which is not on"))
             elif t.tile != "fountain":
