@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 
 from .catalogue import CATALOGUE, FOUNTAIN
 from .rules import Module, modules_of, registered
-from .state import TOKENS, GameState, MarketSpace, Tile
+from .state import TOKENS, GameState, MarketSpace, Tile, has_tokens
 from .violations import Violation
 
 INCONSISTENT = "inconsistent-state"
@@ -50,6 +50,8 @@ def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
     owners = {token: m.id for m in registered() for token in m.tokens}
     out = []
     for tile, where in tiles:
+        if isinstance(tile, Tile) and not has_tokens(tile) and not getattr(tile, "rotation", 0):
+            continue  # the common case: a bare tile
         for token in (*TOKENS, "rotation"):
             value = getattr(tile, token, None)
             if value and token not in allowed:
@@ -94,13 +96,28 @@ def check_consistency(state: GameState) -> list[Violation]:
         if m.consistency is not None:
             out += m.consistency(state)
     expected: Counter[str] = Counter()
-    places: dict[str, list[str]] = {}
     for m in modules:
         if m.expected is not None:
             expected.update(m.expected(state))
     for m in modules:
         if m.withdrawn is not None:
             expected.subtract(m.withdrawn(state))
+    expected = +expected  # drop what is withdrawn
+    census: Counter[str] = Counter()
+    for m in modules:
+        if m.components is not None:
+            census.update(component for component, _ in m.components(state))
+    if census == expected:
+        return out
+    return out + _census_problems(state, modules, expected)
+
+
+def _census_problems(state: GameState, modules: tuple[Module, ...],
+                     expected: Counter[str]) -> list[Violation]:
+    """Which components are unknown, doubled or missing, naming where they were found."""
+    out = []
+    places: dict[str, list[str]] = {}
+    for m in modules:
         if m.components is not None:
             for component, where in m.components(state):
                 places.setdefault(component, []).append(where)
@@ -113,7 +130,7 @@ def check_consistency(state: GameState) -> list[Violation]:
             listed = "; ".join(found_in[:_KNOWN_LIMIT])
             out.append(Violation(INCONSISTENT, f"{component} appears {len(found_in)} times, "
                                                f"expected {want}: {listed}"))
-    missing = sorted(c for c, n in expected.items() if n > 0 and len(places.get(c, ())) < n)
+    missing = sorted(c for c, n in expected.items() if len(places.get(c, ())) < n)
     if missing:
         shown = ", ".join(missing[:_KNOWN_LIMIT]) + (" ..." if len(missing) > _KNOWN_LIMIT else "")
         out.append(Violation(INCONSISTENT, f"{len(missing)} components are missing: {shown}"))

@@ -61,13 +61,14 @@ TOKENS = tuple(f for f in Tile.__struct_fields__ if f != "tile")
 _NO_TOKENS = msgspec.structs.astuple(Tile(tile=""))[1:]
 
 
-def _has_tokens(tile: Tile) -> bool:
+def has_tokens(tile: Tile) -> bool:
+    """Whether any module's token lies on the tile."""
     return msgspec.structs.astuple(tile)[1:len(Tile.__struct_fields__)] != _NO_TOKENS
 
 
 def place_tile(tile: Tile, x: int, y: int, rotation: int = 0) -> PlacedTile:
     """The tile put at (x, y) with its tokens."""
-    if not _has_tokens(tile):
+    if not has_tokens(tile):
         return PlacedTile(tile=tile.tile, x=x, y=y, rotation=rotation)  # type: ignore[arg-type]
     fields = {f: getattr(tile, f) for f in Tile.__struct_fields__}
     return PlacedTile(x=x, y=y, rotation=rotation, **fields)  # type: ignore[arg-type]
@@ -77,7 +78,7 @@ def lift_tile(placed: Tile) -> Tile:
     """The tile off the grid with its tokens; a rotation does not stay (craftsmen decision)."""
     if type(placed) is Tile:
         return placed
-    if not _has_tokens(placed):
+    if not has_tokens(placed):
         return Tile(tile=placed.tile)
     return Tile(**{f: getattr(placed, f) for f in Tile.__struct_fields__})
 
