@@ -70,11 +70,12 @@ def main() -> None:
     for state, action in pairs:
         raw = encoder.encode(state)
         sizes.append(len(raw))
-        rows["decode+encode"].append(median_us(lambda: encoder.encode(decoder.decode(raw)), args.repeat))
-        rows["validate"].append(median_us(lambda: validate(state, action), args.repeat))
-        rows["apply"].append(median_us(lambda: apply(state, action), args.repeat))
+        rows["decode+encode"].append(
+            median_us(lambda raw=raw: encoder.encode(decoder.decode(raw)), args.repeat))
+        rows["validate"].append(median_us(lambda s=state, a=action: validate(s, a), args.repeat))
+        rows["apply"].append(median_us(lambda s=state, a=action: apply(s, a), args.repeat))
         rows["legal_actions"].append(
-            median_us(lambda: legal_actions(state, 1000), max(args.repeat // 10, 5)))
+            median_us(lambda s=state: legal_actions(s, 1000), max(args.repeat // 10, 5)))
 
     game_times = []
     for seed in range(1, args.games + 1):
