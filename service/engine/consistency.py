@@ -35,11 +35,12 @@ def _all_tiles(state: GameState) -> Iterator[tuple[Tile | MarketSpace, str]]:
 
 def token_problems(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
     """A token may lie on a tile only while the module it belongs to is on."""
-    out = foreign_tokens(_all_tiles(state), modules)
-    for tile, where in _all_tiles(state):
-        if getattr(tile, "leftover", False) and state.phase == "play":
-            out.append(Violation(INCONSISTENT, f"{tile.tile} in {where} is marked leftover "
-                                               "before the game has ended"))
+    tiles = list(_all_tiles(state))
+    out = foreign_tokens(tiles, modules)
+    if state.phase == "play":
+        out += [Violation(INCONSISTENT, f"{tile.tile} in {where} is marked leftover before the game "
+                                        "has ended")
+                for tile, where in tiles if getattr(tile, "leftover", False)]
     return out
 
 
@@ -62,20 +63,36 @@ def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
     return out
 
 
-def unknown_ids(state: GameState) -> list[Violation]:
-    """Tile and card ids that are in no catalogue (RULES.md §1 and the modules' data)."""
-    out = []
-    for tile, where in _all_tiles(state):
-        if tile.tile is not None and tile.tile != FOUNTAIN and tile.tile not in CATALOGUE.tiles:
-            out.append(Violation(INCONSISTENT, f"{tile.tile!r} in {where} is not a tile of the catalogue"))
-    for tile in state.bag:
-        if tile not in CATALOGUE.tiles:
-            out.append(Violation(INCONSISTENT, f"{tile!r} in the bag is not a tile of the catalogue"))
-    cards = (*state.deck, *state.discard, *state.display, *(c for p in state.players for c in p.hand))
-    for card in cards:
-        if card not in CATALOGUE.money and card not in CATALOGUE.scoring_cards:
-            out.append(Violation(INCONSISTENT, f"{card!r} is not a money or scoring card"))
-    return out[:_KNOWN_LIMIT]
+# Every tile and card id of every catalogue (the base game's and the modules' data).
+KNOWN_IDS = frozenset({*CATALOGUE.tiles, *CATALOGUE.money, *CATALOGUE.scoring_cards, FOUNTAIN})
+
+
+def _ids(module: Module, state: GameState) -> Iterable[str]:
+    if module.census is not None:
+        return module.census(state)
+    if module.components is not None:
+        return [component for component, _ in module.components(state)]
+    return ()
+
+
+_EXPECTED: dict[tuple[tuple[str, ...], int, bool], Counter[str]] = {}
+
+
+def expected_components(state: GameState, modules: tuple[Module, ...]) -> Counter[str]:
+    """Each component the game must hold, and how many times. It depends only on the modules,
+    the number of players and Dirk, so it is worked out once for each of those."""
+    key = (state.modules, len(state.players), state.dirk is not None)
+    found = _EXPECTED.get(key)
+    if found is None:
+        counts: Counter[str] = Counter()
+        for m in modules:
+            if m.expected is not None:
+                counts.update(m.expected(state))
+        for m in modules:
+            if m.withdrawn is not None:
+                counts.subtract(m.withdrawn(state))
+        found = _EXPECTED[key] = +counts  # drop what is withdrawn
+    return found
 
 
 def check_consistency(state: GameState) -> list[Violation]:
@@ -87,29 +104,21 @@ def check_consistency(state: GameState) -> list[Violation]:
                                         f"{sorted(known - {'base', 'dirk'})}")]
     if len(set(state.modules)) != len(state.modules):
         return [Violation(INCONSISTENT, f"a module is named twice in {list(state.modules)}")]
-    unknown = unknown_ids(state)
-    if unknown:  # nothing else can be judged about components that do not exist
-        return unknown
     modules = modules_of(state)
+    expected = expected_components(state, modules)
+    census: Counter[str] = Counter()
+    for m in modules:
+        census.update(_ids(m, state))
+        if m.id == "base" and not KNOWN_IDS.issuperset(census):
+            # Nothing else can be judged about tiles or cards that do not exist.
+            return _census_problems(state, (m,), expected)
     out: list[Violation] = token_problems(state, modules)
     for m in modules:
         if m.consistency is not None:
             out += m.consistency(state)
-    expected: Counter[str] = Counter()
-    for m in modules:
-        if m.expected is not None:
-            expected.update(m.expected(state))
-    for m in modules:
-        if m.withdrawn is not None:
-            expected.subtract(m.withdrawn(state))
-    expected = +expected  # drop what is withdrawn
-    census: Counter[str] = Counter()
-    for m in modules:
-        if m.components is not None:
-            census.update(component for component, _ in m.components(state))
-    if census == expected:
-        return out
-    return out + _census_problems(state, modules, expected)
+    if not dict.__eq__(census, expected):  # dict's (C) equality: Counter's is a Python loop
+        out += _census_problems(state, modules, expected)
+    return out
 
 
 def _census_problems(state: GameState, modules: tuple[Module, ...],
@@ -124,8 +133,8 @@ def _census_problems(state: GameState, modules: tuple[Module, ...],
     for component, found_in in places.items():
         want = expected.get(component, 0)
         if want == 0:
-            out.append(Violation(INCONSISTENT, f"{component!r} is not a component of this game "
-                                               f"(found in {found_in[0]})"))
+            what = "a component of this game" if component in KNOWN_IDS else "a tile or card of any catalogue"
+            out.append(Violation(INCONSISTENT, f"{component!r} is not {what} (found in {found_in[0]})"))
         elif len(found_in) > want:
             listed = "; ".join(found_in[:_KNOWN_LIMIT])
             out.append(Violation(INCONSISTENT, f"{component} appears {len(found_in)} times, "

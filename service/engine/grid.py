@@ -6,7 +6,9 @@ Checks return violations whose messages name the tile, its position and the side
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
 from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS, parse_walls
@@ -232,7 +234,17 @@ def check_placement(alhambra: Iterable[PlacedTile], pos: Pos, tile: str,
 
 def check_layout(alhambra: Iterable[PlacedTile]) -> list[Violation]:
     """Does a whole Alhambra obey §4? Used by the consistency check and scoring positions."""
-    tiles = list(alhambra)
+    return list(_layout_problems(tuple(alhambra)))
+
+
+# A pure function's memo: an Alhambra changes at most once a turn, and every request checks all
+# of them, so most checks repeat one done a moment before.
+@lru_cache(maxsize=16384)
+def _layout_problems(tiles: tuple[PlacedTile, ...]) -> tuple[Violation, ...]:
+    return tuple(_check_layout(tiles))
+
+
+def _check_layout(tiles: tuple[PlacedTile, ...]) -> list[Violation]:
     out: list[Violation] = []
     layout: dict[Pos, int] = {}
     names: dict[Pos, str] = {}
@@ -265,8 +277,9 @@ def check_layout(alhambra: Iterable[PlacedTile]) -> list[Violation]:
     for pos in sorted(set(layout) - seen):
         out.append(Violation("base.place.reachable",
                              f"{names[pos]} at {pos} cannot be reached on foot from the fountain"))
-    candidates = {n for pos in layout for n in around(pos)}
-    for hole in sorted(holes(layout, candidates)):
+    # An empty space touched by tiles on all four sides is a hole.
+    touching = Counter((x + dx, y + dy) for x, y in layout for dx, dy, _, _ in NEIGHBOURS)
+    for hole in sorted(pos for pos, n in touching.items() if n == 4 and pos not in layout):
         out.append(Violation("base.place.no-hole",
                              f"the empty space {hole} is enclosed on all four sides"))
     return out

@@ -101,6 +101,8 @@ class Module:
     scoring: ScoreFn | None = None
     components: ComponentsFn | None = None
     expected: Callable[[GameState], Iterable[str]] | None = None
+    # The ids of `components` alone, fast (optional: the consistency check counts these first).
+    census: Callable[[GameState], Iterable[str]] | None = None
     # Components of other modules (or the base game) this module takes out of the game box,
     # e.g. the base tiles that special tiles replace.
     withdrawn: Callable[[GameState], Iterable[str]] | None = None

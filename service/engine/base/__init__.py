@@ -34,6 +34,7 @@ BASE = register(Module(
     end_of_turn=((REFILL, turn.refill_step), (SCORING, turn.scoring_step),
                  (NEXT_TURN, turn.next_turn_step)),
     components=components.located,
+    census=components.census,
     expected=components.expected,
     consistency=components.check,
     events=(ev.GameCreated, ev.MoneyTaken, ev.BuildingBought, ev.BuildingPlaced,

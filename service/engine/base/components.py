@@ -22,6 +22,20 @@ def expected(state: GameState) -> Iterator[str]:
         yield FOUNTAIN
 
 
+def census(state: GameState) -> list[str]:
+    """The ids `located` yields, without their places (the consistency check's fast count)."""
+    held = state.rounds_held + state.scoring_called
+    ids = [*state.deck, *state.discard, *state.display, *state.bag,
+           *(c for c in CATALOGUE.scoring_cards if CATALOGUE.scoring_round_of(c) in held),
+           *(s.tile for s in state.market if s.tile is not None), *(t.tile for t in state.removed)]
+    for p in state.players:
+        ids += p.hand
+        ids += [t.tile for t in p.alhambra]
+        ids += [t.tile for t in p.reserve]
+        ids += [t.tile for t in p.held]
+    return ids
+
+
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     for card in state.deck:
         yield card, "the deck"
