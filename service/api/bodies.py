@@ -68,7 +68,7 @@ class ViewQuery(Record):
 ScoreQuery = Position | StateRound
 
 
-class Answer(msgspec.Struct, frozen=True, kw_only=True):
+class Answer(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """The base of every answer: all fields always present, so clients read one shape."""
 
 

@@ -15,7 +15,7 @@ from .state import Coord
 CardList = Annotated[tuple[str, ...], msgspec.Meta(max_length=108)]
 
 
-class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True,
+class Action(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, omit_defaults=True,
              kw_only=True, tag_field="type"):
     player: str
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 
-class Event(msgspec.Struct, frozen=True, omit_defaults=True, kw_only=True, tag_field="type"):
+class Event(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, kw_only=True, tag_field="type"):
     pass
 
 

@@ -40,7 +40,7 @@ UNSUPPORTED = ("vizier", "exchange-offices", "camps", "diamonds", "characters", 
                "workers-huts")
 
 
-class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+class Outcome(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     state: GameState
     events: tuple[Event, ...]
     scoring: tuple[Breakdown, ...]

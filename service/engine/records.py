@@ -5,6 +5,6 @@ from __future__ import annotations
 import msgspec
 
 
-class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True,
+class Record(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, omit_defaults=True,
              kw_only=True):
     """Immutable, strict on input (unknown fields refused), compact on output (defaults omitted)."""

@@ -40,7 +40,7 @@ class Position(Record):
     check_layout: bool = True
 
 
-class Line(msgspec.Struct, frozen=True, kw_only=True, tag_field="category"):
+class Line(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="category"):
     points: int
 
     # A module's line listed right after the building types, before the wall (staff.score).
@@ -61,13 +61,13 @@ class WallLine(Line, tag="wall"):
     length: int
 
 
-class PlayerScore(msgspec.Struct, frozen=True, kw_only=True):
+class PlayerScore(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     name: str
     total: int
     lines: tuple[Line, ...]
 
 
-class Breakdown(msgspec.Struct, frozen=True, kw_only=True):
+class Breakdown(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     round: int
     players: tuple[PlayerScore, ...]
     ranking: tuple[RankEntry, ...]

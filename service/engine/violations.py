@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 
-class Violation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Violation(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     rule: str
     message: str
 
