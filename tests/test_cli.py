@@ -1,0 +1,76 @@
+"""The `referee` console script: play, new, and the engine commands on JSON files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.cli import main
+
+
+def test_play_prints_every_scoring_round_and_the_final_ranking(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--players", "4", "--seed", "1", "--quiet", "--check"]) == 0
+    out = capsys.readouterr().out
+    for round_ in (1, 2, 3):
+        assert f"Scoring round {round_}" in out
+    assert "Final ranking" in out and "1. " in out
+
+
+def test_play_with_two_players_ranks_dirk(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--players", "2", "--seed", "3", "--quiet", "--modules", "zoo"]) == 0
+    assert "Dirk" in capsys.readouterr().out
+
+
+def test_new_then_validate_apply_and_score_from_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", "--players", "Ana,Ben,Cyd", "--seed", "5"]) == 0
+    game = json.loads(capsys.readouterr().out)
+    state = game["state"]
+    seat = state["turn"]["player"]
+    player = state["players"][seat]["name"]
+    move = tmp_path / "move.json"
+    move.write_text(
+        json.dumps(
+            {
+                "state": state,
+                "action": {"type": "take-money", "player": player, "cards": [state["display"][0]]},
+            }
+        )
+    )
+    assert main(["validate", str(move)]) == 0
+    assert json.loads(capsys.readouterr().out) == {"valid": True, "violations": []}
+    assert main(["apply", str(move)]) == 0
+    applied = json.loads(capsys.readouterr().out)
+    assert applied["game_over"] is False and applied["events"][0]["type"] == "money-taken"
+    query = tmp_path / "score.json"
+    query.write_text(json.dumps({"state": applied["state"], "round": 1}))
+    assert main(["score", str(query)]) == 0
+    assert json.loads(capsys.readouterr().out)["round"] == 1
+
+
+def test_an_illegal_action_exits_non_zero_with_its_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", "--players", "Ana,Ben,Cyd", "--seed", "5"]) == 0
+    state = json.loads(capsys.readouterr().out)["state"]
+    move = tmp_path / "move.json"
+    move.write_text(
+        json.dumps(
+            {
+                "state": state,
+                "action": {"type": "take-money", "player": "Nobody", "cards": [state["display"][0]]},
+            }
+        )
+    )
+    assert main(["apply", str(move)]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["error"] == "illegal-action"
+    assert answer["violations"][0]["rule"] == "base.turn.order"
+
+
+def test_a_bad_game_request_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "--players", "Ana"]) == 1
+    assert "base.setup.players" in capsys.readouterr().out
