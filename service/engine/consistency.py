@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
+from msgspec.structs import astuple
+
 from .catalogue import CATALOGUE, FOUNTAIN
 from .rules import Module, modules_of, registered
-from .state import TOKENS, GameState, MarketSpace, Tile, has_tokens
+from .state import MARKET_TOKENS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
 from .violations import Violation
 
 INCONSISTENT = "inconsistent-state"
@@ -33,8 +35,28 @@ def _all_tiles(state: GameState) -> Iterator[tuple[Tile | MarketSpace, str]]:
         yield t, "out of the game"
 
 
+_BARE = astuple(Tile(tile=""))[1:]
+_N = len(Tile.__struct_fields__)
+
+
+def _any_token(state: GameState) -> bool:
+    """Whether any tile of the state carries a token (the common answer, no, found fast)."""
+    groups: list[tuple[Tile, ...]] = [state.removed]
+    if state.dirk is not None:
+        groups.append(state.dirk.tiles)
+    for p in state.players:
+        groups += (p.alhambra, p.reserve, p.held)
+    for group in groups:
+        for tile in group:
+            if astuple(tile)[1:_N] != _BARE or tile.rotation if isinstance(tile, PlacedTile) else 0:
+                return True
+    return any(getattr(space, token) for space in state.market for token in MARKET_TOKENS)
+
+
 def token_problems(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
     """A token may lie on a tile only while the module it belongs to is on."""
+    if not _any_token(state):
+        return []
     tiles = list(_all_tiles(state))
     out = foreign_tokens(tiles, modules)
     if state.phase == "play":
