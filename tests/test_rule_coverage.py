@@ -44,3 +44,10 @@ def test_every_grounds_rule_has_an_allowing_and_a_refusing_test() -> None:
     missing = {rule: (len(a), len(r)) for rule, (a, r) in coverage(("grounds",)).items()
                if not a or not r}
     assert not missing, f"grounds rule ids without both an allowing and a refusing test: {missing}"
+
+
+def test_every_craftsmen_rule_has_an_allowing_and_a_refusing_test() -> None:
+    assert len(rule_ids(("craftsmen",))) == 14
+    missing = {rule: (len(a), len(r)) for rule, (a, r) in coverage(("craftsmen",)).items()
+               if not a or not r}
+    assert not missing, f"craftsmen rule ids without both an allowing and a refusing test: {missing}"

@@ -6,13 +6,18 @@ modules that are registered, so the decoder knows every action of every module.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
 from .state import Coord
 
 CardList = Annotated[tuple[str, ...], msgspec.Meta(max_length=108)]
+# craftsmen.mosaic-artist: a tile added to the Alhambra turned clockwise (None: not turned).
+Rotation = Literal[90, 180, 270]
+# craftsmen.brickmaker: where a building displaced by a placement goes: the reserve or (x, y).
+Displaced = Literal["reserve"] | tuple[Coord, Coord]
+_ROTATION = ("craftsmen", "base.place.orientation")
 
 
 class Action(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, omit_defaults=True,
@@ -28,6 +33,10 @@ class TakeMoney(Action, tag="take-money"):
     """base.money.take: one card of any value, or several totalling at most 5."""
 
     cards: CardList
+    # craftsmen.goldsmith: the cards may total up to 8 instead of 5.
+    goldsmith: bool | None = None
+
+    module_fields: ClassVar[dict[str, tuple[str, str]]] = {"goldsmith": ("craftsmen", "craftsmen.goldsmith")}
 
 
 class BuyBuilding(Action, tag="buy-building"):
@@ -37,8 +46,16 @@ class BuyBuilding(Action, tag="buy-building"):
     payment: CardList
     # power.prosperity: the prosperity tile whose white die lowers the price by 1.
     white_die: str | None = None
+    # craftsmen.carpenter: the price is lowered by 1 or 2.
+    discount: Literal[1, 2] | None = None
+    # craftsmen.coiner: cards of the money display (same currency) that count in the payment.
+    from_display: CardList | None = None
 
-    module_fields: ClassVar[dict[str, tuple[str, str]]] = {"white_die": ("power", "power.prosperity")}
+    module_fields: ClassVar[dict[str, tuple[str, str]]] = {
+        "white_die": ("power", "power.prosperity"),
+        "discount": ("craftsmen", "craftsmen.carpenter"),
+        "from_display": ("craftsmen", "craftsmen.coiner"),
+    }
 
 
 class PlaceFromReserve(Action, tag="place-from-reserve"):
@@ -47,6 +64,9 @@ class PlaceFromReserve(Action, tag="place-from-reserve"):
     tile: str
     x: Coord
     y: Coord
+    rotation: Rotation | None = None  # craftsmen.mosaic-artist
+
+    module_fields: ClassVar[dict[str, tuple[str, str]]] = {"rotation": _ROTATION}
 
 
 class RemoveToReserve(Action, tag="remove-to-reserve"):
@@ -68,6 +88,12 @@ class PlaceBuilding(Action, tag="place-building"):
     tile: str
     x: Coord
     y: Coord
+    rotation: Rotation | None = None  # craftsmen.mosaic-artist
+    # craftsmen.brickmaker: (x, y) holds a building, which goes to the reserve or to (x, y).
+    displaced: Displaced | None = None
+
+    module_fields: ClassVar[dict[str, tuple[str, str]]] = {
+        "rotation": _ROTATION, "displaced": ("craftsmen", "craftsmen.brickmaker")}
 
 
 class ReserveBuilding(Action, tag="reserve-building"):

@@ -47,8 +47,10 @@ ComponentsFn = Callable[[GameState], Iterable[tuple[str, str]]]
 ConsistencyFn = Callable[[GameState], list[Violation]]
 
 # When an action may be taken: as the turn's action (uses `turn.actions`); while placing held
-# buildings at the end of a turn or of the game; or as the answer to a pending decision.
-ActionKind = Literal["action", "placement", "decision"]
+# buildings at the end of a turn or of the game; as the answer to a pending decision; or "free":
+# by the active player, in play, before their actions are over, without using up an action
+# (a craftsman's ability).
+ActionKind = Literal["action", "placement", "decision", "free"]
 
 
 class Pending(NamedTuple):
@@ -116,6 +118,17 @@ class Module:
     check_position: Callable[[Position], list[Violation]] | None = None
     # How much this module lowers the price of a purchase (BuyBuilding) that is being checked.
     price_reduction: Callable[[GameState, Any], int] | None = None
+    # Money cards from outside the hand that count in a purchase's payment (BuyBuilding), e.g.
+    # display cards (craftsmen.coiner); the module checks them and moves them itself.
+    extra_payment: Callable[[GameState, Any], tuple[str, ...]] | None = None
+    # The most a take of several cards (TakeMoney) may total; the base game's limit is the least.
+    take_limit: Callable[[GameState, Any], int] | None = None
+    # A module that takes over the §4 check of a placement (PlaceBuilding), e.g. a building that
+    # replaces another (craftsmen.brickmaker): its violations, or None to leave it to the base.
+    placement_check: Callable[[GameState, Any], list[Violation] | None] | None = None
+    # The most money cards the display may hold in a consistent state (the base game's 4 is the
+    # least); the base refill still tops up only to 4 (craftsmen.blacksmith).
+    display_limit: Callable[[GameState], int] | None = None
     # Forms of other modules' actions that use this module's fields (e.g. a purchase with a
     # white die): (action type, candidates, sampler). Listed and sampled beside the plain ones,
     # each checked in full.
@@ -187,6 +200,10 @@ class Plan:
     observers: tuple[Observer, ...]
     pending: tuple[Callable[[GameState], Pending | None], ...]
     price_reductions: tuple[Callable[[GameState, Any], int], ...]
+    extra_payments: tuple[Callable[[GameState, Any], tuple[str, ...]], ...]
+    take_limits: tuple[Callable[[GameState, Any], int], ...]
+    placement_checks: tuple[Callable[[GameState, Any], list[Violation] | None], ...]
+    display_limits: tuple[Callable[[GameState], int], ...]
     variants: dict[type[Action], tuple[tuple[CandidatesFn, SampleFn], ...]]
     leftovers: tuple[Callable[[GameState, Any, Context], GameState | None], ...]
 
@@ -211,6 +228,10 @@ def _plan(chosen: tuple[str, ...], with_dirk: bool) -> Plan:
         observers=tuple(m.after_action for m in modules if m.after_action is not None),
         pending=tuple(m.pending for m in modules if m.pending is not None),
         price_reductions=tuple(m.price_reduction for m in modules if m.price_reduction is not None),
+        extra_payments=tuple(m.extra_payment for m in modules if m.extra_payment is not None),
+        take_limits=tuple(m.take_limit for m in modules if m.take_limit is not None),
+        placement_checks=tuple(m.placement_check for m in modules if m.placement_check is not None),
+        display_limits=tuple(m.display_limit for m in modules if m.display_limit is not None),
         variants=_variants(modules),
         leftovers=tuple(m.leftover for m in modules if m.leftover is not None),
     )

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .modules.craftsmen.model import CraftsmenState
 from .modules.extensions.model import ExtensionsState
 from .modules.grounds.model import GroundsState
 from .modules.power.model import PowerState
@@ -173,6 +174,7 @@ class GameState(Record):
     power: PowerState | None = None
     extensions: ExtensionsState | None = None
     staff: StaffState | None = None
+    craftsmen: CraftsmenState | None = None
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

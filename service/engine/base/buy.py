@@ -31,21 +31,24 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
         on_market = [s.tile for s in state.market if s.tile]
         return [Violation("base.buy.currency",
                           f"{action.tile} is not on the market (it holds {on_market})")]
-    if not action.payment:
+    extra = extra_paid(state, action)
+    if not action.payment and not extra:
         return [Violation("base.buy.amount", f"no cards are paid for {action.tile}")]
     hand = state.players[state.turn.player].hand
     out = [Violation("base.buy.currency", f"{c} is paid twice") for c in duplicates(action.payment)]
     out += [Violation("base.buy.currency", f"{c} is not in {action.player}'s hand")
             for c in action.payment if c not in hand]
+    out += [Violation("base.buy.currency", f"{c} is no money card")
+            for c in extra if c not in CATALOGUE.money]
     if out:
         return out
     out += [Violation("base.buy.currency",
                       f"{c} is not {space.currency}: {action.tile} stands on the "
                       f"{space.currency} space and is paid only in {space.currency}")
-            for c in action.payment if CATALOGUE.money[c].currency != space.currency]
+            for c in (*action.payment, *extra) if CATALOGUE.money[c].currency != space.currency]
     if out:
         return out
-    paid = sum(CATALOGUE.money[c].value for c in action.payment)
+    paid = sum(CATALOGUE.money[c].value for c in (*action.payment, *extra))
     price = price_of(state, action)
     if paid < price:
         out.append(Violation("base.buy.amount",
@@ -59,12 +62,18 @@ def price_of(state: GameState, action: BuyBuilding) -> int:
     return max(0, CATALOGUE.tiles[action.tile].price - reduction)
 
 
+def extra_paid(state: GameState, action: BuyBuilding) -> tuple[str, ...]:
+    """Cards from outside the hand that modules count in the payment (craftsmen.coiner); the
+    module that names them checks them and moves them."""
+    return tuple(c for fn in plan_of(state).extra_payments for c in fn(state, action))
+
+
 def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
     space = market_space(state, action.tile)
     assert space is not None
     seat = state.turn.player
     player = state.players[seat]
-    paid = sum(CATALOGUE.money[c].value for c in action.payment)
+    paid = sum(CATALOGUE.money[c].value for c in (*action.payment, *extra_paid(state, action)))
     exact = paid == price_of(state, action)
     market = tuple(emptied(s) if s is space else s for s in state.market)
     state = replace(state, market=market, discard=(*state.discard, *action.payment))

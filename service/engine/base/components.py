@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..grid import check_layout
-from ..rules import pending_decision
+from ..rules import pending_decision, plan_of
 from ..state import GameState
 from ..violations import Violation
 
@@ -139,9 +139,11 @@ def _market(state: GameState) -> list[Violation]:
                                      f"the {s.currency} market space is empty at the start of a turn"))
     if state.phase != "play" and any(s.tile for s in state.market):
         out.append(Violation(INCONSISTENT, "the market keeps no tiles once the game has ended"))
-    if len(state.display) > CATALOGUE.display_size:
+    # A module may let the display hold more (craftsmen.blacksmith).
+    limit = max([CATALOGUE.display_size, *(fn(state) for fn in plan_of(state).display_limits)])
+    if len(state.display) > limit:
         out.append(Violation(INCONSISTENT, f"the money display holds {len(state.display)} cards, "
-                                           f"more than {CATALOGUE.display_size}"))
+                                           f"more than {limit}"))
     for card in (*state.display, *state.discard, *(c for p in state.players for c in p.hand)):
         if card in CATALOGUE.scoring_cards:
             out.append(Violation(INCONSISTENT, f"{card} is only ever in the deck or set aside"))

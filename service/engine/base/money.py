@@ -12,7 +12,7 @@ from ..catalogue import CATALOGUE
 from ..events import MoneyTaken
 from ..flow import spend_action, with_player
 from ..rng import Generator
-from ..rules import ActionRule, Context
+from ..rules import ActionRule, Context, plan_of
 from ..state import GameState
 from ..violations import Violation
 
@@ -33,11 +33,17 @@ def check(state: GameState, action: TakeMoney) -> list[Violation]:
     if out or len(action.cards) == 1:
         return out
     total = sum(CATALOGUE.money[c].value for c in action.cards)
-    limit = CATALOGUE.take_money_total_at_most
+    limit = take_limit(state, action)
     if total > limit:
         out.append(Violation(RULE, f"several cards may total at most {limit}; "
                                    f"{', '.join(action.cards)} total {total}"))
     return out
+
+
+def take_limit(state: GameState, action: TakeMoney) -> int:
+    """The most several cards may total: 5, or more where a module raises it (goldsmith)."""
+    raised = (fn(state, action) for fn in plan_of(state).take_limits)
+    return max([CATALOGUE.take_money_total_at_most, *raised])
 
 
 def apply(state: GameState, action: TakeMoney, ctx: Context) -> GameState:

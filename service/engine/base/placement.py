@@ -10,9 +10,9 @@ from msgspec.structs import replace
 from ..actions import EndTurn, PlaceBuilding, ReserveBuilding
 from ..events import BuildingPlaced, BuildingReserved
 from ..flow import end_actions, with_player
-from ..grid import check_placement, placements, walls_of
+from ..grid import check_placement, placements, rotate, walls_of
 from ..rng import Generator
-from ..rules import ActionRule, Context
+from ..rules import ActionRule, Context, plan_of
 from ..state import GameState, Player, Tile, place_tile
 from ..violations import Violation
 
@@ -48,7 +48,13 @@ def check_place(state: GameState, action: PlaceBuilding) -> list[Violation]:
         return out
     tile = held_tile(player, action.tile)
     assert tile is not None
-    return check_placement(player.alhambra, (action.x, action.y), action.tile, walls_of(tile))
+    for fn in plan_of(state).placement_checks:  # a module's own placement (craftsmen.brickmaker)
+        found = fn(state, action)
+        if found is not None:
+            return found
+    # A rotation (craftsmen.mosaic-artist) is refused unless its module allows it.
+    return check_placement(player.alhambra, (action.x, action.y), action.tile,
+                           rotate(walls_of(tile), action.rotation or 0))
 
 
 def apply_place(state: GameState, action: PlaceBuilding, ctx: Context) -> GameState:
@@ -57,7 +63,8 @@ def apply_place(state: GameState, action: PlaceBuilding, ctx: Context) -> GameSt
     tile = held_tile(player, action.tile)
     assert tile is not None
     state = with_player(state, seat, held=tuple(t for t in player.held if t is not tile),
-                        alhambra=(*player.alhambra, place_tile(tile, action.x, action.y)))
+                        alhambra=(*player.alhambra,
+                                  place_tile(tile, action.x, action.y, rotation=action.rotation or 0)))
     state = end_actions(state)
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return state

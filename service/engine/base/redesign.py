@@ -21,6 +21,7 @@ from ..grid import (
     placements,
     reachable,
     requirements,
+    rotate,
     side_mismatches,
     walls_of,
 )
@@ -79,7 +80,9 @@ def check_place(state: GameState, action: PlaceFromReserve) -> list[Violation]:
     tile = in_reserve(player, action.tile)
     if out or tile is None:
         return out
-    return check_placement(player.alhambra, (action.x, action.y), action.tile, walls_of(tile))
+    # A rotation (craftsmen.mosaic-artist) is refused unless its module allows it.
+    return check_placement(player.alhambra, (action.x, action.y), action.tile,
+                           rotate(walls_of(tile), action.rotation or 0))
 
 
 def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> GameState:
@@ -90,7 +93,7 @@ def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> Gam
     state = with_player(
         state, seat,
         reserve=tuple(t for t in player.reserve if t is not tile),
-        alhambra=(*player.alhambra, place_tile(tile, action.x, action.y)))
+        alhambra=(*player.alhambra, place_tile(tile, action.x, action.y, rotation=action.rotation or 0)))
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return spend_action(state, another=False)
 

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from msgspec.structs import replace
 
-from ...actions import Action, RemoveToReserve, SwapWithReserve, TakeMoney
+from ...actions import Action, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import with_player
@@ -25,6 +25,7 @@ from ...rules import ActionRule, Context, Module, Pending, modules_of_ids, regis
 from ...scoring import Line, Position, building_type, majority_lines
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
+from ..craftsmen.rules import BuilderRedesign
 from .model import Spot, StaffState
 
 DATA = load_data("staff")
@@ -247,6 +248,22 @@ def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
     return _under_marshal(state, action.player, action.replaces)
 
 
+def check_builder(state: GameState, action: BuilderRedesign) -> list[Violation]:
+    """With the craftsmen: a builder's redesign may not lift the marshal's tile (to the reserve,
+    in a swap, nor to another space: the marshal stays where it stands)."""
+    return _under_marshal(state, action.player, action.replaces or action.tile)
+
+
+def check_displaced(state: GameState, action: PlaceBuilding) -> list[Violation]:
+    """With the craftsmen: a brickmaker may not send the marshal's tile to the reserve (displaced
+    to another space, the marshal stays on its space, now under the new building)."""
+    if action.displaced != "reserve":
+        return []
+    seat = state.seat_of(action.player)
+    old = next((p for p in state.players[seat].alhambra if (p.x, p.y) == (action.x, action.y)), None)
+    return _under_marshal(state, action.player, old.tile) if old is not None else []
+
+
 # --- scoring (staff.score, staff.dirk) ------------------------------------------------------
 
 def unserved(alhambra: tuple[PlacedTile, ...]) -> int:
@@ -376,7 +393,8 @@ STAFF = register(Module(
               "staff.dirk"),
     actions=(ActionRule(action=MoveMarshal, rule="staff.move", kind="decision", check=check_move,
                         apply=apply_move, candidates=candidates_move, sample=sample_move),),
-    checks=((RemoveToReserve, check_remove), (SwapWithReserve, check_swap)),
+    checks=((RemoveToReserve, check_remove), (SwapWithReserve, check_swap),
+            (BuilderRedesign, check_builder), (PlaceBuilding, check_displaced)),
     setup=((SETUP_STEP, setup),),
     end_of_turn=((REFILL_STEP, lay_display),),
     after_action=after_take,

@@ -1,0 +1,27 @@
+"""The Travelling Craftsmen's data: its state (RULES.md §C)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from ...records import Record
+
+Cards = Annotated[tuple[str, ...], msgspec.Meta(max_length=13)]
+
+
+class CraftsmenState(Record):
+    """Per seat, the face-up craftsmen (public) and the face-down one (hidden: only its holder
+    knows it; at most one exists, between a pass and the receiver's next turn); the cards out
+    of the game (hidden); the card whose ability the active player used this turn, if any, and
+    whether the end of the turn waits for the craftsman to be passed (craftsmen.pass)."""
+
+    face_up: tuple[Cards, ...] = ()
+    face_down: tuple[str | None, ...] = ()
+    out: Cards = ()
+    used: str | None = None
+    passing: bool = False
+
+
+__all__ = ["CraftsmenState"]
