@@ -144,7 +144,7 @@ def _market(state: GameState) -> list[Violation]:
     if len(state.display) > limit:
         out.append(Violation(INCONSISTENT, f"the money display holds {len(state.display)} cards, "
                                            f"more than {limit}"))
-    for card in (*state.display, *state.discard, *(c for p in state.players for c in p.hand)):
-        if card in CATALOGUE.scoring_cards:
+    for p in (state.display, state.discard, *(p.hand for p in state.players)):
+        for card in CATALOGUE.scoring_cards.keys() & set(p):
             out.append(Violation(INCONSISTENT, f"{card} is only ever in the deck or set aside"))
     return out
