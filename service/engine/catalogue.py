@@ -7,7 +7,7 @@ numbers the rules use (prices, walls, points), so a corrected value is a one-lin
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -76,6 +76,8 @@ class Catalogue:
     dirk_tiles_at_setup: int
     dirk_tiles_after_round_1: int
     dirk_bag_share_after_round_2: int
+    # Cards that modules shuffle into the money piles (card id -> module), e.g. wall cards.
+    cards: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def scoring_round_of(self, card: str) -> int:
         """The scoring round a scoring card calls for (`base.score.rounds`)."""
@@ -164,9 +166,28 @@ def _module_tiles(types: tuple[str, ...]) -> dict[str, BuildingTile]:
     return out
 
 
+def _module_cards() -> dict[str, str]:
+    """The cards that modules' data files add to the money deck: `"cards": [{"id", ...}]`,
+    card id -> module (e.g. the wall cards)."""
+    out: dict[str, str] = {}
+    for entry in sorted(resources.files("service.engine").joinpath("data").iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json") or entry.name == "base.json":
+            continue
+        for raw in json.loads(entry.read_text("utf-8")).get("cards", []):
+            if raw["id"] in out:
+                raise ValueError(f"{entry.name}: card id {raw['id']} appears twice")
+            out[raw["id"]] = entry.name.removesuffix(".json")
+    return out
+
+
 def load_catalogue() -> Catalogue:
     cat = _load(load_data("base"))
     _check(cat)
+    cards = _module_cards()
+    clash_cards = sorted(set(cards) & {*cat.money, *cat.scoring_cards})
+    if clash_cards:
+        raise ValueError(f"module cards reuse base ids: {clash_cards}")
+    cat = replace(cat, cards=MappingProxyType(cards))
     extra = _module_tiles(cat.building_types)
     clash = sorted(set(extra) & set(cat.tiles))
     if clash:

@@ -86,7 +86,8 @@ def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
 
 
 # Every tile and card id of every catalogue (the base game's and the modules' data).
-KNOWN_IDS = frozenset({*CATALOGUE.tiles, *CATALOGUE.money, *CATALOGUE.scoring_cards, FOUNTAIN})
+KNOWN_IDS = frozenset({*CATALOGUE.tiles, *CATALOGUE.money, *CATALOGUE.scoring_cards, *CATALOGUE.cards,
+                       FOUNTAIN})
 
 
 def _ids(module: Module, state: GameState) -> Iterable[str]:

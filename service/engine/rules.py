@@ -136,6 +136,12 @@ class Module:
     # At the end of the game, a market space this module hands out itself (instead of
     # base.end.leftovers); returns None when it leaves the space to the base game.
     leftover: Callable[[GameState, Any, Context], GameState | None] | None = None
+    # Cards this module shuffles into the money piles once the 5 piles are formed (RULES.md §H):
+    # (pile number from 1, card) pairs; a pile given a card is shuffled (base/setup.py).
+    pile_cards: Callable[[GameState, Context], Iterable[tuple[int, str]]] | None = None
+    # A card drawn to the money display that this module takes (e.g. a wall card set aside,
+    # walls.reveal): the state with the card taken, or None to leave it to the display.
+    take_drawn: Callable[[GameState, str, Context], GameState | None] | None = None
     default_data: dict[str, Any] = field(default_factory=dict)
 
 
@@ -206,6 +212,7 @@ class Plan:
     display_limits: tuple[Callable[[GameState], int], ...]
     variants: dict[type[Action], tuple[tuple[CandidatesFn, SampleFn], ...]]
     leftovers: tuple[Callable[[GameState, Any, Context], GameState | None], ...]
+    drawn_takers: tuple[Callable[[GameState, str, Context], GameState | None], ...] = ()
 
 
 def _ordered(pairs: Iterable[tuple[int, int, StepFn]]) -> tuple[tuple[int, StepFn], ...]:
@@ -234,6 +241,7 @@ def _plan(chosen: tuple[str, ...], with_dirk: bool) -> Plan:
         display_limits=tuple(m.display_limit for m in modules if m.display_limit is not None),
         variants=_variants(modules),
         leftovers=tuple(m.leftover for m in modules if m.leftover is not None),
+        drawn_takers=tuple(m.take_drawn for m in modules if m.take_drawn is not None),
     )
 
 

@@ -16,6 +16,7 @@ from .modules.extensions.model import ExtensionsState
 from .modules.grounds.model import GroundsState
 from .modules.power.model import PowerState
 from .modules.staff.model import StaffState
+from .modules.walls.model import WallsState
 from .modules.zoo.model import ZooState
 from .records import Record
 
@@ -175,6 +176,7 @@ class GameState(Record):
     extensions: ExtensionsState | None = None
     staff: StaffState | None = None
     craftsmen: CraftsmenState | None = None
+    walls: WallsState | None = None
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

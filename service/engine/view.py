@@ -6,6 +6,7 @@ and of the bag (only their sizes), and the generator's state.
 
 from __future__ import annotations
 
+from .modules.walls.model import WallsState
 from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Record, Tile, Turn
 
 
@@ -35,6 +36,7 @@ class View(Record):
     rounds_held: tuple[int, ...] = ()
     removed: tuple[Tile, ...] = ()
     ranking: tuple[RankEntry, ...] = ()
+    walls: WallsState | None = None  # the wall cards set aside and used (public)
 
 
 class UnknownViewer(ValueError):
@@ -55,4 +57,5 @@ def view(state: GameState, viewer: str | None) -> View:
                 modules=state.modules, phase=state.phase, display=state.display,
                 deck_size=len(state.deck), bag_size=len(state.bag), discard=state.discard,
                 dirk=state.dirk, scoring_called=state.scoring_called,
-                rounds_held=state.rounds_held, removed=state.removed, ranking=state.ranking)
+                rounds_held=state.rounds_held, removed=state.removed, ranking=state.ranking,
+                walls=state.walls)

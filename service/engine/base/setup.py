@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from ..catalogue import CATALOGUE, base_tiles
 from ..events import GameCreated
 from ..flow import with_player
-from ..rules import Context
+from ..rules import Context, modules_of
 from ..state import GameState, Turn
 from .turn import draw_money, refill_market
 
@@ -52,7 +52,8 @@ def lay_display_and_market(state: GameState, ctx: Context) -> GameState:
 
 def form_piles(state: GameState, ctx: Context) -> GameState:
     """base.setup.scoring-cards: 5 piles as equal as possible (the first ones larger), each
-    scoring card shuffled into its pile, the 1st pile on top."""
+    scoring card (and each card a module adds to a pile) shuffled into its pile, the 1st pile
+    on top."""
     n = CATALOGUE.money_piles
     size, extra = divmod(len(state.deck), n)
     piles: list[list[str]] = []
@@ -61,10 +62,18 @@ def form_piles(state: GameState, ctx: Context) -> GameState:
         end = start + size + (1 if i < extra else 0)
         piles.append(list(state.deck[start:end]))
         start = end
+    added: set[int] = set()
     for card, number in CATALOGUE.scoring_cards.items():
         piles[number - 1].append(card)
+        added.add(number - 1)
+    # Cards of modules (walls.setup), after the piles are formed (RULES.md §H).
+    for m in modules_of(state):
+        if m.pile_cards is not None:
+            for number, card in m.pile_cards(state, ctx):
+                piles[number - 1].append(card)
+                added.add(number - 1)
     for i, cards in enumerate(piles):
-        if any(c in CATALOGUE.scoring_cards for c in cards):
+        if i in added:
             piles[i] = list(ctx.rng.shuffled(cards))
     return replace(state, deck=tuple(c for pile in piles for c in pile))
 

@@ -3,6 +3,8 @@ the leftover market tiles and the final scoring (RULES.md §3, §6, §7)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from msgspec.structs import replace
 
 from ..catalogue import CATALOGUE
@@ -41,6 +43,7 @@ def draw_money(state: GameState, ctx: Context) -> tuple[GameState, str | None]:
 def refill_display(state: GameState, ctx: Context, size: int) -> GameState:
     """base.turn.refill and base.turn.scoring-card: top the display up to `size` cards."""
     drawn: list[str] = []
+    takers = plan_of(state).drawn_takers
     while len(state.display) < size:
         state, card = draw_money(state, ctx)
         if card is None:
@@ -50,11 +53,24 @@ def refill_display(state: GameState, ctx: Context, size: int) -> GameState:
             ctx.events.append(ScoringCardDrawn(card=card, round=round_))
             state = replace(state, scoring_called=(*state.scoring_called, round_))
             continue
+        taken = _taken(takers, state, card, ctx)
+        if taken is not None:  # a module's card (walls.reveal): drawing goes on
+            state = taken
+            continue
         drawn.append(card)
         state = replace(state, display=(*state.display, card))
     if drawn:
         ctx.events.append(DisplayRefilled(cards=tuple(drawn)))
     return state
+
+
+def _taken(takers: tuple[Callable[[GameState, str, Context], GameState | None], ...],
+           state: GameState, card: str, ctx: Context) -> GameState | None:
+    for take in takers:
+        taken = take(state, card, ctx)
+        if taken is not None:
+            return taken
+    return None
 
 
 def refill_market(state: GameState, ctx: Context) -> GameState:

@@ -18,3 +18,4 @@ def register_all() -> None:
     from .extensions import rules as _extensions  # noqa: F401
     from .staff import rules as _staff  # noqa: F401
     from .grounds import rules as _grounds  # noqa: F401
+    from .walls import rules as _walls  # noqa: F401

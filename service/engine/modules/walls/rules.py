@@ -1,0 +1,298 @@
+"""The Walls (RULES.md §W, seed 003): eight wall cards are shuffled into the money piles 2 to 5.
+A wall card drawn to the display is set aside face up beside it (drawing goes on). As their
+action a player takes a set-aside card and adds its walls, as shown, to one tile of their
+Alhambra or reserve: never on a printed wall, and the Alhambra must still obey §4. The added
+walls stay on that tile for good and count as walls for every purpose.
+
+Added walls lie on a tile as its `added_walls` token, in the tile's own frame (a tile placed
+turned by a Mosaic artist shows them turned with it). Everything of this module is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TypeVar
+
+from msgspec.structs import replace
+
+from ...actions import Action
+from ...base.setup import PILES
+from ...catalogue import CATALOGUE, FOUNTAIN, SIDES, load_data, parse_walls, walls_text
+from ...events import Event
+from ...flow import spend_action, with_player
+from ...grid import check_layout, rotate
+from ...rng import Generator
+from ...rules import ActionRule, Context, Module, register
+from ...scoring import Position
+from ...state import GameState, PlacedTile, Player, Tile
+from ...violations import Violation
+from .model import UsedWall, WallsState
+
+DATA = load_data("walls")
+WALLS: dict[str, int] = {c["id"]: parse_walls(c["walls"]) for c in DATA["cards"]}  # card -> mask
+CARDS: tuple[str, ...] = tuple(WALLS)
+ADDED_AT_MOST = sum(bin(mask).count("1") for mask in WALLS.values())  # wall pieces of all cards
+_PRINTED = {FOUNTAIN: 0, **{t.id: t.walls for t in CATALOGUE.tiles.values()}}
+
+
+class AddWalls(Action, tag="add-walls"):
+    """walls.action: take the set-aside wall card `card` and add its walls, as shown (in the
+    Alhambra's frame), to the tile `tile` of the player's Alhambra or reserve."""
+
+    card: str
+    tile: str
+
+
+class WallCardSetAside(Event, tag="wall-card-set-aside"):
+    card: str
+
+
+class WallsAdded(Event, tag="walls-added"):
+    player: str
+    card: str
+    tile: str
+    walls: str  # as shown (N, E, S, W of the Alhambra)
+
+
+def _walls(state: GameState) -> WallsState:
+    assert state.walls is not None
+    return state.walls
+
+
+# --- setup and reveal -----------------------------------------------------------------------
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """The module's part of the state, before the piles take the wall cards (60)."""
+    return replace(state, walls=WallsState())
+
+
+def pile_cards(state: GameState, ctx: Context) -> Iterator[tuple[int, str]]:
+    """walls.setup: the wall cards shuffled, two each into the piles 2 to 5."""
+    cards = ctx.rng.shuffled(CARDS)
+    per = DATA["per_pile"]
+    for i, pile in enumerate(DATA["piles"]):
+        for card in cards[i * per:(i + 1) * per]:
+            yield pile, card
+
+
+def take_drawn(state: GameState, card: str, ctx: Context) -> GameState | None:
+    """walls.reveal: a wall card drawn to the display is set aside face up beside it."""
+    if card not in WALLS or state.walls is None:
+        return None
+    ctx.events.append(WallCardSetAside(card=card))
+    return replace(state, walls=replace(state.walls, aside=(*state.walls.aside, card)))
+
+
+# --- the action ------------------------------------------------------------------------------
+
+def _tile_of(player: Player, tile: str) -> Tile | None:
+    for t in (*player.alhambra, *player.reserve):
+        if t.tile == tile:
+            return t
+    return None
+
+
+def own_frame(tile: Tile, shown: int) -> int:
+    """Walls shown in the Alhambra's frame, in the tile's own frame (undoing its rotation)."""
+    rotation = getattr(tile, "rotation", 0)
+    return rotate(shown, 360 - rotation) if rotation else shown
+
+
+T = TypeVar("T", bound=Tile)
+
+
+def with_added(tile: T, own: int) -> T:
+    mask = parse_walls(tile.added_walls) if tile.added_walls else 0
+    return replace(tile, added_walls=walls_text(mask | own))
+
+
+def _sides(mask: int) -> str:
+    return ", ".join(side for side in SIDES if mask & parse_walls(side))
+
+
+def problems(state: GameState, player: Player, card: str, tile_id: str) -> list[Violation]:
+    walls = _walls(state)
+    if card not in walls.aside:
+        return [Violation("walls.action", f"{card} is not a wall card set aside beside the display "
+                                          f"(set aside: {list(walls.aside)})")]
+    tile = _tile_of(player, tile_id)
+    if tile is None:
+        return [Violation("walls.action", f"{tile_id} is not a tile of {player.name}'s Alhambra or "
+                                          "reserve")]
+    own = own_frame(tile, WALLS[card])
+    existing = _PRINTED[tile.tile] | (parse_walls(tile.added_walls) if tile.added_walls else 0)
+    overlap = own & existing
+    if overlap:
+        shown = rotate(overlap, getattr(tile, "rotation", 0))
+        return [Violation("walls.no-overlap", f"{card} would put a wall on the {_sides(shown)} side of "
+                                              f"{tile_id}, which already has a wall there")]
+    if not isinstance(tile, PlacedTile):
+        return []
+    after = tuple(with_added(t, own) if t.tile == tile_id else t for t in player.alhambra)
+    return [Violation("walls.no-overlap", f"{card} on {tile_id} at ({tile.x}, {tile.y}): the "
+                                          f"Alhambra would break {v.rule}: {v.message}")
+            for v in check_layout(after)]
+
+
+def check_add(state: GameState, action: AddWalls) -> list[Violation]:
+    return problems(state, state.players[state.turn.player], action.card, action.tile)
+
+
+def apply_add(state: GameState, action: AddWalls, ctx: Context) -> GameState:
+    seat = state.turn.player
+    player = state.players[seat]
+    tile = _tile_of(player, action.tile)
+    assert tile is not None
+    own = own_frame(tile, WALLS[action.card])
+
+    def added(t: Tile) -> Tile:
+        return with_added(t, own) if t.tile == action.tile else t
+
+    state = with_player(state, seat, alhambra=tuple(added(t) for t in player.alhambra),
+                        reserve=tuple(added(t) for t in player.reserve))
+    walls = _walls(state)
+    used = UsedWall(card=action.card, player=player.name, tile=action.tile, walls=walls_text(own))
+    walls = replace(walls, aside=tuple(c for c in walls.aside if c != action.card),
+                    used=(*walls.used, used))
+    ctx.events.append(WallsAdded(player=player.name, card=action.card, tile=action.tile,
+                                 walls=walls_text(WALLS[action.card])))
+    return spend_action(replace(state, walls=walls), another=False)
+
+
+def candidates_add(state: GameState, seat: int) -> Iterator[AddWalls]:
+    player = state.players[seat]
+    for card in sorted(set(_walls(state).aside)):
+        for t in (*player.alhambra, *player.reserve):
+            if not problems(state, player, card, t.tile):
+                yield AddWalls(player=player.name, card=card, tile=t.tile)
+
+
+def sample_add(state: GameState, seat: int, rng: Generator) -> AddWalls | None:
+    """A few random (card, tile) pairs; the first legal one (None if none was found)."""
+    aside = _walls(state).aside
+    if not aside:
+        return None
+    player = state.players[seat]
+    tiles = [t.tile for t in (*player.alhambra, *player.reserve)]
+    for _ in range(8):
+        card, tile = rng.choice(sorted(aside)), rng.choice(tiles)
+        if not problems(state, player, card, tile):
+            return AddWalls(player=player.name, card=card, tile=tile)
+    return None
+
+
+# --- components and consistency ---------------------------------------------------------------
+
+def expected(state: GameState) -> Iterator[str]:
+    yield from CARDS
+
+
+def census(state: GameState) -> list[str]:
+    walls = state.walls
+    if walls is None:
+        return []
+    return [*walls.aside, *(u.card for u in walls.used)]
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    walls = state.walls
+    if walls is None:
+        return
+    for card in walls.aside:
+        yield card, "set aside beside the money display"
+    for u in walls.used:
+        yield u.card, f"used on {u.player}'s {u.tile} (added walls)"
+
+
+def _turns_of(mask: int) -> set[int]:
+    return {rotate(mask, degrees) for degrees in (0, 90, 180, 270)}
+
+
+def consistency(state: GameState) -> list[Violation]:
+    walls = state.walls
+    if walls is None:
+        return [Violation("walls.setup", "the walls module is on but the state has no `walls` part")]
+    out = []
+    places = [("the money display", state.display), ("the discard pile", state.discard),
+              *((f"{p.name}'s hand", p.hand) for p in state.players)]
+    for where, cards in places:
+        out += [Violation("walls.reveal", f"{c} is in {where}: a wall card drawn is set aside beside "
+                                          "the display") for c in cards if c in WALLS]
+    out += [Violation("walls.action", f"{c} is not a wall card") for c in walls.aside if c not in WALLS]
+    # What the used cards put on each tile, per (player, tile).
+    on: dict[tuple[str, str], int] = {}
+    for u in walls.used:
+        mask = parse_walls(u.walls) if u.walls and u.walls != "open" else 0
+        if u.card not in WALLS or mask not in _turns_of(WALLS[u.card]):
+            out.append(Violation("walls.action", f"{u.card} used on {u.player}'s {u.tile} shows no "
+                                                 f"walls {u.walls!r}"))
+            continue
+        key = (u.player, u.tile)
+        if on.get(key, 0) & mask:
+            out.append(Violation("walls.no-overlap", f"two wall cards put a wall on the same side of "
+                                                     f"{u.player}'s {u.tile}"))
+        on[key] = on.get(key, 0) | mask
+    for p in state.players:
+        for t in (*p.alhambra, *p.reserve):
+            added = parse_walls(t.added_walls) if t.added_walls else 0
+            want = on.pop((p.name, t.tile), 0)
+            if added != want:
+                out.append(Violation("walls.fixed", f"{p.name}'s {t.tile} carries added walls "
+                                                    f"{t.added_walls or 'none'!r} but the wall cards used "
+                                                    f"on it show {walls_text(want)!r}"))
+            if added & _PRINTED[t.tile]:
+                out.append(Violation("walls.no-overlap", f"{p.name}'s {t.tile}: an added wall lies on a "
+                                                         "printed wall"))
+        out += [Violation("walls.fixed", f"{t.tile} held by {p.name} carries added walls: they are "
+                                         "only ever added to Alhambra and reserve tiles")
+                for t in p.held if t.added_walls]
+    for player, tile in sorted(on):
+        out.append(Violation("walls.fixed", f"a wall card was used on {player}'s {tile}, which is not in "
+                                            f"{player}'s Alhambra or reserve"))
+    others = [*state.removed, *(state.dirk.tiles if state.dirk is not None else ())]
+    out += [Violation("walls.fixed", f"{t.tile} out of the players' tiles carries added walls")
+            for t in others if t.added_walls]
+    return out
+
+
+def check_position(position: Position) -> list[Violation]:
+    """Scoring positions: added walls never on printed walls, and no more than the cards hold."""
+    out = []
+    total = 0
+    for p in position.players:
+        for t in (*p.alhambra, *p.reserve, *p.tiles):
+            if not t.added_walls:
+                continue
+            added = parse_walls(t.added_walls)
+            total += bin(added).count("1")
+            if p.dirk:
+                out.append(Violation("walls.fixed", f"{p.name}: Dirk's {t.tile} carries added walls"))
+            overlap = added & _PRINTED.get(t.tile, 0)
+            if overlap:
+                out.append(Violation("walls.no-overlap", f"{p.name}'s {t.tile}: the added walls on its "
+                                                         f"{_sides(overlap)} side lie on printed walls "
+                                                         "(in the tile's own frame)"))
+    if total > ADDED_AT_MOST:
+        out.append(Violation("walls.action", f"{total} added wall pieces: the wall cards show only "
+                                             f"{ADDED_AT_MOST}"))
+    return out
+
+
+WALLS_MODULE = register(Module(
+    id="walls",
+    name="The Walls",
+    rule_ids=("walls.setup", "walls.reveal", "walls.action", "walls.no-overlap", "walls.fixed"),
+    actions=(ActionRule(action=AddWalls, rule="walls.action", kind="action", check=check_add,
+                        apply=apply_add, candidates=candidates_add, sample=sample_add),),
+    setup=((PILES - 1, setup),),
+    pile_cards=pile_cards,
+    take_drawn=take_drawn,
+    components=located,
+    census=census,
+    expected=expected,
+    consistency=consistency,
+    check_position=check_position,
+    events=(WallCardSetAside, WallsAdded),
+    tokens=("added_walls",),
+    default_data=DATA,
+))

@@ -1,0 +1,286 @@
+"""The Walls (RULES.md §W): one test that allows and one that refuses per rule id, the wall cards
+in the money piles, and random complete games."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from service.engine import InconsistentState, check_consistency, new_game, score, score_state
+from service.engine.actions import PlaceBuilding, RemoveToReserve, TakeMoney
+from service.engine.catalogue import CATALOGUE
+from service.engine.grid import walls_of
+from service.engine.modules.walls.model import UsedWall, WallsState
+from service.engine.modules.walls.rules import CARDS, AddWalls, WallCardSetAside
+from service.engine.scoring import Position, PositionPlayer, WallLine
+from service.engine.state import GameState, PlacedTile, Tile
+from service.engine.view import view
+from tests.engine.helpers import NAMES, allowed, arrange, play, refused
+from tests.engine.play import play_random_game
+
+
+def walls_game(players: int = 3, seed: int = 1, modules: tuple[str, ...] = ()) -> GameState:
+    return new_game(NAMES[:players], ["walls", *modules], seed=seed).state
+
+
+def walls(state: GameState) -> WallsState:
+    assert state.walls is not None
+    return state.walls
+
+
+def set_aside(state: GameState, *cards: str) -> GameState:
+    """The wall cards taken out of the deck and set aside beside the display."""
+    state = replace(state, deck=tuple(c for c in state.deck if c not in cards),
+                    walls=replace(walls(state), aside=(*walls(state).aside, *cards)))
+    assert check_consistency(state) == []
+    return state
+
+
+def ana_with(state: GameState, *tiles: tuple[str, int, int], reserve: tuple[str, ...] = ()) -> GameState:
+    return arrange(state, alhambras={"Ana": tiles}, reserves={"Ana": reserve}, active="Ana")
+
+
+def wall_line(state: GameState, name: str) -> WallLine:
+    breakdown = score_state(state, 1)
+    player = next(p for p in breakdown.players if p.name == name)
+    return next(line for line in player.lines if isinstance(line, WallLine))
+
+
+def tile_of(state: GameState, name: str, tile: str) -> Tile:
+    player = state.player_named(name)
+    assert player is not None
+    return next(t for t in (*player.alhambra, *player.reserve) if t.tile == tile)
+
+
+# --- walls.setup ----------------------------------------------------------------------------
+
+
+def piles(state: GameState) -> list[list[str]]:
+    """The deck of a new game cut back into its 5 piles (as formed at setup)."""
+    money = [c for c in state.deck if c in CATALOGUE.money]
+    size, extra = divmod(len(money), CATALOGUE.money_piles)
+    added = {2: 1 + 2, 3: 2, 4: 1 + 2, 5: 2}  # scoring cards and wall cards per pile
+    out, start = [], 0
+    for number in range(1, CATALOGUE.money_piles + 1):
+        end = start + size + (1 if number - 1 < extra else 0) + added.get(number, 0)
+        out.append(list(state.deck[start:end]))
+        start = end
+    assert start == len(state.deck)
+    return out
+
+
+@pytest.mark.rule("walls.setup")
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_walls_setup_allows_two_wall_cards_shuffled_into_each_pile_2_to_5(seed: int) -> None:
+    state = walls_game(seed=seed)
+    assert check_consistency(state) == []
+    assert walls(state) == WallsState()
+    cut = piles(state)
+    assert [sum(c in CARDS for c in pile) for pile in cut] == [0, 2, 2, 2, 2]
+    assert "scoring-1" in cut[1] and "scoring-2" in cut[3]
+    assert sorted(c for c in state.deck if c in CARDS) == sorted(CARDS)
+    assert not any(c in CARDS for c in state.display)
+
+
+@pytest.mark.rule("walls.setup")
+def test_walls_setup_refuses_a_missing_wall_card_or_one_without_the_module() -> None:
+    state = walls_game()
+    missing = replace(state, deck=tuple(c for c in state.deck if c != "wall-NE"))
+    assert any("wall-NE" in v.message for v in check_consistency(missing))
+    assert any(v.rule == "walls.setup" for v in check_consistency(replace(state, walls=None)))
+    plain = new_game(NAMES[:3], seed=1).state
+    problems = check_consistency(replace(plain, deck=(*plain.deck, "wall-N")))
+    assert any("wall-N" in v.message and "not a component of this game" in v.message for v in problems)
+
+
+# --- walls.reveal ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("walls.reveal")
+def test_walls_reveal_allows_a_drawn_wall_card_set_aside_and_drawing_going_on() -> None:
+    state = arrange(walls_game(), display=("blue-1-a", "blue-2-a", "green-3-a", "yellow-4-a"),
+                    deck_top=("wall-ES", "scoring-1", "wall-W", "orange-6-a"), active="Ana")
+    outcome = play(state, TakeMoney(player="Ana", cards=("blue-1-a",)))
+    after = outcome.state
+    assert walls(after).aside == ("wall-ES", "wall-W")
+    assert sorted(after.display) == sorted(("blue-2-a", "green-3-a", "yellow-4-a", "orange-6-a"))
+    set_aside_events = [e for e in outcome.events if isinstance(e, WallCardSetAside)]
+    assert [e.card for e in set_aside_events] == ["wall-ES", "wall-W"]
+    assert after.rounds_held == (1,)  # the scoring card among them is scored as usual
+    seen = view(after, None)  # set aside face up: everyone sees them
+    assert seen.walls is not None and seen.walls.aside == ("wall-ES", "wall-W")
+
+
+@pytest.mark.rule("walls.reveal")
+def test_walls_reveal_refuses_a_wall_card_in_the_display_or_a_hand() -> None:
+    state = walls_game()
+    in_display = replace(state, deck=tuple(c for c in state.deck if c != "wall-S"),
+                         display=(*state.display[:3], "wall-S"), discard=(*state.discard, state.display[3]))
+    assert any(v.rule == "walls.reveal" and "wall-S" in v.message for v in check_consistency(in_display))
+    ana = state.players[0]
+    in_hand = replace(state, deck=tuple(c for c in state.deck if c != "wall-S"),
+                      players=(replace(ana, hand=(*ana.hand, "wall-S")), *state.players[1:]))
+    assert any(v.rule == "walls.reveal" and "Ana's hand" in v.message for v in check_consistency(in_hand))
+
+
+# --- walls.action ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("walls.action")
+def test_walls_action_allows_adding_a_set_aside_card_to_the_fountain_as_the_action() -> None:
+    state = set_aside(ana_with(walls_game(), ("pavilion-8-open", 0, 1)), "wall-NE", "wall-W")
+    outcome = play(state, AddWalls(player="Ana", card="wall-NE", tile="fountain"))
+    after = outcome.state
+    assert tile_of(after, "Ana", "fountain").added_walls == "NE"
+    assert walls(after).aside == ("wall-W",)
+    assert walls(after).used == (UsedWall(card="wall-NE", player="Ana", tile="fountain", walls="NE"),)
+    assert after.active.name != "Ana"  # it was her action: the turn is over
+    assert "WallsAdded" in [type(e).__name__ for e in outcome.events]
+
+
+@pytest.mark.rule("walls.action")
+def test_walls_action_allows_a_reserve_tile() -> None:
+    state = set_aside(ana_with(walls_game(), reserve=("garden-10-N",)), "wall-SW")
+    after = allowed(state, AddWalls(player="Ana", card="wall-SW", tile="garden-10-N"))
+    assert tile_of(after, "Ana", "garden-10-N").added_walls == "SW"
+
+
+@pytest.mark.rule("walls.action")
+def test_walls_action_refuses_a_card_not_set_aside_a_tile_not_hers_or_no_action_left() -> None:
+    state = set_aside(ana_with(walls_game(), ("pavilion-8-open", 0, 1)), "wall-N")
+    refused(state, AddWalls(player="Ana", card="wall-E", tile="fountain"), "walls.action", "wall-E")
+    refused(state, AddWalls(player="Ana", card="wall-N", tile="tower-13-E"), "walls.action",
+            "tower-13-E", "Ana")
+    refused(state, AddWalls(player="Ben", card="wall-N", tile="fountain"), "base.turn.order")
+    # After her action (a wall card), a second one is refused.
+    two = set_aside(state, "wall-E")
+    after = replace(two, turn=replace(two.turn, actions=0, acted=True),
+                    players=(replace(two.players[0], held=(Tile(tile=two.market[0].tile or ""),)),
+                             *two.players[1:]),
+                    market=(replace(two.market[0], tile=None), *two.market[1:]))
+    refused(after, AddWalls(player="Ana", card="wall-E", tile="fountain"), "base.turn.one-action")
+    plain = arrange(new_game(NAMES[:3], seed=1).state, active="Ana")
+    refused(plain, AddWalls(player="Ana", card="wall-N", tile="fountain"), "walls.action", "walls")
+
+
+# --- walls.no-overlap ----------------------------------------------------------------------
+
+
+@pytest.mark.rule("walls.no-overlap")
+def test_walls_no_overlap_allows_walls_on_open_outer_sides_beside_printed_ones() -> None:
+    # garden-12-S at (0, 1): its S side is printed; its E and W sides face no tile.
+    state = set_aside(ana_with(walls_game(), ("garden-12-S", 0, 1)), "wall-W")
+    after = allowed(state, AddWalls(player="Ana", card="wall-W", tile="garden-12-S"))
+    assert walls_of(tile_of(after, "Ana", "garden-12-S")) == 4 | 8  # S printed, W added
+
+
+@pytest.mark.rule("walls.no-overlap")
+def test_walls_no_overlap_refuses_a_printed_or_added_wall_and_a_broken_alhambra() -> None:
+    state = set_aside(ana_with(walls_game(), ("garden-12-S", 0, 1)), "wall-S", "wall-N", "wall-SW")
+    # on the printed S wall
+    refused(state, AddWalls(player="Ana", card="wall-SW", tile="garden-12-S"), "walls.no-overlap",
+            "garden-12-S", "S")
+    # on the N side shared with the fountain (open): the sides would no longer match (§4)
+    refused(state, AddWalls(player="Ana", card="wall-N", tile="garden-12-S"), "walls.no-overlap",
+            "base.place.sides-match")
+    refused(state, AddWalls(player="Ana", card="wall-S", tile="fountain"), "walls.no-overlap",
+            "base.place.sides-match")
+    # on a wall added before
+    once = allowed(set_aside(ana_with(walls_game(), ("pavilion-8-open", 0, 1)), "wall-NE", "wall-N"),
+                   AddWalls(player="Ana", card="wall-NE", tile="fountain"))
+    again = arrange(once, active="Ana")
+    refused(again, AddWalls(player="Ana", card="wall-N", tile="fountain"), "walls.no-overlap", "N")
+
+
+@pytest.mark.rule("walls.no-overlap")
+def test_walls_no_overlap_refuses_a_scoring_position_with_an_added_wall_on_a_printed_one() -> None:
+    position = Position(round=1, modules=("walls",), players=(
+        PositionPlayer(name="Ana", alhambra=(
+            PlacedTile(tile="fountain", x=0, y=0),
+            PlacedTile(tile="garden-12-S", x=0, y=1, added_walls="S"))),))
+    with pytest.raises(InconsistentState) as raised:
+        score(position)
+    assert any(v.rule == "walls.no-overlap" for v in raised.value.violations)
+
+
+def test_walls_action_on_a_turned_tile_adds_walls_as_shown() -> None:
+    """A tile turned by a Mosaic artist: the card's walls lie as shown, kept in the tile's frame."""
+    state = walls_game(modules=("craftsmen",))
+    turned = PlacedTile(tile="garden-12-S", x=0, y=1, rotation=90)  # shows its wall on W
+    state = set_aside(arrange(state, alhambras={"Ana": (turned,)}, active="Ana"), "wall-E")
+    after = allowed(state, AddWalls(player="Ana", card="wall-E", tile="garden-12-S"))
+    tile = tile_of(after, "Ana", "garden-12-S")
+    assert tile.added_walls == "N"  # E as shown is N of the tile turned by 90
+    assert walls_of(tile) == 2 | 8
+    refused(set_aside(arrange(state, active="Ana"), "wall-W"),
+            AddWalls(player="Ana", card="wall-W", tile="garden-12-S"), "walls.no-overlap", "W")
+
+
+# --- walls.fixed ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("walls.fixed")
+def test_walls_fixed_allows_added_walls_moving_with_their_tile_and_scoring_as_outer_wall() -> None:
+    state = set_aside(ana_with(walls_game(), ("pavilion-8-open", 1, 0)), "wall-ES")
+    before = wall_line(state, "Ana").length
+    after = allowed(state, AddWalls(player="Ana", card="wall-ES", tile="pavilion-8-open"))
+    assert wall_line(after, "Ana").length == before + 2  # E and S of (1, 0) are outer walls
+    # The tile goes to the reserve with its walls, and back.
+    moved = allowed(arrange(after, active="Ana"), RemoveToReserve(player="Ana", tile="pavilion-8-open"))
+    assert tile_of(moved, "Ana", "pavilion-8-open").added_walls == "ES"
+    assert wall_line(moved, "Ana").length == 0
+    # A scoring position with added walls: the fountain walled on three sides scores 3.
+    position = Position(round=1, modules=("walls",), players=(
+        PositionPlayer(name="Ana", alhambra=(PlacedTile(tile="fountain", x=0, y=0, added_walls="NES"),
+                                             PlacedTile(tile="pavilion-8-open", x=-1, y=0))),))
+    line = next(x for x in score(position).players[0].lines if isinstance(x, WallLine))
+    assert line.length == 3
+
+
+@pytest.mark.rule("walls.fixed")
+def test_walls_fixed_refuses_a_placement_against_an_added_wall() -> None:
+    state = set_aside(ana_with(walls_game()), "wall-E")
+    after = allowed(state, AddWalls(player="Ana", card="wall-E", tile="fountain"))
+    later = arrange(after, held={"Ana": ("pavilion-8-open",)}, active="Ana")
+    later = replace(later, turn=replace(later.turn, actions=0, acted=True))
+    refused(later, PlaceBuilding(player="Ana", tile="pavilion-8-open", x=1, y=0), "base.place.sides-match",
+            "fountain")
+    allowed(later, PlaceBuilding(player="Ana", tile="pavilion-8-open", x=0, y=1))
+
+
+@pytest.mark.rule("walls.fixed")
+def test_walls_fixed_refuses_added_walls_without_their_card_or_off_their_tile() -> None:
+    state = set_aside(ana_with(walls_game(), ("pavilion-8-open", 1, 0)), "wall-ES")
+    after = allowed(state, AddWalls(player="Ana", card="wall-ES", tile="pavilion-8-open"))
+    ana = after.players[0]
+    bare = replace(after, players=(replace(ana, alhambra=tuple(replace(t, added_walls="")
+                                                               for t in ana.alhambra)),
+                                   *after.players[1:]))
+    assert any(v.rule == "walls.fixed" and "pavilion-8-open" in v.message for v in check_consistency(bare))
+    moved = replace(after, players=(replace(ana, alhambra=tuple(
+        replace(t, added_walls="ES" if t.tile == "fountain" else "") for t in ana.alhambra)),
+        *after.players[1:]))
+    assert any(v.rule == "walls.fixed" and "fountain" in v.message for v in check_consistency(moved))
+    plain = new_game(NAMES[:3], seed=1).state
+    p = plain.players[0]
+    token = replace(plain, players=(replace(p, alhambra=(replace(p.alhambra[0], added_walls="N"),)),
+                                    *plain.players[1:]))
+    assert any("added_walls" in v.message for v in check_consistency(token))
+
+
+# --- random complete games -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_with_walls_reach_the_end(players: int) -> None:
+    game = play_random_game(400 + players, players, ("walls",), list_every=40)
+    assert game.states[-1].phase == "over"
+    assert game.rounds[-1] == 3
+    assert any(isinstance(a, AddWalls) for a in game.actions)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_random_games_with_walls_zoo_and_craftsmen_reach_the_end(players: int) -> None:
+    game = play_random_game(450 + players, players, ("walls", "zoo", "craftsmen"), list_every=40)
+    assert game.states[-1].phase == "over"
+    assert game.rounds[-1] == 3
