@@ -7,7 +7,9 @@ controllers and the `referee validate|apply|score` commands both go through `han
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -70,14 +72,47 @@ def _unchecked(what: str, error: Exception) -> list[engine.Violation]:
                                                    f"({type(error).__name__}: {error})")]
 
 
+class KnownStates:
+    """Digests of states known to be consistent: those this process checked, and those its
+    engine produced (an applied action's new state). A client sends back the state it was
+    given, so the next request skips the full check. Bounded; an LRU of digests."""
+
+    def __init__(self, size: int = 65536) -> None:
+        self.size = size
+        self._digests: OrderedDict[bytes, None] = OrderedDict()
+
+    @staticmethod
+    def digest(state: engine.GameState) -> bytes:
+        return hashlib.blake2b(_ENCODE(state), digest_size=16).digest()
+
+    def __contains__(self, digest: bytes) -> bool:
+        if digest in self._digests:
+            self._digests.move_to_end(digest)
+            return True
+        return False
+
+    def add(self, digest: bytes) -> None:
+        self._digests[digest] = None
+        if len(self._digests) > self.size:
+            self._digests.popitem(last=False)
+
+
+KNOWN = KnownStates()
+_ENCODE = msgspec.json.Encoder().encode
+
+
 def checked(state: engine.GameState) -> engine.GameState:
     """The state, if it could occur in a game; else 422 inconsistent-state with the reasons."""
+    digest = KNOWN.digest(state)
+    if digest in KNOWN:
+        return state
     try:
         problems = engine.check_consistency(state)
     except Exception as e:
         problems = _unchecked("state", e)
     if problems:
         raise _refused("inconsistent-state", "the state cannot occur in a game", problems)
+    KNOWN.add(digest)
     return state
 
 
@@ -99,6 +134,7 @@ def apply(body: Move) -> Applied:
         outcome = engine.apply(checked(body.state), body.action)
     except engine.IllegalAction as e:
         raise _refused("illegal-action", "the action is illegal", e.violations) from None
+    KNOWN.add(KNOWN.digest(outcome.state))  # the engine's own result: consistent by construction
     return Applied(state=outcome.state, events=outcome.events,
                    scoring=outcome.scoring, game_over=outcome.game_over)  # type: ignore[arg-type]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 
 from service.api.app import create_app
@@ -67,10 +68,14 @@ def test_score_of_a_state_and_of_a_position(client: TestClient, state: Any) -> N
     r = client.post("/v1/score", json={"state": state, "round": 1})
     assert r.status_code == 200
     assert [p["name"] for p in r.json()["players"]] == [p["name"] for p in state["players"]]
-    position = {"round": 1, "players": [
-        {"name": "Ana", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
-        {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
-        {"name": "Dirk", "dirk": True}]}
+    position = {
+        "round": 1,
+        "players": [
+            {"name": "Ana", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
+            {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
+            {"name": "Dirk", "dirk": True},
+        ],
+    }
     r = client.post("/v1/score", json=position)
     assert r.status_code == 200
     body = r.json()
@@ -108,8 +113,11 @@ def test_echo_sends_the_body_back(client: TestClient, state: Any) -> None:
 def test_malformed_json_is_400(client: TestClient) -> None:
     r = client.post("/v1/validate", content=b"{not json")
     assert r.status_code == 400
-    assert r.json() == {"error": "bad-request", "violations": [], "message":
-                        "invalid request body: JSON is malformed: object keys must be strings (byte 1)"}
+    assert r.json() == {
+        "error": "bad-request",
+        "violations": [],
+        "message": "invalid request body: JSON is malformed: object keys must be strings (byte 1)",
+    }
 
 
 def test_wrong_type_is_400_naming_the_path(client: TestClient, state: Any) -> None:
@@ -120,11 +128,14 @@ def test_wrong_type_is_400_naming_the_path(client: TestClient, state: Any) -> No
 
 
 def test_unknown_field_is_400_naming_the_path(client: TestClient, state: Any) -> None:
-    r = client.post("/v1/validate", json={"state": state, "action": {"type": "end-turn", "player": "Ana",
-                                                                     "colour": "red"}})
+    r = client.post(
+        "/v1/validate",
+        json={"state": state, "action": {"type": "end-turn", "player": "Ana", "colour": "red"}},
+    )
     assert r.status_code == 400
     assert r.json()["message"] == (
-        "invalid request body: Object contains unknown field `colour` - at `$.action`")
+        "invalid request body: Object contains unknown field `colour` - at `$.action`"
+    )
 
 
 def test_unknown_action_type_is_400(client: TestClient, state: Any) -> None:
@@ -146,9 +157,13 @@ def test_integral_float_counts_as_an_integer(client: TestClient) -> None:
 
 
 def test_inconsistent_state_is_422(client: TestClient, state: Any) -> None:
-    bad = {**state, "players": [{**state["players"][0], "hand": [*state["players"][0]["hand"],
-                                                                  *state["players"][1]["hand"]]},
-                                *state["players"][1:]]}
+    bad = {
+        **state,
+        "players": [
+            {**state["players"][0], "hand": [*state["players"][0]["hand"], *state["players"][1]["hand"]]},
+            *state["players"][1:],
+        ],
+    }
     r = client.post("/v1/validate", json={"state": bad, "action": {"type": "end-turn", "player": "Ana"}})
     assert r.status_code == 422
     body = r.json()
@@ -171,9 +186,13 @@ def test_illegal_action_on_apply_is_422(client: TestClient, state: Any) -> None:
 def test_bad_game_request_is_422(client: TestClient) -> None:
     r = client.post("/v1/games", json={"players": ["Ana"]})
     assert r.status_code == 422
-    assert r.json() == {"error": "bad-game-request", "violations": [
-        {"rule": "base.setup.players", "message": "Alhambra is played by 2 to 6 players, not 1"}],
-        "message": "the game cannot be set up: Alhambra is played by 2 to 6 players, not 1"}
+    assert r.json() == {
+        "error": "bad-game-request",
+        "violations": [
+            {"rule": "base.setup.players", "message": "Alhambra is played by 2 to 6 players, not 1"}
+        ],
+        "message": "the game cannot be set up: Alhambra is played by 2 to 6 players, not 1",
+    }
 
 
 def test_unknown_viewer_is_422(client: TestClient, state: Any) -> None:
@@ -186,8 +205,11 @@ def test_body_over_the_limit_is_413() -> None:
     with TestClient(create_app(Settings(max_body_bytes=4096))) as client:
         r = client.post("/v1/validate", content=b"[" * 5000)
         assert r.status_code == 413
-        assert r.json() == {"error": "body-too-large", "violations": [], "message":
-                            "the request body is larger than the limit of 4096 bytes (MAX_BODY_BYTES)"}
+        assert r.json() == {
+            "error": "body-too-large",
+            "violations": [],
+            "message": "the request body is larger than the limit of 4096 bytes (MAX_BODY_BYTES)",
+        }
 
 
 def test_unknown_path_is_404_and_wrong_method_405(client: TestClient) -> None:
@@ -207,8 +229,11 @@ def test_engine_bug_is_a_logged_500_in_the_error_shape(client: TestClient, state
     monkeypatch.setattr(handlers, "player_view", broken)
     r = client.post("/v1/view", json={"state": state})
     assert r.status_code == 500
-    assert r.json() == {"error": "internal-error", "violations": [],
-                        "message": "the referee failed; the error is logged"}
+    assert r.json() == {
+        "error": "internal-error",
+        "violations": [],
+        "message": "the referee failed; the error is logged",
+    }
 
 
 def test_cli_handle_gives_the_endpoint_answer(state: Any) -> None:
@@ -218,3 +243,32 @@ def test_cli_handle_gives_the_endpoint_answer(state: Any) -> None:
 
     answer = handlers.handle("score", msgspec.json.encode({"state": state, "round": 2}))
     assert answer.round == 2
+
+
+def test_a_state_the_referee_produced_or_checked_is_not_checked_again(
+    client: Any, state: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Known states skip the full consistency check; anything else is still checked."""
+    from service import engine
+    from service.api import handlers
+
+    calls = []
+    real = engine.check_consistency
+
+    def counting(s: Any) -> Any:
+        calls.append(1)
+        return real(s)
+
+    monkeypatch.setattr(engine, "check_consistency", counting)
+    monkeypatch.setattr(handlers, "KNOWN", handlers.KnownStates())
+    nocache = {"cache-control": "no-cache"}
+    action = client.post("/v1/legal-actions", json={"state": state, "limit": 1}, headers=nocache).json()[
+        "actions"
+    ][0]
+    applied = client.post("/v1/apply", json={"state": state, "action": action}, headers=nocache).json()
+    assert len(calls) == 1  # the first sight of `state`; legal-actions checked it, apply knew it
+    client.post("/v1/legal-actions", json={"state": applied["state"], "limit": 1}, headers=nocache)
+    assert len(calls) == 1  # the referee's own result
+    tampered = dict(applied["state"], discard=[*applied["state"].get("discard", []), "blue-9-z"])
+    answer = client.post("/v1/legal-actions", json={"state": tampered, "limit": 1}, headers=nocache)
+    assert answer.status_code in (400, 422) and len(calls) <= 2
