@@ -16,6 +16,7 @@ from .modules.extensions.model import ExtensionsState
 from .modules.grounds.model import GroundsState
 from .modules.power.model import PowerState
 from .modules.staff.model import StaffState
+from .modules.treasure.model import TreasureState
 from .modules.walls.model import WallsState
 from .modules.zoo.model import ZooState
 from .records import Record
@@ -177,6 +178,7 @@ class GameState(Record):
     staff: StaffState | None = None
     craftsmen: CraftsmenState | None = None
     walls: WallsState | None = None
+    treasure: TreasureState | None = None
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

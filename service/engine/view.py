@@ -6,6 +6,7 @@ and of the bag (only their sizes), and the generator's state.
 
 from __future__ import annotations
 
+from .modules.treasure.model import TreasureSeen, seen
 from .modules.walls.model import WallsState
 from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Record, Tile, Turn
 
@@ -37,6 +38,7 @@ class View(Record):
     removed: tuple[Tile, ...] = ()
     ranking: tuple[RankEntry, ...] = ()
     walls: WallsState | None = None  # the wall cards set aside and used (public)
+    treasure: TreasureSeen | None = None  # the rooms and the bag's size (its order is hidden)
 
 
 class UnknownViewer(ValueError):
@@ -58,4 +60,5 @@ def view(state: GameState, viewer: str | None) -> View:
                 deck_size=len(state.deck), bag_size=len(state.bag), discard=state.discard,
                 dirk=state.dirk, scoring_called=state.scoring_called,
                 rounds_held=state.rounds_held, removed=state.removed, ranking=state.ranking,
-                walls=state.walls)
+                walls=state.walls,
+                treasure=None if state.treasure is None else seen(state.treasure))

@@ -19,3 +19,4 @@ def register_all() -> None:
     from .staff import rules as _staff  # noqa: F401
     from .grounds import rules as _grounds  # noqa: F401
     from .walls import rules as _walls  # noqa: F401
+    from .treasure import rules as _treasure  # noqa: F401

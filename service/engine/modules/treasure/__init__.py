@@ -1,0 +1,1 @@
+"""The Treasure Chamber (RULES.md §R): see `rules.py`."""

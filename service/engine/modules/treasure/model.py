@@ -1,0 +1,44 @@
+"""The Treasure Chamber's data: its state (RULES.md §R)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from ...records import Record
+
+# Chests by colour (building type); there are 42 in all.
+Chests = Annotated[tuple[str, ...], msgspec.Meta(max_length=42)]
+Room = Annotated[tuple[str, ...], msgspec.Meta(max_length=4)]
+
+
+class TreasureState(Record):
+    """The chests not on a building, and whether the rooms are still refilled.
+
+    `bag`: the chests in the bag (their colours), drawn from the front; its order is hidden
+    information. `rooms`: the 3 rooms of the treasure chamber, each holding its chests face up
+    (4, or none once emptied and not refilled). `closed`: a refill once found fewer than 4
+    chests in the bag, so no room is refilled any more (treasure.refill). A chest on a building
+    is the building's `chest` token, of the building's colour.
+    """
+
+    bag: Chests = ()
+    rooms: Annotated[tuple[Room, ...], msgspec.Meta(max_length=3)] = ()
+    closed: bool = False
+
+
+class TreasureSeen(Record):
+    """What everyone sees of the treasure chamber (RULES.md §8): the rooms, how many chests the
+    bag holds (not their order) and whether rooms are still refilled."""
+
+    rooms: Annotated[tuple[Room, ...], msgspec.Meta(max_length=3)] = ()
+    bag_size: int = 0
+    closed: bool = False
+
+
+def seen(treasure: TreasureState) -> TreasureSeen:
+    return TreasureSeen(rooms=treasure.rooms, bag_size=len(treasure.bag), closed=treasure.closed)
+
+
+__all__ = ["TreasureSeen", "TreasureState", "seen"]

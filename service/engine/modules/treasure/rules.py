@@ -1,0 +1,534 @@
+"""The Treasure Chamber (RULES.md §R, seed 004): a new action buys the 4 chests of one room of
+the treasure chamber for money worth at least 8 in any currencies. The buyer puts every chest
+they can on their own buildings of its colour (the Alhambra and buildings bought this turn, one
+chest per building); the rest pass round the table to the left (with two players to Dirk first)
+and what nobody can place goes back in the bag. The room is refilled from the bag. A chest whose
+building leaves the Alhambra (or whose held building goes to the reserve or to Dirk) goes back
+in the bag. Chests score by their number, ranked like the buildings.
+
+Hidden information: the order of the chests in the bag (`TreasureState.bag`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Annotated
+
+import msgspec
+from msgspec.structs import replace
+
+from ...actions import Action, CardList
+from ...catalogue import CATALOGUE, FOUNTAIN, load_data
+from ...events import Event
+from ...flow import spend_action, with_player, without
+from ...rng import Generator
+from ...rules import ActionRule, Context, Module, register
+from ...scoring import Line, Position, building_type, shared_places
+from ...state import GameState, Player, Tile
+from ...violations import Violation
+from ..dirk import GiveToDirk
+from .model import TreasureState
+
+DATA = load_data("treasure")
+CHESTS: dict[str, int] = dict(DATA["chests"])
+ROOMS: int = DATA["rooms"]
+PER_ROOM: int = DATA["chests_per_room"]
+PRICE: int = DATA["price"]
+POINTS: dict[int, tuple[int, ...]] = {int(r): tuple(p) for r, p in DATA["points"].items()}
+SETUP_STEP = 57  # after the market (52), Dirk's tiles (55) and the modules' boards (56)
+
+
+class BuyTreasure(Action, tag="buy-treasure"):
+    """treasure.action and treasure.place: pay `payment` (money cards of the hand worth at least
+    8 in all, any currencies) and take all chests of room `room` (1 to 3); `buildings` names the
+    buildings of the player's Alhambra or bought this turn that take one chest each (a chest of
+    the building's colour). Every chest the player can place must be placed; the others pass on
+    (treasure.pass), placed by the engine."""
+
+    room: int
+    payment: CardList
+    buildings: Annotated[tuple[str, ...], msgspec.Meta(max_length=64)] = ()
+
+
+class ChestsPlaced(Event, tag="chests-placed"):
+    """Chests put on buildings: the buyer's (named in the action) or, passed on, a neighbour's
+    or Dirk's."""
+
+    owner: str
+    buildings: tuple[str, ...]
+
+
+class TreasureBought(Event, tag="treasure-bought"):
+    player: str
+    room: int
+    payment: tuple[str, ...]
+    chests: tuple[str, ...]  # the colours of the room's chests
+
+
+class ChestsReturned(Event, tag="chests-returned"):
+    """Chests back in the bag: nobody could place them, or their building left the Alhambra."""
+
+    chests: tuple[str, ...]
+
+
+class RoomRefilled(Event, tag="room-refilled"):
+    """treasure.refill: the room's new chests, or none (the bag held too few; no more refills)."""
+
+    room: int
+    chests: tuple[str, ...]
+
+
+class TreasureLine(Line, tag="treasure"):
+    """treasure.score: the chests on the player's buildings, the place taken and its points."""
+
+    count: int
+    place: int | None
+
+
+def _treasure(state: GameState) -> TreasureState:
+    assert state.treasure is not None
+    return state.treasure
+
+
+def chest_colour(tile: Tile) -> str | None:
+    """The colour of chest a tile may take: its building type (a site's building); none for the
+    fountain or a site without a building."""
+    if tile.tile == FOUNTAIN:
+        return None
+    return building_type(tile)
+
+
+# --- the payment (treasure.action) ----------------------------------------------------------
+
+def payment_problems(state: GameState, player: Player, payment: Sequence[str]) -> list[Violation]:
+    """treasure.action: money worth at least 8 from the hand, in any mix of currencies. The one
+    place the payment is judged (coins of the Change module would count here)."""
+    rule = "treasure.action"
+    if not payment:
+        return [Violation(rule, f"treasure chests cost money worth at least {PRICE}; nothing is paid")]
+    twice = sorted({c for c in payment if payment.count(c) > 1})
+    out = [Violation(rule, f"{c} is paid twice") for c in twice]
+    out += [Violation(rule, f"{c} is no money card") for c in payment if c not in CATALOGUE.money]
+    out += [Violation(rule, f"{c} is not in {player.name}'s hand")
+            for c in payment if c in CATALOGUE.money and c not in player.hand]
+    if out:
+        return out
+    paid = sum(CATALOGUE.money[c].value for c in payment)
+    if paid < PRICE:
+        return [Violation(rule, f"treasure chests cost money worth at least {PRICE}, but "
+                                f"{', '.join(payment)} total {paid}")]
+    return []
+
+
+def payments(hand: Sequence[str], price: int = PRICE) -> Iterator[tuple[str, ...]]:
+    """Every payment of at least `price` from `hand` in which no card is superfluous (leaving
+    out its smallest card falls short), cards of equal currency and value listed once."""
+    by_key: dict[tuple[int, str], list[str]] = {}
+    for card in sorted(hand):
+        money = CATALOGUE.money[card]
+        by_key.setdefault((money.value, money.currency), []).append(card)
+    keys = sorted(by_key)  # by value, smallest first: a card added later is never the smallest
+
+    def grow(i: int, chosen: tuple[str, ...], total: int, smallest: int) -> Iterator[tuple[str, ...]]:
+        if total >= price:
+            if total - smallest < price:
+                yield chosen
+            return
+        for j in range(i, len(keys)):
+            value = keys[j][0]
+            cards = by_key[keys[j]]
+            for k in range(1, len(cards) + 1):
+                yield from grow(j + 1, chosen + tuple(cards[:k]), total + value * k,
+                                smallest if chosen else value)
+                if total + value * k >= price:
+                    break
+
+    yield from grow(0, (), 0, 0)
+
+
+# --- placing the chests (treasure.place, treasure.pass) ---------------------------------------
+
+def free_buildings(player: Player) -> dict[str, list[str]]:
+    """Per colour, the player's buildings that may take a chest: the Alhambra's (in its order),
+    then the held ones; never the reserve's, never one that has a chest."""
+    out: dict[str, list[str]] = {}
+    for t in (*player.alhambra, *player.held):
+        colour = chest_colour(t)
+        if colour is not None and not t.chest:
+            out.setdefault(colour, []).append(t.tile)
+    return out
+
+
+def placeable(chests: Sequence[str], free: dict[str, list[str]]) -> Counter[str]:
+    """How many chests of each colour fit on the free buildings."""
+    wanted = Counter(chests)
+    return Counter({c: min(n, len(free.get(c, ()))) for c, n in wanted.items() if free.get(c)})
+
+
+def first_free(chests: Sequence[str], free: dict[str, list[str]]) -> tuple[str, ...]:
+    """The engine's placement: each chest on the first free building of its colour."""
+    return tuple(b for colour, n in sorted(placeable(chests, free).items()) for b in free[colour][:n])
+
+
+def _placement_problems(state: GameState, player: Player, chests: tuple[str, ...],
+                        buildings: tuple[str, ...]) -> list[Violation]:
+    rule = "treasure.place"
+    out = [Violation(rule, f"{b} is named twice: a building takes at most one chest")
+           for b in sorted({b for b in buildings if buildings.count(b) > 1})]
+    mine = {t.tile: t for t in (*player.alhambra, *player.held)}
+    reserve = {t.tile for t in player.reserve}
+    left = Counter(chests)
+    for b in dict.fromkeys(buildings):
+        tile = mine.get(b)
+        if tile is None:
+            owner = _owner_of(state, b)
+            if owner is not None and owner != player.name:
+                out.append(Violation("treasure.pass", f"{b} is {owner}'s: only chests {player.name} "
+                                                      "cannot place pass on, and the others place "
+                                                      "them themselves"))
+                continue
+            where = "is in the reserve (reserve buildings take no chest)" if b in reserve else \
+                f"is not a building of {player.name}'s Alhambra nor bought this turn"
+            out.append(Violation(rule, f"{b} {where}"))
+            continue
+        colour = chest_colour(tile)
+        if colour is None:
+            out.append(Violation(rule, f"{b} is no building of a colour: it takes no chest"))
+        elif tile.chest:
+            out.append(Violation(rule, f"{b} already has a chest (a building takes at most one)"))
+        elif left[colour] <= 0:
+            out.append(Violation(rule, f"{b} is a {colour}, but the room holds no (further) {colour} "
+                                       f"chest (it holds {', '.join(chests)})"))
+        else:
+            left[colour] -= 1
+    if out:
+        return out
+    can = placeable(chests, free_buildings(player))
+    placed = Counter(chest_colour(mine[b]) for b in buildings)
+    short = {c: n - placed[c] for c, n in can.items() if placed[c] < n}
+    if short:
+        listed = ", ".join(f"{n} more {c}" for c, n in sorted(short.items()))
+        out.append(Violation(rule, f"{player.name} must place every chest they can: {listed} "
+                                   "(on buildings of the Alhambra or bought this turn)"))
+    return out
+
+
+def _owner_of(state: GameState, tile: str) -> str | None:
+    """Who has the building `tile` (Alhambra, reserve, held, or Dirk's tiles), if anyone."""
+    for p in state.players:
+        if any(t.tile == tile for t in (*p.alhambra, *p.reserve, *p.held)):
+            return p.name
+    if state.dirk is not None and any(t.tile == tile for t in state.dirk.tiles):
+        return state.dirk.name
+    return None
+
+
+def check(state: GameState, action: BuyTreasure) -> list[Violation]:
+    treasure = _treasure(state)
+    if not 1 <= action.room <= len(treasure.rooms):
+        return [Violation("treasure.action", f"the treasure chamber has rooms 1 to {len(treasure.rooms)}, "
+                                             f"not {action.room}")]
+    chests = treasure.rooms[action.room - 1]
+    if not chests:
+        return [Violation("treasure.action", f"room {action.room} of the treasure chamber is empty")]
+    player = state.players[state.turn.player]
+    return payment_problems(state, player, action.payment) or \
+        _placement_problems(state, player, chests, action.buildings)
+
+
+def _put_chests(tiles: tuple[Tile, ...], buildings: Sequence[str]) -> tuple[Tile, ...]:
+    named = set(buildings)
+    if not any(t.tile in named for t in tiles):
+        return tiles
+    return tuple(replace(t, chest=True) if t.tile in named else t for t in tiles)
+
+
+def _remove_placed(chests: list[str], colours: Sequence[str | None]) -> None:
+    for colour in colours:
+        chests.remove(colour)  # type: ignore[arg-type]
+
+
+def pass_on(state: GameState, seat: int, chests: list[str], ctx: Context) -> GameState:
+    """treasure.pass: the chests go round the table to the left of `seat` (with two players to
+    Dirk first); each places what they can, on the first free buildings of each colour."""
+    dirk = state.dirk
+    if chests and dirk is not None:
+        free: dict[str, list[str]] = {}
+        for t in dirk.tiles:
+            colour = chest_colour(t)
+            if colour is not None and not t.chest:
+                free.setdefault(colour, []).append(t.tile)
+        chosen = first_free(chests, free)
+        if chosen:
+            _remove_placed(chests, [chest_colour(t) for t in dirk.tiles if t.tile in chosen])
+            state = replace(state, dirk=replace(dirk, tiles=_put_chests(dirk.tiles, chosen)))
+            ctx.events.append(ChestsPlaced(owner=dirk.name, buildings=chosen))
+    n = len(state.players)
+    for step in range(1, n):
+        if not chests:
+            break
+        other = (seat + step) % n
+        player = state.players[other]
+        chosen = first_free(chests, free_buildings(player))
+        if not chosen:
+            continue
+        _remove_placed(chests, [chest_colour(t) for t in player.alhambra if t.tile in chosen])
+        state = with_player(state, other, alhambra=_put_chests(player.alhambra, chosen))
+        ctx.events.append(ChestsPlaced(owner=player.name, buildings=chosen))
+    return state
+
+
+def to_bag(state: GameState, chests: Sequence[str], ctx: Context) -> GameState:
+    """Chests go back in the bag, which is shaken: its order stays random."""
+    if not chests:
+        return state
+    treasure = _treasure(state)
+    ctx.events.append(ChestsReturned(chests=tuple(chests)))
+    return replace(state, treasure=replace(treasure, bag=ctx.rng.shuffled((*treasure.bag, *chests))))
+
+
+def refill(state: GameState, room: int, ctx: Context) -> GameState:
+    """treasure.refill: 4 chests from the bag into the emptied room; with fewer than 4 left the
+    room stays empty and no room is refilled any more."""
+    treasure = _treasure(state)
+    rooms = list(treasure.rooms)
+    if treasure.closed or len(treasure.bag) < PER_ROOM:
+        rooms[room - 1] = ()
+        ctx.events.append(RoomRefilled(room=room, chests=()))
+        return replace(state, treasure=replace(treasure, rooms=tuple(rooms), closed=True))
+    rooms[room - 1] = treasure.bag[:PER_ROOM]
+    ctx.events.append(RoomRefilled(room=room, chests=rooms[room - 1]))
+    return replace(state, treasure=replace(treasure, rooms=tuple(rooms), bag=treasure.bag[PER_ROOM:]))
+
+
+def apply(state: GameState, action: BuyTreasure, ctx: Context) -> GameState:
+    treasure = _treasure(state)
+    seat = state.turn.player
+    player = state.players[seat]
+    chests = list(treasure.rooms[action.room - 1])
+    ctx.events.append(TreasureBought(player=player.name, room=action.room, payment=action.payment,
+                                     chests=tuple(chests)))
+    rooms = tuple(() if i == action.room - 1 else r for i, r in enumerate(treasure.rooms))
+    state = replace(state, treasure=replace(treasure, rooms=rooms), discard=(*state.discard, *action.payment))
+    state = with_player(state, seat, hand=without(player.hand, *action.payment),
+                        alhambra=_put_chests(player.alhambra, action.buildings),
+                        held=_put_chests(player.held, action.buildings))
+    if action.buildings:
+        _remove_placed(chests, [chest_colour(t) for t in (*player.alhambra, *player.held)
+                                if t.tile in action.buildings])
+        ctx.events.append(ChestsPlaced(owner=player.name, buildings=action.buildings))
+    state = pass_on(state, seat, chests, ctx)
+    state = to_bag(state, chests, ctx)
+    state = refill(state, action.room, ctx)
+    return spend_action(state, another=False)  # treasure.action: no extra action, even if exact
+
+
+# --- listing and sampling -------------------------------------------------------------------
+
+def candidates(state: GameState, seat: int) -> Iterator[BuyTreasure]:
+    """Every room with chests, with every payment in which no card is superfluous, the chests
+    on the first free buildings of their colour (other payments and placements are legal too;
+    they are not listed, there are too many)."""
+    treasure = state.treasure
+    if treasure is None or not any(treasure.rooms):
+        return
+    player = state.players[seat]
+    if sum(CATALOGUE.money[c].value for c in player.hand) < PRICE:
+        return
+    free = free_buildings(player)
+    rooms = [(i + 1, first_free(r, free)) for i, r in enumerate(treasure.rooms) if r]
+    for payment in payments(player.hand):
+        for room, buildings in rooms:
+            yield BuyTreasure(player=player.name, room=room, payment=payment, buildings=buildings)
+
+
+def sample(state: GameState, seat: int, rng: Generator) -> BuyTreasure | None:
+    """Now and then (one time in 8 it is asked, so random games still build) a random room,
+    paid with cards drawn at random until 8 is reached, the chests on random free buildings of
+    their colour."""
+    treasure = state.treasure
+    player = state.players[seat]
+    if treasure is None or rng.below(8) or sum(CATALOGUE.money[c].value for c in player.hand) < PRICE:
+        return None
+    rooms = [i + 1 for i, r in enumerate(treasure.rooms) if r]
+    if not rooms:
+        return None
+    room = rng.choice(rooms)
+    paid: list[str] = []
+    for card in rng.shuffled(sorted(player.hand)):
+        if sum(CATALOGUE.money[c].value for c in paid) >= PRICE:
+            break
+        paid.append(card)
+    free = free_buildings(player)
+    buildings: list[str] = []
+    for colour, n in sorted(placeable(treasure.rooms[room - 1], free).items()):
+        buildings += rng.shuffled(free[colour])[:n]
+    return BuyTreasure(player=player.name, room=room, payment=tuple(paid), buildings=tuple(buildings))
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """treasure.setup: all chests in the bag; 4 random chests into each of the 3 rooms."""
+    bag = ctx.rng.shuffled([colour for colour, n in CHESTS.items() for _ in range(n)])
+    rooms = tuple(bag[i * PER_ROOM:(i + 1) * PER_ROOM] for i in range(ROOMS))
+    return replace(state, treasure=TreasureState(bag=bag[ROOMS * PER_ROOM:], rooms=rooms))
+
+
+# --- chests leaving the Alhambra (treasure.removed) -----------------------------------------
+
+def return_removed(state: GameState, action: Action, ctx: Context) -> GameState:
+    """treasure.removed: a chest on a building in the reserve (it left the Alhambra, or a held
+    building went there), or on a held building just given to Dirk, goes back in the bag."""
+    if state.treasure is None:
+        return state
+    returned: list[str] = []
+    for seat, p in enumerate(state.players):
+        if any(t.chest for t in p.reserve):
+            returned += [c for t in p.reserve if t.chest and (c := chest_colour(t)) is not None]
+            state = with_player(state, seat, reserve=tuple(replace(t, chest=False) if t.chest else t
+                                                           for t in p.reserve))
+    dirk = state.dirk
+    if isinstance(action, GiveToDirk) and dirk is not None:
+        gift = next((t for t in dirk.tiles if t.tile == action.tile and t.chest), None)
+        if gift is not None:
+            returned += [c for c in (chest_colour(gift),) if c is not None]
+            state = replace(state, dirk=replace(dirk, tiles=tuple(
+                replace(t, chest=False) if t is gift else t for t in dirk.tiles)))
+    return to_bag(state, returned, ctx)
+
+
+# --- scoring --------------------------------------------------------------------------------
+
+def chests_of(tiles: Sequence[Tile]) -> int:
+    return sum(1 for t in tiles if t.chest)
+
+
+def score(position: Position, round_: int) -> dict[str, list[Line]]:
+    """treasure.score: players (Dirk too, his tiles) ranked by their number of chests, ties as
+    in base.score.ties; chests on reserve tiles never count."""
+    counts = [chests_of(p.tiles if p.dirk else p.alhambra) for p in position.players]
+    places = shared_places(counts, POINTS[round_])
+    return {p.name: [TreasureLine(count=n, place=place, points=points)]
+            for p, n, (place, points) in zip(position.players, counts, places, strict=True)}
+
+
+# --- components and consistency -------------------------------------------------------------
+
+def expected(state: GameState) -> Iterator[str]:
+    for colour, n in CHESTS.items():
+        for _ in range(n):
+            yield f"chest:{colour}"
+
+
+def _tiles(state: GameState) -> Iterator[tuple[Tile, str, str]]:
+    """Every tile off the market: (tile, where, zone)."""
+    for p in state.players:
+        for placed in p.alhambra:
+            yield placed, f"{p.name}'s {placed.tile} at ({placed.x}, {placed.y})", "alhambra"
+        for t in p.reserve:
+            yield t, f"{p.name}'s {t.tile} in the reserve", "reserve"
+        for t in p.held:
+            yield t, f"{p.name}'s held {t.tile}", "held"
+    for t in state.removed:
+        yield t, f"{t.tile}, out of the game", "removed"
+    if state.dirk is not None:
+        for t in state.dirk.tiles:
+            yield t, f"Dirk's {t.tile}", "dirk"
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    treasure = state.treasure
+    if treasure is not None:
+        for colour in treasure.bag:
+            yield f"chest:{colour}", "the treasure bag"
+        for i, room in enumerate(treasure.rooms, 1):
+            for colour in room:
+                yield f"chest:{colour}", f"room {i} of the treasure chamber"
+    for t, where, _ in _tiles(state):
+        kind = chest_colour(t) if t.chest else None
+        if kind is not None:
+            yield f"chest:{kind}", where
+
+
+def consistency(state: GameState) -> list[Violation]:
+    treasure = state.treasure
+    if treasure is None:
+        return [Violation("treasure.setup", "the treasure module is on but the state has no "
+                                            "`treasure` part")]
+    out = []
+    if len(treasure.rooms) != ROOMS:
+        out.append(Violation("treasure.setup", f"the treasure chamber has {ROOMS} rooms, "
+                                               f"not {len(treasure.rooms)}"))
+    for i, room in enumerate(treasure.rooms, 1):
+        if len(room) not in (0, PER_ROOM):
+            out.append(Violation("treasure.refill", f"room {i} holds {len(room)} chests: a room holds "
+                                                    f"{PER_ROOM}, or none once it is not refilled"))
+        elif not room and not treasure.closed:
+            out.append(Violation("treasure.refill", f"room {i} is empty, but the rooms are still "
+                                                    "refilled"))
+    known = [c for room in treasure.rooms for c in room] + list(treasure.bag)
+    out += [Violation("treasure.setup", f"{c!r} is not a chest colour ({', '.join(CHESTS)})")
+            for c in sorted(set(known) - set(CHESTS))]
+    for t, where, zone in _tiles(state):
+        if not t.chest:
+            continue
+        if chest_colour(t) is None:
+            out.append(Violation("treasure.place", f"{where} carries a chest but is no building of a "
+                                                   "colour"))
+        elif zone in ("reserve", "removed"):
+            out.append(Violation("treasure.removed", f"{where} carries a chest: a chest whose "
+                                                     "building leaves the Alhambra goes back in the bag"))
+        elif zone == "held" and state.phase != "play":
+            out.append(Violation("treasure.place", f"{where} carries a chest, but chests are bought "
+                                                   "only during play"))
+    return out
+
+
+def check_position(position: Position) -> list[Violation]:
+    """Scoring positions: chests only on buildings of a colour in an Alhambra or Dirk's tiles,
+    at most the printed number of each colour (a chest's colour is its building's)."""
+    out = []
+    counts: Counter[str] = Counter()
+    for p in position.players:
+        for t in p.reserve:
+            if t.chest:
+                out.append(Violation("treasure.removed", f"{p.name}'s {t.tile} in the reserve carries a "
+                                                         "chest: a chest leaves with its building"))
+        for t in (*p.alhambra, *p.tiles):
+            if not t.chest:
+                continue
+            colour = chest_colour(t)
+            if colour is None:
+                what = "the fountain" if t.tile == FOUNTAIN else t.tile
+                out.append(Violation("treasure.place", f"{p.name}: {what} carries a chest (token "
+                                                       "`chest`), but only a building of a colour "
+                                                       "takes one"))
+            else:
+                counts[colour] += 1
+    out += [Violation("treasure.setup", f"{n} chests on {colour} buildings: there are only "
+                                        f"{CHESTS[colour]}")
+            for colour, n in sorted(counts.items()) if n > CHESTS.get(colour, 0)]
+    return out
+
+
+TREASURE = register(Module(
+    id="treasure",
+    name="The Treasure Chamber",
+    rule_ids=("treasure.setup", "treasure.action", "treasure.place", "treasure.pass",
+              "treasure.refill", "treasure.removed", "treasure.score", "treasure.no-huts"),
+    actions=(ActionRule(action=BuyTreasure, rule="treasure.action", kind="action", check=check,
+                        apply=apply, candidates=candidates, sample=sample),),
+    setup=((SETUP_STEP, setup),),
+    after_action=return_removed,
+    scoring=score,
+    components=located,
+    expected=expected,
+    consistency=consistency,
+    check_position=check_position,
+    events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled),
+    lines=(TreasureLine,),
+    tokens=("chest",),
+    default_data=DATA,
+))

@@ -1,0 +1,509 @@
+"""The Treasure Chamber (RULES.md §R): one test that allows and one that refuses per rule id, the
+seed's example, the listing of legal purchases, and random complete games."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+from msgspec.structs import replace
+
+from service.engine import (
+    GameRequestError,
+    InconsistentState,
+    apply,
+    check_consistency,
+    new_game,
+    score,
+    validate,
+)
+from service.engine.actions import RemoveToReserve, ReserveBuilding, TakeMoney
+from service.engine.modules.dirk import GiveToDirk
+from service.engine.modules.treasure.rules import (
+    CHESTS,
+    BuyTreasure,
+    ChestsPlaced,
+    ChestsReturned,
+    TreasureLine,
+    payments,
+)
+from service.engine.scoring import Position, PositionPlayer
+from service.engine.state import GameState, PlacedTile, Tile
+from tests.engine.helpers import arrange
+from tests.engine.play import play_random_game
+
+NAMES = ("Ana", "Ben", "Cyd", "Dov")
+ROW = ((1, 0), (2, 0), (3, 0), (-1, 0), (-2, 0), (-3, 0))  # open tiles in a row: always legal
+
+
+def tgame(players: int = 3, seed: int = 1, modules: Sequence[str] = ("treasure",)) -> GameState:
+    return new_game(NAMES[:players], list(modules), seed=seed).state
+
+
+def rules_of(violations: Sequence[object]) -> set[str]:
+    return {v.rule for v in violations}  # type: ignore[attr-defined]
+
+
+def set_rooms(state: GameState, *rooms: Sequence[str], bag_top: Sequence[str] = ()) -> GameState:
+    """The rooms hold the given chests; the bag starts with `bag_top` and holds the rest."""
+    treasure = state.treasure
+    assert treasure is not None
+    pool = Counter(treasure.bag) + Counter(c for r in treasure.rooms for c in r)
+    for c in (*[c for r in rooms for c in r], *bag_top):
+        pool[c] -= 1
+        assert pool[c] >= 0, c
+    rest = sorted(pool.elements())
+    return replace(state, treasure=replace(treasure, rooms=tuple(tuple(r) for r in rooms),
+                                           bag=(*bag_top, *rest)))
+
+
+def with_chests(state: GameState, owner: str, *tiles: str) -> GameState:
+    """Chests (from the bag) on the named buildings of `owner` (a player, or Dirk)."""
+    treasure = state.treasure
+    assert treasure is not None
+    bag = list(treasure.bag)
+    named = set(tiles)
+
+    def mark(ts: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        out = []
+        for t in ts:
+            if t.tile in named:
+                bag.remove(t.tile.split("-")[0])
+                t = replace(t, chest=True)
+            out.append(t)
+        return tuple(out)
+
+    if state.dirk is not None and owner == state.dirk.name:
+        state = replace(state, dirk=replace(state.dirk, tiles=mark(state.dirk.tiles)))
+    else:
+        state = replace(state, players=tuple(
+            replace(p, alhambra=mark(p.alhambra), held=mark(p.held)) if p.name == owner else p  # type: ignore[arg-type]
+            for p in state.players))
+    state = replace(state, treasure=replace(treasure, bag=tuple(bag)))
+    assert check_consistency(state) == [], check_consistency(state)
+    return state
+
+
+def table(players: int = 3, *, hand: Sequence[str] = ("orange-3-a", "blue-3-a", "green-4-a"),
+          alhambras: dict[str, Sequence[str]] | None = None, reserves: dict[str, Sequence[str]] | None = None,
+          held: dict[str, Sequence[str]] | None = None, dirk: Sequence[str] | None = None,
+          rooms: Sequence[Sequence[str]] = (("garden", "garden", "tower", "pavilion"),) * 3,
+          bag_top: Sequence[str] = ()) -> GameState:
+    """Ana to play, holding `hand`; each Alhambra a row of the named open tiles."""
+    state = tgame(players)
+    specs = {name: [(t, *ROW[i]) for i, t in enumerate(tiles)] for name, tiles in (alhambras or {}).items()}
+    state = arrange(state, hands={"Ana": hand}, alhambras=specs, reserves=reserves, held=held, dirk=dirk,
+                    active="Ana", check=False)
+    if held:
+        state = replace(state, turn=replace(state.turn, acted=True))
+    state = set_rooms(state, *rooms, bag_top=bag_top)
+    assert check_consistency(state) == [], check_consistency(state)
+    return state
+
+
+def buy(room: int = 1, payment: Sequence[str] = ("orange-3-a", "blue-3-a", "green-4-a"),
+        buildings: Sequence[str] = ()) -> BuyTreasure:
+    return BuyTreasure(player="Ana", room=room, payment=tuple(payment), buildings=tuple(buildings))
+
+
+def tile_of(state: GameState, owner: str, tile: str) -> Tile:
+    if state.dirk is not None and owner == state.dirk.name:
+        return next(t for t in state.dirk.tiles if t.tile == tile)
+    p = state.players[state.seat_of(owner)]
+    return next(t for t in (*p.alhambra, *p.reserve, *p.held) if t.tile == tile)
+
+
+def chest_total(state: GameState) -> int:
+    treasure = state.treasure
+    assert treasure is not None
+    on_tiles = sum(1 for p in state.players for t in (*p.alhambra, *p.reserve, *p.held) if t.chest)
+    if state.dirk is not None:
+        on_tiles += sum(1 for t in state.dirk.tiles if t.chest)
+    return len(treasure.bag) + sum(len(r) for r in treasure.rooms) + on_tiles
+
+
+# --- treasure.setup -------------------------------------------------------------------------
+
+@pytest.mark.rule("treasure.setup")
+def test_treasure_setup_allows_three_rooms_of_four_and_the_rest_in_the_bag() -> None:
+    state = tgame()
+    treasure = state.treasure
+    assert treasure is not None
+    assert [len(r) for r in treasure.rooms] == [4, 4, 4] and len(treasure.bag) == 30
+    assert Counter(treasure.bag) + Counter(c for r in treasure.rooms for c in r) == Counter(CHESTS)
+    assert sum(CHESTS.values()) == 42 and CHESTS["garden"] == 9 and CHESTS["pavilion"] == 5
+    assert check_consistency(state) == []
+    assert tgame().treasure == treasure  # the game's generator: the same seed, the same chests
+    assert len({tgame(seed=s).treasure for s in range(1, 6)}) > 1
+    assert tgame(modules=()).treasure is None
+
+
+@pytest.mark.rule("treasure.setup")
+def test_treasure_setup_refuses_a_chest_too_many_or_a_room_of_five() -> None:
+    state = tgame()
+    treasure = state.treasure
+    assert treasure is not None
+    extra = replace(state, treasure=replace(treasure, bag=(*treasure.bag, "garden")))
+    assert any("chest:garden" in v.message for v in check_consistency(extra))
+    five = replace(state, treasure=replace(treasure, rooms=((*treasure.rooms[0], treasure.bag[0]),
+                                                            *treasure.rooms[1:]), bag=treasure.bag[1:]))
+    assert "treasure.refill" in rules_of(check_consistency(five))
+    odd = replace(state, treasure=replace(treasure, bag=(*treasure.bag[1:], "gold")))
+    assert "treasure.setup" in rules_of(check_consistency(odd))
+    position = Position(round=1, modules=("treasure",), players=(PositionPlayer(name="Ana", alhambra=(
+        PlacedTile(x=0, y=0, tile="fountain"),
+        *(PlacedTile(x=i + 1, y=0, tile=t, chest=True) for i, t in enumerate(
+            ("pavilion-8-open", "pavilion-2-NEW", "pavilion-3-SW", "pavilion-4-ES", "pavilion-5-NW",
+             "pavilion-6-N")))),),))
+    with pytest.raises(InconsistentState) as refused:
+        score(replace(position, check_layout=False))
+    assert any(v.rule == "treasure.setup" and "pavilion" in v.message for v in refused.value.violations)
+
+
+# --- treasure.action ------------------------------------------------------------------------
+
+@pytest.mark.rule("treasure.action")
+def test_treasure_action_allows_money_worth_8_in_any_currencies_and_takes_the_room() -> None:
+    # The seed's example: 3 orange, 3 blue and 4 green (10) buy the chests of one room; no change.
+    state = table(rooms=(("seraglio",) * 4, ("garden", "tower", "tower", "garden"), ("arcades",) * 4),
+                  bag_top=("chambers",) * 4)
+    outcome = apply(state, buy(room=2))
+    after = outcome.state
+    assert after.treasure is not None
+    assert len(after.treasure.rooms[1]) == 4  # refilled (the chests nobody placed went back first)
+    assert {"orange-3-a", "blue-3-a", "green-4-a"} <= set(after.discard)
+    assert not {"orange-3-a", "blue-3-a", "green-4-a"} & set(after.players[0].hand)
+    assert check_consistency(after) == [] and chest_total(after) == 42
+    # Exactly 8 gives no extra action: the turn is over.
+    state = table(hand=("yellow-8-a", "blue-1-a"))
+    after = apply(state, buy(payment=("yellow-8-a",))).state
+    assert after.turn.player != 0 or after.turn.actions == 0
+    assert after.players[0].hand == ("blue-1-a",)
+
+
+@pytest.mark.rule("treasure.action")
+def test_treasure_action_refuses_less_than_8_cards_not_held_and_an_empty_room() -> None:
+    state = table(hand=("orange-3-a", "blue-4-a", "green-9-a"))
+    short = validate(state, buy(payment=("orange-3-a", "blue-4-a")))
+    assert rules_of(short) == {"treasure.action"} and "7" in short[0].message
+    not_held = validate(state, buy(payment=("orange-3-a", "blue-5-a")))
+    assert rules_of(not_held) == {"treasure.action"} and "blue-5-a" in not_held[0].message
+    twice = validate(state, buy(payment=("green-9-a", "green-9-a")))
+    assert rules_of(twice) == {"treasure.action"}
+    assert rules_of(validate(state, buy(payment=()))) == {"treasure.action"}
+    assert rules_of(validate(state, buy(room=4, payment=("green-9-a",)))) == {"treasure.action"}
+    treasure = state.treasure
+    assert treasure is not None
+    empty = replace(state, treasure=replace(treasure, rooms=((), *treasure.rooms[1:]), closed=True,
+                                            bag=(*treasure.bag, *treasure.rooms[0])))
+    assert check_consistency(empty) == []
+    refused = validate(empty, buy(room=1, payment=("green-9-a",)))
+    assert rules_of(refused) == {"treasure.action"} and "empty" in refused[0].message
+    # No extra action after an exact payment of 8.
+    exact = table(hand=("yellow-8-a", "blue-1-a"))
+    after = apply(exact, buy(payment=("yellow-8-a",))).state
+    assert after.active.name != "Ana"
+    # Without the module the action does not exist.
+    plain = tgame(modules=())
+    assert rules_of(validate(plain, BuyTreasure(player=plain.active.name, room=1, payment=()))) == \
+        {"treasure.action"}
+
+
+@pytest.mark.rule("treasure.action")
+def test_treasure_action_refuses_another_action_after_an_exact_payment_with_a_held_building() -> None:
+    state = table(hand=("yellow-8-a",), held={"Ana": ["garden-10-open"]},
+                  rooms=(("tower",) * 4, ("garden",) * 4, ("arcades",) * 4))
+    after = apply(state, buy(payment=("yellow-8-a",))).state
+    assert after.active.name == "Ana" and after.turn.actions == 0
+    refused = validate(after, TakeMoney(player="Ana", cards=after.display[:1]))
+    assert rules_of(refused) == {"base.turn.one-action"}
+
+
+# --- treasure.place -------------------------------------------------------------------------
+
+@pytest.mark.rule("treasure.place")
+def test_treasure_place_allows_the_players_buildings_and_one_bought_this_turn() -> None:
+    state = table(alhambras={"Ana": ["garden-10-open", "tower-11-open", "garden-11-open"]},
+                  held={"Ana": ["pavilion-8-open"]})
+    action = buy(buildings=("garden-11-open", "garden-10-open", "tower-11-open", "pavilion-8-open"))
+    assert validate(state, action) == []
+    outcome = apply(state, action)
+    after = outcome.state
+    for t in ("garden-10-open", "garden-11-open", "tower-11-open", "pavilion-8-open"):
+        assert tile_of(after, "Ana", t).chest
+    assert [e.owner for e in outcome.events if isinstance(e, ChestsPlaced)] == ["Ana"]
+    assert check_consistency(after) == [] and chest_total(after) == 42
+    # The held building keeps its chest when it is placed in the Alhambra.
+    p = after.players[0]
+    placed = apply(after, next(a for a in _placements(after) if a.tile == "pavilion-8-open")).state
+    assert tile_of(placed, "Ana", "pavilion-8-open").chest and p.held
+
+
+def _placements(state: GameState) -> list:  # type: ignore[type-arg]
+    from service.engine import legal_actions
+    from service.engine.actions import PlaceBuilding
+
+    return [a for a in legal_actions(state, 10_000)[0] if isinstance(a, PlaceBuilding)]
+
+
+@pytest.mark.rule("treasure.place")
+def test_treasure_place_refuses_the_reserve_a_wrong_colour_two_on_one_and_a_chest_left_out() -> None:
+    state = table(alhambras={"Ana": ["garden-10-open", "tower-11-open"]},
+                  reserves={"Ana": ["garden-11-open"]})
+    reserve = validate(state, buy(buildings=("garden-10-open", "garden-11-open", "tower-11-open")))
+    assert rules_of(reserve) == {"treasure.place"} and "reserve" in reserve[0].message
+    left_out = validate(state, buy(buildings=("garden-10-open",)))
+    assert rules_of(left_out) == {"treasure.place"} and "1 more tower" in left_out[0].message
+    twice = validate(state, buy(buildings=("garden-10-open", "garden-10-open", "tower-11-open")))
+    assert rules_of(twice) == {"treasure.place"} and "at most one" in twice[0].message
+    fountain = validate(state, buy(buildings=("fountain", "garden-10-open", "tower-11-open")))
+    assert rules_of(fountain) == {"treasure.place"}
+    wrong = table(alhambras={"Ana": ["chambers-10-open"]})
+    refused = validate(wrong, buy(buildings=("chambers-10-open",)))
+    assert rules_of(refused) == {"treasure.place"} and "chambers" in refused[0].message
+    # A building that already has a chest takes no second one.
+    has = with_chests(table(alhambras={"Ana": ["garden-10-open"]}), "Ana", "garden-10-open")
+    again = validate(has, buy(buildings=("garden-10-open",)))
+    assert rules_of(again) == {"treasure.place"} and "already" in again[0].message
+    assert validate(has, buy()) == []
+
+
+# --- treasure.pass --------------------------------------------------------------------------
+
+@pytest.mark.rule("treasure.pass")
+def test_treasure_pass_allows_the_rest_round_the_table_and_back_in_the_bag() -> None:
+    state = table(alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open"],
+                             "Cyd": ["garden-11-open", "tower-12-open"]},
+                  rooms=(("garden", "garden", "tower", "pavilion"),) * 3)
+    outcome = apply(state, buy(buildings=("garden-10-open",)))
+    after = outcome.state
+    assert tile_of(after, "Ben", "tower-11-open").chest  # the left neighbour first
+    assert tile_of(after, "Cyd", "garden-11-open").chest and not tile_of(after, "Cyd", "tower-12-open").chest
+    placed = [(e.owner, e.buildings) for e in outcome.events if isinstance(e, ChestsPlaced)]
+    assert placed == [("Ana", ("garden-10-open",)), ("Ben", ("tower-11-open",)), ("Cyd", ("garden-11-open",))]
+    returned = [e.chests for e in outcome.events if isinstance(e, ChestsReturned)]
+    assert returned == [("pavilion",)]  # nobody has a pavilion: back in the bag
+    assert check_consistency(after) == [] and chest_total(after) == 42
+
+
+@pytest.mark.rule("treasure.pass")
+def test_treasure_pass_allows_dirk_first_with_two_players() -> None:
+    state = table(2, alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open", "pavilion-8-open"]},
+                  dirk=["tower-12-open", "garden-11-open"],
+                  rooms=(("garden", "garden", "tower", "pavilion"),) * 3)
+    outcome = apply(state, buy(buildings=("garden-10-open",)))
+    after = outcome.state
+    assert tile_of(after, "Dirk", "tower-12-open").chest and tile_of(after, "Dirk", "garden-11-open").chest
+    assert not tile_of(after, "Ben", "tower-11-open").chest  # Dirk took the tower first
+    assert tile_of(after, "Ben", "pavilion-8-open").chest  # then on to Ben
+    assert [e.owner for e in outcome.events if isinstance(e, ChestsPlaced)] == ["Ana", "Dirk", "Ben"]
+    assert check_consistency(after) == [] and chest_total(after) == 42
+
+
+@pytest.mark.rule("treasure.pass")
+def test_treasure_pass_refuses_the_buyer_naming_a_neighbours_building_or_their_reserve() -> None:
+    state = table(alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open"]},
+                  reserves={"Cyd": ["pavilion-8-open"]})
+    refused = validate(state, buy(buildings=("garden-10-open", "tower-11-open")))
+    assert rules_of(refused) == {"treasure.pass"} and "Ben" in refused[0].message
+    # A neighbour's reserve takes no chest: Cyd's pavilion stays bare, the chest goes to the bag.
+    after = apply(state, buy(buildings=("garden-10-open",))).state
+    assert not tile_of(after, "Cyd", "pavilion-8-open").chest
+
+
+# --- treasure.refill ------------------------------------------------------------------------
+
+@pytest.mark.rule("treasure.refill")
+def test_treasure_refill_allows_four_chests_from_the_bag() -> None:
+    state = table(alhambras={"Ana": ["garden-10-open", "garden-11-open", "tower-11-open", "pavilion-8-open"]},
+                  bag_top=("arcades", "chambers", "seraglio", "arcades"))
+    outcome = apply(state, buy(room=3, buildings=("garden-10-open", "garden-11-open", "tower-11-open",
+                                                  "pavilion-8-open")))
+    treasure = outcome.state.treasure
+    assert treasure is not None and treasure.rooms[2] == ("arcades", "chambers", "seraglio", "arcades")
+    assert not treasure.closed and len(treasure.bag) == 30 - 4
+
+
+@pytest.mark.rule("treasure.refill")
+def test_treasure_refill_refuses_with_fewer_than_4_left_and_never_again() -> None:
+    state = table(alhambras={"Ana": ["garden-10-open", "garden-11-open", "tower-11-open", "pavilion-8-open"]})
+    treasure = state.treasure
+    assert treasure is not None
+    # Only 3 chests left in the bag (the others would lie on buildings elsewhere).
+    short = replace(state, treasure=replace(treasure, bag=treasure.bag[:3]))
+    after = apply(short, buy(buildings=("garden-10-open", "garden-11-open", "tower-11-open",
+                                        "pavilion-8-open"))).state
+    assert after.treasure is not None
+    assert after.treasure.rooms[0] == () and after.treasure.closed and len(after.treasure.bag) == 3
+    # From then on no room is refilled, even with chests back in the bag.
+    closed = replace(state, treasure=replace(treasure, rooms=((), *treasure.rooms[1:]), closed=True,
+                                             bag=(*treasure.bag, *treasure.rooms[0])))
+    assert check_consistency(closed) == []
+    later = apply(closed, buy(room=2, buildings=("garden-10-open", "garden-11-open", "tower-11-open",
+                                                 "pavilion-8-open"))).state
+    assert later.treasure is not None and later.treasure.rooms[1] == () and len(later.treasure.bag) >= 4
+    assert check_consistency(later) == [] and chest_total(later) == 42
+    # An empty room while the rooms are still refilled is inconsistent.
+    reopened = replace(closed, treasure=replace(closed.treasure, closed=False))  # type: ignore[arg-type]
+    assert "treasure.refill" in rules_of(check_consistency(reopened))
+
+
+# --- treasure.removed -----------------------------------------------------------------------
+
+@pytest.mark.rule("treasure.removed")
+def test_treasure_removed_allows_a_chest_back_in_the_bag_when_its_building_leaves() -> None:
+    state = table(alhambras={"Ana": ["tower-11-open", "garden-10-open"]})
+    state = with_chests(state, "Ana", "garden-10-open")
+    bag = len(state.treasure.bag)  # type: ignore[union-attr]
+    outcome = apply(state, RemoveToReserve(player="Ana", tile="garden-10-open"))
+    after = outcome.state
+    assert not tile_of(after, "Ana", "garden-10-open").chest
+    assert len(after.treasure.bag) == bag + 1  # type: ignore[union-attr]
+    assert any(isinstance(e, ChestsReturned) and e.chests == ("garden",) for e in outcome.events)
+    assert check_consistency(after) == []
+    # A held building with a chest put in the reserve, or given to Dirk, loses it too.
+    rooms = (("garden",) * 4, ("tower",) * 4, ("arcades",) * 4)
+    state = table(held={"Ana": ["garden-10-open"]}, rooms=rooms)
+    state = apply(state, buy(buildings=("garden-10-open",))).state
+    assert tile_of(state, "Ana", "garden-10-open").chest
+    reserved = apply(state, ReserveBuilding(player="Ana", tile="garden-10-open")).state
+    assert not tile_of(reserved, "Ana", "garden-10-open").chest and check_consistency(reserved) == []
+    duo = table(2, held={"Ana": ["garden-10-open"]}, rooms=rooms)
+    duo = apply(duo, buy(buildings=("garden-10-open",))).state
+    given = apply(duo, GiveToDirk(player="Ana", tile="garden-10-open")).state
+    assert not tile_of(given, "Dirk", "garden-10-open").chest and check_consistency(given) == []
+    assert chest_total(given) == 42
+
+
+@pytest.mark.rule("treasure.removed")
+def test_treasure_removed_refuses_a_chest_in_the_reserve() -> None:
+    state = table(reserves={"Ana": ["garden-10-open"]})
+    treasure = state.treasure
+    assert treasure is not None
+    chest = (Tile(tile="garden-10-open", chest=True),)
+    bad = replace(state, players=(replace(state.players[0], reserve=chest), *state.players[1:]),
+                  treasure=replace(treasure, bag=tuple(b for i, b in enumerate(treasure.bag)
+                                                       if i != treasure.bag.index("garden"))))
+    assert "treasure.removed" in rules_of(check_consistency(bad))
+    position = Position(round=1, modules=("treasure",), players=(PositionPlayer(
+        name="Ana", alhambra=(PlacedTile(x=0, y=0, tile="fountain"),),
+        reserve=(Tile(tile="garden-10-open", chest=True),)),))
+    with pytest.raises(InconsistentState) as refused:
+        score(position)
+    assert any(v.rule == "treasure.removed" for v in refused.value.violations)
+
+
+# --- treasure.score -------------------------------------------------------------------------
+
+def _player(name: str, chests: int, tiles: Sequence[str]) -> PositionPlayer:
+    return PositionPlayer(name=name, alhambra=(
+        PlacedTile(x=0, y=0, tile="fountain"),
+        *(PlacedTile(x=i + 1, y=0, tile=t, chest=i < chests) for i, t in enumerate(tiles))))
+
+
+def _treasure_lines(position: Position) -> dict[str, TreasureLine]:
+    return {s.name: next(ln for ln in s.lines if isinstance(ln, TreasureLine))
+            for s in score(position).players}
+
+
+@pytest.mark.rule("treasure.score")
+def test_treasure_score_allows_places_by_number_of_chests_with_ties_and_dirk() -> None:
+    ana = _player("Ana", 2, ("garden-10-open", "tower-11-open"))
+    ben = _player("Ben", 2, ("garden-11-open", "tower-12-open"))
+    dirk = PositionPlayer(name="Dirk", dirk=True, tiles=(Tile(tile="arcades-9-open", chest=True),
+                                                         Tile(tile="chambers-10-open")))
+    lines = _treasure_lines(Position(round=3, modules=("treasure",), players=(ana, ben, dirk)))
+    # Ana and Ben share 1st and 2nd (22 + 14) / 2; Dirk is 3rd: 7.
+    assert (lines["Ana"].place, lines["Ana"].points, lines["Ana"].count) == (1, 18, 2)
+    assert (lines["Ben"].place, lines["Ben"].points) == (1, 18)
+    assert (lines["Dirk"].place, lines["Dirk"].points, lines["Dirk"].count) == (3, 7, 1)
+    round1 = _treasure_lines(Position(round=1, modules=("treasure",), players=(ana, ben, dirk)))
+    assert round1["Ana"].points == round1["Ben"].points == 3 and round1["Dirk"].points == 0
+    cyd = _player("Cyd", 1, ("pavilion-8-open",))
+    round2 = _treasure_lines(Position(round=2, modules=("treasure",), players=(ana, cyd)))
+    assert round2["Ana"].points == 14 and round2["Cyd"].points == 7
+
+
+@pytest.mark.rule("treasure.score")
+def test_treasure_score_refuses_points_for_no_chest_or_a_chest_in_the_reserve() -> None:
+    ana = _player("Ana", 0, ("garden-10-open",))
+    ben = _player("Ben", 1, ("garden-11-open",))
+    lines = _treasure_lines(Position(round=2, modules=("treasure",), players=(ana, ben)))
+    assert (lines["Ana"].count, lines["Ana"].place, lines["Ana"].points) == (0, None, 0)
+    assert lines["Ben"].points == 14
+    # Without the module a chest is a token of a module that is off.
+    with pytest.raises(InconsistentState) as refused:
+        score(Position(round=2, players=(ben,)))
+    assert any("chest" in v.message for v in refused.value.violations)
+
+
+# --- treasure.no-huts -----------------------------------------------------------------------
+
+@pytest.mark.rule("treasure.no-huts")
+def test_treasure_no_huts_allows_a_chest_on_a_normal_building() -> None:
+    lines = _treasure_lines(Position(round=1, modules=("treasure",),
+                                     players=(_player("Ana", 1, ("tower-11-open",)),)))
+    assert lines["Ana"].count == 1 and lines["Ana"].points == 7
+
+
+@pytest.mark.rule("treasure.no-huts")
+def test_treasure_no_huts_refuses_a_game_with_workers_huts() -> None:
+    with pytest.raises(GameRequestError) as refused:
+        new_game(NAMES[:3], ["treasure", "workers-huts"])
+    assert any(v.rule == "modules.unsupported" and "workers-huts" in v.message
+               for v in refused.value.violations)
+
+
+# --- listing --------------------------------------------------------------------------------
+
+def test_payments_list_each_payment_without_a_superfluous_card_once() -> None:
+    hand = ("orange-3-a", "orange-3-b", "blue-3-a", "green-4-a", "yellow-9-a")
+    listed = list(payments(hand))
+    assert ("yellow-9-a",) in listed
+    assert sorted(listed) == sorted([("yellow-9-a",), ("blue-3-a", "orange-3-a", "orange-3-b"),
+                                     ("blue-3-a", "orange-3-a", "green-4-a"),
+                                     ("orange-3-a", "orange-3-b", "green-4-a")])
+    assert all(len(set(p)) == len(p) for p in listed)
+    from service.engine.catalogue import CATALOGUE
+
+    for p in listed:
+        values = sorted(CATALOGUE.money[c].value for c in p)
+        assert sum(values) >= 8 > sum(values) - values[0]
+
+
+def test_legal_treasure_purchases_are_all_valid() -> None:
+    from service.engine import legal_actions
+
+    state = table(hand=("orange-3-a", "blue-3-a", "green-4-a", "yellow-9-a"),
+                  alhambras={"Ana": ["garden-10-open", "tower-11-open"]})
+    listed = [a for a in legal_actions(state, 100_000)[0] if isinstance(a, BuyTreasure)]
+    assert len(listed) == 3 * 2  # {9} or {3, 3, 4} for each of the 3 rooms
+    assert all(validate(state, a) == [] for a in listed)
+
+
+# --- whole games ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_with_treasure_reach_the_end(players: int) -> None:
+    game = play_random_game(400 + players, players, ("treasure",), list_every=40)
+    assert game.states[-1].phase == "over"
+    assert any(isinstance(a, BuyTreasure) for a in game.actions)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_with_treasure_zoo_grounds_and_staff_reach_the_end(players: int) -> None:
+    game = play_random_game(500 + players, players, ("treasure", "zoo", "grounds", "staff"), list_every=40)
+    assert game.states[-1].phase == "over"
+    assert any(isinstance(a, BuyTreasure) for a in game.actions)
+
+
+def test_the_view_shows_the_rooms_and_the_bags_size_not_its_order() -> None:
+    from service.engine.view import view
+
+    state = tgame()
+    assert state.treasure is not None
+    seen = view(state, None).treasure
+    assert seen is not None and seen.rooms == state.treasure.rooms and seen.bag_size == 30
+    assert not hasattr(seen, "bag")
+    assert view(tgame(modules=()), None).treasure is None
