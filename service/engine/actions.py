@@ -50,11 +50,14 @@ class BuyBuilding(Action, tag="buy-building"):
     discount: Literal[1, 2] | None = None
     # craftsmen.coiner: cards of the money display (same currency) that count in the payment.
     from_display: CardList | None = None
+    # change.spend: coins of the player (same currency) that count in the payment.
+    coins: CardList | None = None
 
     module_fields: ClassVar[dict[str, tuple[str, str]]] = {
         "white_die": ("power", "power.prosperity"),
         "discount": ("craftsmen", "craftsmen.carpenter"),
         "from_display": ("craftsmen", "craftsmen.coiner"),
+        "coins": ("change", "change.spend"),
     }
 
 

@@ -142,6 +142,14 @@ class Module:
     # A card drawn to the money display that this module takes (e.g. a wall card set aside,
     # walls.reveal): the state with the card taken, or None to leave it to the display.
     take_drawn: Callable[[GameState, str, Context], GameState | None] | None = None
+    # Money that is no card in a payment (BuyBuilding, BuyTreasure), e.g. coins (change.spend):
+    # (currency, value) pairs the payment counts; the module checks them and moves them.
+    payment_values: Callable[[GameState, Any], tuple[tuple[str, int], ...]] | None = None
+    # Runs in a building purchase's apply when the payment exceeds the (reduced) price, with the
+    # excess (change.give).
+    overpaid: Callable[[GameState, Any, int, Context], GameState] | None = None
+    # Money beyond the hand a seat holds in a currency (the leftovers' richest), e.g. coins.
+    money_held: Callable[[GameState, int, str], int] | None = None
     default_data: dict[str, Any] = field(default_factory=dict)
 
 
@@ -213,6 +221,9 @@ class Plan:
     variants: dict[type[Action], tuple[tuple[CandidatesFn, SampleFn], ...]]
     leftovers: tuple[Callable[[GameState, Any, Context], GameState | None], ...]
     drawn_takers: tuple[Callable[[GameState, str, Context], GameState | None], ...] = ()
+    payment_values: tuple[Callable[[GameState, Any], tuple[tuple[str, int], ...]], ...] = ()
+    overpaid: tuple[Callable[[GameState, Any, int, Context], GameState], ...] = ()
+    money_held: tuple[Callable[[GameState, int, str], int], ...] = ()
 
 
 def _ordered(pairs: Iterable[tuple[int, int, StepFn]]) -> tuple[tuple[int, StepFn], ...]:
@@ -242,6 +253,9 @@ def _plan(chosen: tuple[str, ...], with_dirk: bool) -> Plan:
         variants=_variants(modules),
         leftovers=tuple(m.leftover for m in modules if m.leftover is not None),
         drawn_takers=tuple(m.take_drawn for m in modules if m.take_drawn is not None),
+        payment_values=tuple(m.payment_values for m in modules if m.payment_values is not None),
+        overpaid=tuple(m.overpaid for m in modules if m.overpaid is not None),
+        money_held=tuple(m.money_held for m in modules if m.money_held is not None),
     )
 
 
@@ -255,6 +269,11 @@ def _variants(modules: tuple[Module, ...]) -> dict[type[Action], tuple[tuple[Can
 
 def plan_of(state: GameState) -> Plan:
     return _plan(state.modules, state.dirk is not None)
+
+
+def payment_values(state: GameState, action: Any) -> tuple[tuple[str, int], ...]:
+    """(currency, value) of the money in a payment that is no card (coins, change.spend)."""
+    return tuple(v for fn in plan_of(state).payment_values for v in fn(state, action))
 
 
 def action_rules(state: GameState) -> dict[type[Action], ActionRule]:

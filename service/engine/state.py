@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .modules.change.model import ChangeState
 from .modules.craftsmen.model import CraftsmenState
 from .modules.extensions.model import ExtensionsState
 from .modules.grounds.model import GroundsState
@@ -179,6 +180,7 @@ class GameState(Record):
     craftsmen: CraftsmenState | None = None
     walls: WallsState | None = None
     treasure: TreasureState | None = None
+    change: ChangeState | None = None
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

@@ -6,6 +6,7 @@ and of the bag (only their sizes), and the generator's state.
 
 from __future__ import annotations
 
+from .modules.change.model import ChangeState
 from .modules.treasure.model import TreasureSeen, seen
 from .modules.walls.model import WallsState
 from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Record, Tile, Turn
@@ -39,6 +40,7 @@ class View(Record):
     ranking: tuple[RankEntry, ...] = ()
     walls: WallsState | None = None  # the wall cards set aside and used (public)
     treasure: TreasureSeen | None = None  # the rooms and the bag's size (its order is hidden)
+    change: ChangeState | None = None  # the coin bag (sorted) and every player's coins (public)
 
 
 class UnknownViewer(ValueError):
@@ -61,4 +63,5 @@ def view(state: GameState, viewer: str | None) -> View:
                 dirk=state.dirk, scoring_called=state.scoring_called,
                 rounds_held=state.rounds_held, removed=state.removed, ranking=state.ranking,
                 walls=state.walls,
-                treasure=None if state.treasure is None else seen(state.treasure))
+                treasure=None if state.treasure is None else seen(state.treasure),
+                change=state.change)

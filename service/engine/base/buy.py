@@ -12,7 +12,7 @@ from ..catalogue import CATALOGUE
 from ..events import BuildingBought
 from ..flow import spend_action, with_player, without
 from ..rng import Generator
-from ..rules import ActionRule, Context, plan_of
+from ..rules import ActionRule, Context, payment_values, plan_of
 from ..state import GameState, MarketSpace, emptied, market_tile
 from ..violations import Violation
 from .money import duplicates
@@ -32,7 +32,8 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
         return [Violation("base.buy.currency",
                           f"{action.tile} is not on the market (it holds {on_market})")]
     extra = extra_paid(state, action)
-    if not action.payment and not extra:
+    values = payment_values(state, action)
+    if not action.payment and not extra and not values:
         return [Violation("base.buy.amount", f"no cards are paid for {action.tile}")]
     hand = state.players[state.turn.player].hand
     out = [Violation("base.buy.currency", f"{c} is paid twice") for c in duplicates(action.payment)]
@@ -46,9 +47,13 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
                       f"{c} is not {space.currency}: {action.tile} stands on the "
                       f"{space.currency} space and is paid only in {space.currency}")
             for c in (*action.payment, *extra) if CATALOGUE.money[c].currency != space.currency]
+    out += [Violation("base.buy.currency",
+                      f"money of {currency} counts in the payment: {action.tile} stands on the "
+                      f"{space.currency} space and is paid only in {space.currency}")
+            for currency in sorted({c for c, _ in values if c != space.currency})]
     if out:
         return out
-    paid = sum(CATALOGUE.money[c].value for c in (*action.payment, *extra))
+    paid = sum(CATALOGUE.money[c].value for c in (*action.payment, *extra)) + sum(v for _, v in values)
     price = price_of(state, action)
     if paid < price:
         out.append(Violation("base.buy.amount",
@@ -74,13 +79,18 @@ def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
     seat = state.turn.player
     player = state.players[seat]
     paid = sum(CATALOGUE.money[c].value for c in (*action.payment, *extra_paid(state, action)))
-    exact = paid == price_of(state, action)
+    paid += sum(v for _, v in payment_values(state, action))
+    price = price_of(state, action)
+    exact = paid == price
     market = tuple(emptied(s) if s is space else s for s in state.market)
     state = replace(state, market=market, discard=(*state.discard, *action.payment))
     state = with_player(state, seat, hand=without(player.hand, *action.payment),
                         held=(*player.held, market_tile(space)))
     ctx.events.append(BuildingBought(player=player.name, tile=action.tile,
                                      currency=space.currency, payment=action.payment, exact=exact))
+    if paid > price:
+        for fn in plan_of(state).overpaid:
+            state = fn(state, action, paid - price, ctx)
     return spend_action(state, another=exact)  # base.buy.exact-bonus
 
 

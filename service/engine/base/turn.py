@@ -151,7 +151,9 @@ def end_game(state: GameState, ctx: Context) -> GameState:
 
 def richest(state: GameState, currency: str) -> list[tuple[int, list[int]]]:
     """(total, seats) from the most money of `currency` down; those holding none are left out."""
-    totals = [hand_total(p, currency) for p in state.players]
+    held = plan_of(state).money_held
+    totals = [hand_total(p, currency) + sum(fn(state, seat, currency) for fn in held)
+              for seat, p in enumerate(state.players)]
     return [(t, [seat for seat, v in enumerate(totals) if v == t])
             for t in sorted({t for t in totals if t > 0}, reverse=True)]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import msgspec
 from msgspec.structs import replace
@@ -23,7 +23,7 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, register
+from ...rules import ActionRule, Context, Module, payment_values, register
 from ...scoring import Line, Position, building_type, shared_places
 from ...state import GameState, Player, Tile
 from ...violations import Violation
@@ -49,6 +49,10 @@ class BuyTreasure(Action, tag="buy-treasure"):
     room: int
     payment: CardList
     buildings: Annotated[tuple[str, ...], msgspec.Meta(max_length=64)] = ()
+    # change.spend: coins of the player that count in the payment (any currencies).
+    coins: CardList | None = None
+
+    module_fields: ClassVar[dict[str, tuple[str, str]]] = {"coins": ("change", "change.spend")}
 
 
 class ChestsPlaced(Event, tag="chests-placed"):
@@ -101,11 +105,13 @@ def chest_colour(tile: Tile) -> str | None:
 
 # --- the payment (treasure.action) ----------------------------------------------------------
 
-def payment_problems(state: GameState, player: Player, payment: Sequence[str]) -> list[Violation]:
+def payment_problems(state: GameState, player: Player, payment: Sequence[str],
+                     extra: int = 0) -> list[Violation]:
     """treasure.action: money worth at least 8 from the hand, in any mix of currencies. The one
-    place the payment is judged (coins of the Change module would count here)."""
+    place the payment is judged; `extra` is the money in it that is no card (coins, checked by
+    the Change module)."""
     rule = "treasure.action"
-    if not payment:
+    if not payment and not extra:
         return [Violation(rule, f"treasure chests cost money worth at least {PRICE}; nothing is paid")]
     twice = sorted({c for c in payment if payment.count(c) > 1})
     out = [Violation(rule, f"{c} is paid twice") for c in twice]
@@ -114,7 +120,7 @@ def payment_problems(state: GameState, player: Player, payment: Sequence[str]) -
             for c in payment if c in CATALOGUE.money and c not in player.hand]
     if out:
         return out
-    paid = sum(CATALOGUE.money[c].value for c in payment)
+    paid = sum(CATALOGUE.money[c].value for c in payment) + extra
     if paid < PRICE:
         return [Violation(rule, f"treasure chests cost money worth at least {PRICE}, but "
                                 f"{', '.join(payment)} total {paid}")]
@@ -233,7 +239,8 @@ def check(state: GameState, action: BuyTreasure) -> list[Violation]:
     if not chests:
         return [Violation("treasure.action", f"room {action.room} of the treasure chamber is empty")]
     player = state.players[state.turn.player]
-    return payment_problems(state, player, action.payment) or \
+    extra = sum(v for _, v in payment_values(state, action))
+    return payment_problems(state, player, action.payment, extra) or \
         _placement_problems(state, player, chests, action.buildings)
 
 

@@ -1,0 +1,1 @@
+"""The Change (RULES.md §K): see `rules.py`."""
