@@ -18,6 +18,7 @@ from .modules.grounds.model import GroundsState
 from .modules.power.model import PowerState
 from .modules.staff.model import StaffState
 from .modules.treasure.model import TreasureState
+from .modules.vendors.model import VendorsState
 from .modules.walls.model import WallsState
 from .modules.zoo.model import ZooState
 from .records import Record
@@ -180,6 +181,7 @@ class GameState(Record):
     craftsmen: CraftsmenState | None = None
     walls: WallsState | None = None
     treasure: TreasureState | None = None
+    vendors: VendorsState | None = None
     change: ChangeState | None = None
 
     def player_named(self, name: str) -> Player | None:

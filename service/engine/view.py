@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from .modules.change.model import ChangeState
 from .modules.treasure.model import TreasureSeen, seen
+from .modules.vendors.model import VendorsSeen
+from .modules.vendors.model import seen as vendors_seen
 from .modules.walls.model import WallsState
 from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Record, Tile, Turn
 
@@ -40,6 +42,8 @@ class View(Record):
     ranking: tuple[RankEntry, ...] = ()
     walls: WallsState | None = None  # the wall cards set aside and used (public)
     treasure: TreasureSeen | None = None  # the rooms and the bag's size (its order is hidden)
+    # The vendor discs and the supply; before every player has chosen, only the viewer's own disc.
+    vendors: VendorsSeen | None = None
     change: ChangeState | None = None  # the coin bag (sorted) and every player's coins (public)
 
 
@@ -64,4 +68,6 @@ def view(state: GameState, viewer: str | None) -> View:
                 rounds_held=state.rounds_held, removed=state.removed, ranking=state.ranking,
                 walls=state.walls,
                 treasure=None if state.treasure is None else seen(state.treasure),
+                vendors=None if state.vendors is None else vendors_seen(
+                    state.vendors, -1 if viewer is None else state.seat_of(viewer)),
                 change=state.change)

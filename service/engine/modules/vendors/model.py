@@ -1,0 +1,59 @@
+"""Street Vendors and Inhabitants' data: its state and what the views show of it (RULES.md §V)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from ...records import Record
+
+Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
+Colours = Annotated[tuple[str, ...], msgspec.Meta(max_length=42)]
+
+
+class Disc(Record):
+    """One player's vendor disc (by seat).
+
+    `chosen`: the player has made the setup choice (vendors.setup); until then `inhabitants`
+    holds the player's six (one of each colour) and the disc stands nowhere. The choice (the
+    three inhabitants and the space) is secret until every player has chosen. `x`, `y`: the
+    space the disc stands on (an empty space); `lifted`: a building was placed there this turn
+    and the disc waits to be put down (vendors.relocate); `visiting`: the player's decision of
+    vendors.visit is pending (the building stands at (x, y)).
+    """
+
+    inhabitants: Annotated[tuple[str, ...], msgspec.Meta(max_length=6)] = ()
+    chosen: bool = False
+    x: Coord = 0
+    y: Coord = 0
+    lifted: bool = False
+    visiting: bool = False
+
+
+class VendorsState(Record):
+    """The common supply of inhabitants (colours, public once every player has chosen) and the
+    discs by seat. An inhabitant on a building is the building's `inhabitant` token, of the
+    building's colour."""
+
+    supply: Colours = ()
+    discs: Annotated[tuple[Disc, ...], msgspec.Meta(max_length=6)] = ()
+
+
+class VendorsSeen(Record):
+    """What a viewer sees (RULES.md §8): the discs and the supply once every player has chosen;
+    before that only the viewer's own disc, the others' as null, and no supply (null)."""
+
+    supply: Colours | None = None
+    discs: tuple[Disc | None, ...] = ()
+
+
+def seen(vendors: VendorsState, seat: int) -> VendorsSeen:
+    """The part of `vendors` the player at `seat` (-1: a spectator) may see."""
+    if all(d.chosen for d in vendors.discs):
+        return VendorsSeen(supply=vendors.supply, discs=vendors.discs)
+    return VendorsSeen(supply=None, discs=tuple(d if i == seat else None
+                                                for i, d in enumerate(vendors.discs)))
+
+
+__all__ = ["Disc", "VendorsSeen", "VendorsState", "seen"]

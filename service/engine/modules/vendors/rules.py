@@ -1,0 +1,555 @@
+"""Street Vendors and Inhabitants (RULES.md §V, seed 003): each player's vendor disc carries three
+inhabitants; placing a building on the disc's space lets an inhabitant of its colour move in (or
+swaps one with the supply); the disc is then put down next to the Alhambra. Inhabitants on
+buildings score in sets of different colours.
+
+Hidden information: the setup choices (the three inhabitants of a disc, its space, and so the
+supply's colours) until every player has chosen (`model.seen`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Annotated
+
+import msgspec
+from msgspec.structs import replace
+
+from ...actions import Action
+from ...catalogue import FOUNTAIN, NEIGHBOURS, load_data
+from ...events import Event
+from ...flow import with_player
+from ...rng import Generator
+from ...rules import ActionRule, Context, Module, Pending, register
+from ...scoring import Line, Position, building_type
+from ...state import GameState, PlacedTile, Player, Tile
+from ...violations import Violation
+from .model import Disc, VendorsState
+
+DATA = load_data("vendors")
+COLOURS: tuple[str, ...] = tuple(DATA["colours"])
+PER_COLOUR: int = DATA["per_colour"]
+ON_DISC: int = DATA["on_disc"]
+SET_POINTS: tuple[int, ...] = tuple(DATA["set_points"])
+SETUP_STEP = 57  # after the deal (50), the market (52) and Dirk (55)
+RELOCATE_STEP = 15  # RULES.md §H step 1: with the placement, before the animals (20)
+_ORDER = {c: i for i, c in enumerate(COLOURS)}
+Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
+
+
+class ChooseInhabitants(Action, tag="choose-inhabitants"):
+    """vendors.setup: the three inhabitants (colours, all different) for the disc and the space
+    next to the fountain where the disc stands."""
+
+    inhabitants: tuple[str, ...]
+    x: Coord
+    y: Coord
+
+
+class VisitVendor(Action, tag="visit-vendor"):
+    """vendors.visit: `settle` the disc's inhabitant of the building's colour onto the building
+    and `take` one from the supply onto the disc; or (no colour matches) swap `give` from the
+    disc with `take` from the supply; all null: nothing."""
+
+    settle: str | None = None
+    take: str | None = None
+    give: str | None = None
+
+
+class PlaceDisc(Action, tag="place-vendor-disc"):
+    """vendors.relocate: put the lifted disc on the empty space (x, y) next to the Alhambra."""
+
+    x: Coord
+    y: Coord
+
+
+class InhabitantsChosen(Event, tag="inhabitants-chosen"):
+    """A player made the secret setup choice (not shown until every player has chosen)."""
+
+    player: str
+
+
+class DiscsRevealed(Event, tag="discs-revealed"):
+    """Every player has chosen: the discs (by seat) and the supply are public."""
+
+    discs: tuple[Disc, ...]
+    supply: tuple[str, ...]
+
+
+class DiscLifted(Event, tag="disc-lifted"):
+    player: str
+    tile: str
+    x: int
+    y: int
+
+
+class VendorVisited(Event, tag="vendor-visited"):
+    player: str
+    settled: str | None
+    taken: str | None
+    given: str | None
+
+
+class DiscPlaced(Event, tag="vendor-disc-placed"):
+    player: str
+    x: int
+    y: int
+
+
+class InhabitantsReturned(Event, tag="inhabitants-returned"):
+    """vendors.one-per-building: inhabitants whose buildings left the Alhambra."""
+
+    tiles: tuple[str, ...]
+    inhabitants: tuple[str, ...]
+
+
+class VendorsLine(Line, tag="vendors"):
+    """vendors.score: the inhabitants on buildings and the sets they form (sizes)."""
+
+    inhabitants: int
+    sets: tuple[int, ...]
+
+
+def colour_of(tile: Tile) -> str | None:
+    """The colour of inhabitant a tile may take: its building type; none for the fountain."""
+    if tile.tile == FOUNTAIN:
+        return None
+    return building_type(tile)
+
+
+def sorted_colours(colours: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(colours, key=lambda c: _ORDER.get(c, len(COLOURS))))
+
+
+def _without(colours: tuple[str, ...], colour: str) -> tuple[str, ...]:
+    out = list(colours)
+    out.remove(colour)
+    return tuple(out)
+
+
+def _vendors(state: GameState) -> VendorsState:
+    assert state.vendors is not None
+    return state.vendors
+
+
+def _with_disc(state: GameState, seat: int, **changes: object) -> GameState:
+    vendors = _vendors(state)
+    discs = list(vendors.discs)
+    discs[seat] = replace(discs[seat], **changes)
+    return replace(state, vendors=replace(vendors, discs=tuple(discs)))
+
+
+# --- setup (vendors.setup) ------------------------------------------------------------------
+
+def setup(state: GameState, ctx: Context) -> GameState:
+    """Every player takes one inhabitant of each colour; the rest form the supply."""
+    n = len(state.players)
+    supply = sorted_colours([c for c in COLOURS for _ in range(PER_COLOUR - n)])
+    discs = tuple(Disc(inhabitants=COLOURS) for _ in range(n))
+    return replace(state, vendors=VendorsState(supply=supply, discs=discs))
+
+
+FOUNTAIN_SIDES = tuple((dx, dy) for dx, dy, _, _ in NEIGHBOURS)
+
+
+def check_choose(state: GameState, action: ChooseInhabitants) -> list[Violation]:
+    rule = "vendors.setup"
+    chosen = action.inhabitants
+    out = [Violation(rule, f"{c!r} is no inhabitant colour ({', '.join(COLOURS)})")
+           for c in chosen if c not in COLOURS]
+    if len(chosen) != ON_DISC or len(set(chosen)) != len(chosen):
+        out.append(Violation(rule, f"the disc takes {ON_DISC} inhabitants of different colours, "
+                                   f"not {list(chosen)}"))
+    if (action.x, action.y) not in FOUNTAIN_SIDES:
+        out.append(Violation(rule, f"the disc stands next to the fountain, not at ({action.x}, {action.y})"))
+    return out
+
+
+def apply_choose(state: GameState, action: ChooseInhabitants, ctx: Context) -> GameState:
+    seat = state.seat_of(action.player)
+    vendors = _vendors(state)
+    disc = vendors.discs[seat]
+    rest = list(disc.inhabitants)
+    for c in action.inhabitants:
+        rest.remove(c)
+    state = _with_disc(state, seat, inhabitants=sorted_colours(action.inhabitants), chosen=True,
+                       x=action.x, y=action.y)
+    vendors = _vendors(state)
+    state = replace(state, vendors=replace(vendors, supply=sorted_colours([*vendors.supply, *rest])))
+    ctx.events.append(InhabitantsChosen(player=action.player))
+    vendors = _vendors(state)
+    if all(d.chosen for d in vendors.discs):
+        ctx.events.append(DiscsRevealed(discs=vendors.discs, supply=vendors.supply))
+    return state
+
+
+def candidates_choose(state: GameState, seat: int) -> Iterator[ChooseInhabitants]:
+    name = state.players[seat].name
+    for three in combinations(COLOURS, ON_DISC):
+        for x, y in FOUNTAIN_SIDES:
+            yield ChooseInhabitants(player=name, inhabitants=three, x=x, y=y)
+
+
+def sample_choose(state: GameState, seat: int, rng: Generator) -> ChooseInhabitants:
+    three = tuple(rng.shuffled(list(COLOURS))[:ON_DISC])
+    x, y = rng.choice(list(FOUNTAIN_SIDES))
+    return ChooseInhabitants(player=state.players[seat].name, inhabitants=sorted_colours(three), x=x, y=y)
+
+
+# --- the visit (vendors.visit) --------------------------------------------------------------
+
+def _building_at(player: Player, x: int, y: int) -> PlacedTile | None:
+    return next((t for t in player.alhambra if t.x == x and t.y == y), None)
+
+
+def can_settle(state: GameState, seat: int) -> str | None:
+    """The colour the visited building takes from the disc, if a colour matches (and the
+    building holds no inhabitant yet); None: no colour matches."""
+    disc = _vendors(state).discs[seat]
+    building = _building_at(state.players[seat], disc.x, disc.y)
+    if building is None or building.inhabitant:
+        return None
+    colour = colour_of(building)
+    return colour if colour in disc.inhabitants else None
+
+
+def check_visit(state: GameState, action: VisitVendor) -> list[Violation]:
+    rule = "vendors.visit"
+    seat = state.seat_of(action.player)
+    vendors = _vendors(state)
+    disc = vendors.discs[seat]
+    match = can_settle(state, seat)
+    if match is not None:
+        if action.give is not None:
+            return [Violation(rule, f"the disc carries a {match} inhabitant for the {match} building: "
+                                    "no swap (only when no colour matches)")]
+        if action.settle is None:
+            if action.take is not None:
+                return [Violation(rule, "an inhabitant is taken from the supply only after one moves "
+                                        "onto the building")]
+            return []
+        if action.settle != match:
+            return [Violation(rule, f"only a {match} inhabitant moves onto the {match} building, "
+                                    f"not a {action.settle} one")]
+        if not vendors.supply:
+            if action.take is not None:
+                return [Violation("vendors.one-per-building",
+                                  f"the supply is empty: no {action.take} inhabitant to take")]
+            return []
+        if action.take is None:
+            return [Violation(rule, "the disc is restocked: name an inhabitant of the supply in `take`")]
+        if action.take not in vendors.supply:
+            return [Violation(rule, f"the supply holds no {action.take} inhabitant")]
+        return []
+    if action.settle is not None:
+        building = _building_at(state.players[seat], disc.x, disc.y)
+        what = building.tile if building is not None else "the building"
+        why = "already has an inhabitant" if building is not None and building.inhabitant else \
+            "has no inhabitant of its colour on the disc"
+        return [Violation(rule, f"{what} {why}: no {action.settle} inhabitant moves in")]
+    if (action.give is None) != (action.take is None):
+        return [Violation(rule, "a swap names both `give` (from the disc) and `take` (from the supply)")]
+    out = []
+    if action.give is not None and action.give not in disc.inhabitants:
+        out.append(Violation(rule, f"the disc carries no {action.give} inhabitant"))
+    if action.take is not None and action.take not in vendors.supply:
+        out.append(Violation(rule, f"the supply holds no {action.take} inhabitant"))
+    return out
+
+
+def apply_visit(state: GameState, action: VisitVendor, ctx: Context) -> GameState:
+    seat = state.seat_of(action.player)
+    vendors = _vendors(state)
+    disc = vendors.discs[seat]
+    on_disc, supply = disc.inhabitants, vendors.supply
+    if action.settle is not None:
+        on_disc = _without(on_disc, action.settle)
+        player = state.players[seat]
+        alhambra = tuple(replace(t, inhabitant=True) if (t.x, t.y) == (disc.x, disc.y) else t
+                         for t in player.alhambra)
+        state = with_player(state, seat, alhambra=alhambra)
+    if action.give is not None:
+        on_disc = _without(on_disc, action.give)
+        supply = (*supply, action.give)
+    if action.take is not None:
+        supply = _without(supply, action.take)
+        on_disc = (*on_disc, action.take)
+    state = _with_disc(state, seat, inhabitants=sorted_colours(on_disc), visiting=False)
+    state = replace(state, vendors=replace(_vendors(state), supply=sorted_colours(supply)))
+    ctx.events.append(VendorVisited(player=action.player, settled=action.settle, taken=action.take,
+                                    given=action.give))
+    return state
+
+
+def candidates_visit(state: GameState, seat: int) -> Iterator[VisitVendor]:
+    name = state.players[seat].name
+    vendors = _vendors(state)
+    yield VisitVendor(player=name)
+    match = can_settle(state, seat)
+    supply = sorted(set(vendors.supply))
+    if match is not None:
+        if not supply:
+            yield VisitVendor(player=name, settle=match)
+        for take in supply:
+            yield VisitVendor(player=name, settle=match, take=take)
+        return
+    for give in sorted(set(vendors.discs[seat].inhabitants)):
+        for take in supply:
+            yield VisitVendor(player=name, give=give, take=take)
+
+
+def sample_visit(state: GameState, seat: int, rng: Generator) -> VisitVendor | None:
+    options = list(candidates_visit(state, seat))
+    return options[-1 - rng.below(len(options))] if rng.below(4) else options[0] if options else None
+
+
+# --- putting the disc down (vendors.relocate) -----------------------------------------------
+
+def free_spaces(player: Player) -> list[tuple[int, int]]:
+    """The empty spaces sharing a side with a tile of the Alhambra."""
+    taken = {(t.x, t.y) for t in player.alhambra}
+    return sorted({(t.x + dx, t.y + dy) for t in player.alhambra for dx, dy in FOUNTAIN_SIDES}
+                  - taken)
+
+
+def check_place(state: GameState, action: PlaceDisc) -> list[Violation]:
+    player = state.players[state.seat_of(action.player)]
+    if (action.x, action.y) in {(t.x, t.y) for t in player.alhambra}:
+        return [Violation("vendors.relocate", f"({action.x}, {action.y}) is not empty")]
+    if (action.x, action.y) not in free_spaces(player):
+        return [Violation("vendors.relocate", f"({action.x}, {action.y}) shares no side with a tile "
+                                              f"of {player.name}'s Alhambra")]
+    return []
+
+
+def apply_place(state: GameState, action: PlaceDisc, ctx: Context) -> GameState:
+    seat = state.seat_of(action.player)
+    ctx.events.append(DiscPlaced(player=action.player, x=action.x, y=action.y))
+    return _with_disc(state, seat, x=action.x, y=action.y, lifted=False)
+
+
+def candidates_place(state: GameState, seat: int) -> Iterator[PlaceDisc]:
+    name = state.players[seat].name
+    for x, y in free_spaces(state.players[seat]):
+        yield PlaceDisc(player=name, x=x, y=y)
+
+
+def sample_place(state: GameState, seat: int, rng: Generator) -> PlaceDisc | None:
+    spaces = free_spaces(state.players[seat])
+    if not spaces:
+        return None
+    x, y = rng.choice(spaces)
+    return PlaceDisc(player=state.players[seat].name, x=x, y=y)
+
+
+# --- pending decisions ----------------------------------------------------------------------
+
+def pending(state: GameState) -> Pending | None:
+    vendors = state.vendors
+    if vendors is None or state.phase == "over":
+        return None
+    for seat, disc in enumerate(vendors.discs):
+        if not disc.chosen:
+            return Pending(seat=seat, rule="vendors.setup",
+                           what="choose the disc's inhabitants and space (choose-inhabitants)",
+                           actions=(ChooseInhabitants,))
+    for seat, disc in enumerate(vendors.discs):
+        if disc.visiting:
+            return Pending(seat=seat, rule="vendors.visit",
+                           what="decide on the vendor's visit (visit-vendor)", actions=(VisitVendor,))
+    turn = state.turn
+    if state.phase != "play" or turn.actions or state.active.held:
+        return None
+    if vendors.discs[turn.player].lifted:
+        return Pending(seat=turn.player, rule="vendors.relocate",
+                       what="put the vendor disc down (place-vendor-disc)", actions=(PlaceDisc,))
+    return None
+
+
+# --- after every action: returns and lifts --------------------------------------------------
+
+def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
+    """vendors.one-per-building: inhabitants off the Alhambra go back to the supply;
+    vendors.visit: a building on a disc's space lifts the disc (the visit is pending)."""
+    vendors = state.vendors
+    if vendors is None:
+        return state
+    returned: list[str] = []
+    tiles: list[str] = []
+
+    def strip(ts: tuple[Tile, ...]) -> tuple[Tile, ...]:
+        out = []
+        for t in ts:
+            if t.inhabitant:
+                colour = colour_of(t)
+                if colour is not None:
+                    returned.append(colour)
+                tiles.append(t.tile)
+                t = replace(t, inhabitant=False)
+            out.append(t)
+        return tuple(out)
+
+    for seat, p in enumerate(state.players):
+        if any(t.inhabitant for t in (*p.reserve, *p.held)):
+            state = with_player(state, seat, reserve=strip(p.reserve), held=strip(p.held))
+    if any(t.inhabitant for t in state.removed):
+        state = replace(state, removed=strip(state.removed))
+    if state.dirk is not None and any(t.inhabitant for t in state.dirk.tiles):
+        state = replace(state, dirk=replace(state.dirk, tiles=strip(state.dirk.tiles)))
+    if returned:
+        state = replace(state, vendors=replace(vendors, supply=sorted_colours([*vendors.supply, *returned])))
+        ctx.events.append(InhabitantsReturned(tiles=tuple(tiles), inhabitants=tuple(returned)))
+    for seat, disc in enumerate(_vendors(state).discs):
+        if not disc.chosen or disc.lifted:
+            continue
+        building = _building_at(state.players[seat], disc.x, disc.y)
+        if building is not None:
+            state = _with_disc(state, seat, lifted=True, visiting=True)
+            ctx.events.append(DiscLifted(player=state.players[seat].name, tile=building.tile,
+                                         x=disc.x, y=disc.y))
+    return state
+
+
+# --- scoring --------------------------------------------------------------------------------
+
+def sets_of(colours: list[str]) -> list[int]:
+    """The sizes of the sets of different colours that score the most: with points growing
+    faster than the set size (convex), taking one of every colour left each time is best."""
+    counts = Counter(colours)
+    sizes = []
+    while counts:
+        sizes.append(len(counts))
+        counts = Counter({c: n - 1 for c, n in counts.items() if n > 1})
+    return sizes
+
+
+def set_points(size: int) -> int:
+    return SET_POINTS[size - 1]
+
+
+def score(position: Position, round_: int) -> dict[str, list[Line]]:
+    """vendors.score: the inhabitants on buildings of the Alhambra in sets of different colours."""
+    out: dict[str, list[Line]] = {}
+    for p in position.players:
+        colours = [c for t in p.alhambra if t.inhabitant and (c := colour_of(t)) is not None]
+        sizes = sets_of(colours) if not p.dirk else []
+        out[p.name] = [VendorsLine(points=sum(set_points(s) for s in sizes),
+                                   inhabitants=sum(sizes), sets=tuple(sizes))]
+    return out
+
+
+# --- components and consistency -------------------------------------------------------------
+
+def expected(state: GameState) -> Iterator[str]:
+    for colour in COLOURS:
+        for _ in range(PER_COLOUR):
+            yield f"inhabitant:{colour}"
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    vendors = state.vendors
+    if vendors is not None:
+        for colour in vendors.supply:
+            yield f"inhabitant:{colour}", "the inhabitants' supply"
+        for seat, disc in enumerate(vendors.discs):
+            name = state.players[seat].name if seat < len(state.players) else f"seat {seat}"
+            for colour in disc.inhabitants:
+                yield f"inhabitant:{colour}", f"{name}'s vendor disc"
+    for p in state.players:
+        for t in (*p.alhambra, *p.reserve, *p.held):
+            if t.inhabitant:
+                yield f"inhabitant:{colour_of(t)}", f"{p.name}'s {t.tile}"
+    for t in (*state.removed, *(state.dirk.tiles if state.dirk else ())):
+        if t.inhabitant:
+            yield f"inhabitant:{colour_of(t)}", f"{t.tile} off the table"
+
+
+def consistency(state: GameState) -> list[Violation]:
+    vendors = state.vendors
+    if vendors is None:
+        return [Violation("vendors.setup", "the vendors module is on but the state has no `vendors` part")]
+    out = []
+    if len(vendors.discs) != len(state.players):
+        out.append(Violation("vendors.setup", f"{len(vendors.discs)} vendor discs for "
+                                              f"{len(state.players)} players"))
+        return out
+    for p, disc in zip(state.players, vendors.discs, strict=True):
+        if not disc.chosen:
+            if sorted_colours(disc.inhabitants) != COLOURS or state.turn.acted or disc.lifted:
+                out.append(Violation("vendors.setup", f"{p.name} has not chosen yet, so holds one "
+                                                      "inhabitant of each colour, before the first turn"))
+            continue
+        if len(disc.inhabitants) > ON_DISC:
+            out.append(Violation("vendors.setup", f"{p.name}'s disc carries more than {ON_DISC} inhabitants"))
+        building = _building_at(p, disc.x, disc.y)
+        if disc.visiting and not disc.lifted:
+            out.append(Violation("vendors.visit", f"{p.name}'s disc is visited but not lifted"))
+        if not disc.lifted and building is not None:
+            out.append(Violation("vendors.visit", f"{p.name}'s disc stands under {building.tile} at "
+                                                  f"({disc.x}, {disc.y}) without being lifted"))
+    for p in state.players:
+        for t in (*p.reserve, *p.held):
+            if t.inhabitant:
+                out.append(Violation("vendors.one-per-building", f"{p.name}'s {t.tile} off the Alhambra "
+                                                                 "keeps an inhabitant"))
+        for placed in p.alhambra:
+            if placed.inhabitant and colour_of(placed) is None:
+                out.append(Violation("vendors.one-per-building", f"{placed.tile} at ({placed.x}, {placed.y}) "
+                                                                 "has no colour for an inhabitant"))
+    for t in (*state.removed, *(state.dirk.tiles if state.dirk else ())):
+        if t.inhabitant:
+            out.append(Violation("vendors.one-per-building", f"{t.tile} off the table keeps an inhabitant"))
+    return out
+
+
+def check_position(position: Position) -> list[Violation]:
+    """Scoring positions: inhabitants only on buildings of an Alhambra, at most 7 a colour."""
+    out = []
+    counts: Counter[str] = Counter()
+    for p in position.players:
+        for t in (*p.reserve, *p.tiles):
+            if t.inhabitant:
+                out.append(Violation("vendors.one-per-building",
+                                     f"{p.name}'s {t.tile} is not in an Alhambra and holds no inhabitant"))
+        for placed in p.alhambra:
+            if placed.inhabitant:
+                colour = colour_of(placed)
+                if colour is None:
+                    out.append(Violation("vendors.one-per-building",
+                                         f"{p.name}'s {placed.tile} is no building and holds no inhabitant"))
+                else:
+                    counts[colour] += 1
+    out += [Violation("vendors.setup", f"{n} inhabitants of colour {c}: there are only {PER_COLOUR}")
+            for c, n in sorted(counts.items()) if n > PER_COLOUR]
+    return out
+
+
+VENDORS = register(Module(
+    id="vendors",
+    name="Street Vendors and Inhabitants",
+    rule_ids=("vendors.setup", "vendors.visit", "vendors.relocate", "vendors.one-per-building",
+              "vendors.score"),
+    actions=(
+        ActionRule(action=ChooseInhabitants, rule="vendors.setup", kind="decision", check=check_choose,
+                   apply=apply_choose, candidates=candidates_choose, sample=sample_choose),
+        ActionRule(action=VisitVendor, rule="vendors.visit", kind="decision", check=check_visit,
+                   apply=apply_visit, candidates=candidates_visit, sample=sample_visit,
+                   phases=("play", "final-placement")),
+        ActionRule(action=PlaceDisc, rule="vendors.relocate", kind="decision", check=check_place,
+                   apply=apply_place, candidates=candidates_place, sample=sample_place),
+    ),
+    setup=((SETUP_STEP, setup),),
+    end_of_turn=((RELOCATE_STEP, lambda state, ctx: state),),
+    after_action=after_action,
+    pending=pending,
+    scoring=score,
+    components=located,
+    expected=expected,
+    consistency=consistency,
+    check_position=check_position,
+    events=(InhabitantsChosen, DiscsRevealed, DiscLifted, VendorVisited, DiscPlaced, InhabitantsReturned),
+    lines=(VendorsLine,),
+    tokens=("inhabitant",),
+    default_data=DATA,
+))

@@ -1,0 +1,219 @@
+"""Street Vendors and Inhabitants (RULES.md §V): one test that allows and one that refuses per
+rule id, the seed's example (3 colours plus a repeated colour score 6 + 1), hidden setup
+choices in the views, random games."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from service.engine import InconsistentState, apply, check_consistency, new_game, score, validate
+from service.engine.actions import PlaceBuilding, RemoveToReserve, TakeMoney
+from service.engine.modules.vendors.rules import (
+    ChooseInhabitants,
+    PlaceDisc,
+    VendorsLine,
+    VisitVendor,
+    pending,
+    sets_of,
+)
+from service.engine.scoring import Position, PositionPlayer
+from service.engine.state import GameState, PlacedTile, Turn
+from service.engine.view import view
+from tests.engine.helpers import NAMES, allowed, arrange, play, refused
+from tests.engine.play import play_random_game
+
+CHOICE = ("garden", "tower", "pavilion")
+
+
+def chosen_game(players: int = 3, seed: int = 1) -> GameState:
+    """A vendors game after every player put garden, tower and pavilion on the disc, at (1, 0)."""
+    state = new_game(NAMES[:players], ["vendors"], seed=seed).state
+    for p in state.players:
+        state = allowed(state, ChooseInhabitants(player=p.name, inhabitants=CHOICE, x=1, y=0))
+    return state
+
+
+def building_turn(held: str = "garden-10-open", alhambra: tuple[tuple[str, int, int], ...] = ()) -> GameState:
+    """Ana's actions are over and she holds `held`; her disc stands at (1, 0)."""
+    state = chosen_game()
+    state = arrange(state, held={"Ana": [held]}, alhambras={"Ana": alhambra} if alhambra else None,
+                    active="Ana", turn=Turn(player=0, actions=0, acted=True))
+    return state
+
+
+def test_setup_choices_are_hidden_until_everyone_chose() -> None:
+    state = new_game(NAMES[:3], ["vendors"], seed=1).state
+    state = allowed(state, ChooseInhabitants(player="Ana", inhabitants=CHOICE, x=0, y=-1))
+    ben = view(state, "Ben").vendors
+    assert ben is not None and ben.supply is None and ben.discs[0] is None
+    ana = view(state, "Ana").vendors
+    assert ana is not None and ana.discs[0] is not None and ana.discs[0].inhabitants
+    assert view(state, None).vendors.discs == (None, None, None)  # type: ignore[union-attr]
+    for name in ("Ben", "Cyd"):
+        state = allowed(state, ChooseInhabitants(player=name, inhabitants=CHOICE, x=-1, y=0))
+    seen = view(state, None).vendors
+    assert seen is not None and seen.supply is not None and all(d is not None for d in seen.discs)
+
+
+@pytest.mark.rule("vendors.setup")
+def test_setup_allows_each_player_in_seat_order_before_the_first_turn() -> None:
+    state = new_game(NAMES[:3], ["vendors"], seed=2).state
+    found = pending(state)
+    assert found is not None and found.seat == 0 and found.rule == "vendors.setup"
+    state = chosen_game()
+    vendors = state.vendors
+    assert vendors is not None
+    assert all(d.inhabitants == ("pavilion", "garden", "tower") and (d.x, d.y) == (1, 0)
+               for d in vendors.discs)
+    assert len(vendors.supply) == 42 - 9
+    assert pending(state) is None
+
+
+@pytest.mark.rule("vendors.setup")
+def test_setup_refuses_a_bad_choice_another_seat_or_an_action_first() -> None:
+    state = new_game(NAMES[:3], ["vendors"], seed=1).state
+    refused(state, ChooseInhabitants(player="Ana", inhabitants=("garden", "garden", "tower"), x=1, y=0),
+            "vendors.setup", "different colours")
+    refused(state, ChooseInhabitants(player="Ana", inhabitants=CHOICE, x=2, y=0), "vendors.setup", "(2, 0)")
+    refused(state, ChooseInhabitants(player="Ben", inhabitants=CHOICE, x=1, y=0), "vendors.setup", "Ana")
+    refused(state, TakeMoney(player=state.active.name, cards=(state.display[0],)), "vendors.setup")
+
+
+@pytest.mark.rule("vendors.visit")
+def test_visit_allows_settling_a_matching_inhabitant_and_restocking() -> None:
+    state = building_turn()
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    found = pending(state)
+    assert found is not None and found.rule == "vendors.visit" and found.seat == 0
+    state = allowed(state, VisitVendor(player="Ana", settle="garden", take="chambers"))
+    vendors = state.vendors
+    assert vendors is not None
+    assert sorted(vendors.discs[0].inhabitants) == ["chambers", "pavilion", "tower"]
+    assert next(t for t in state.players[0].alhambra if t.tile == "garden-10-open").inhabitant
+
+
+@pytest.mark.rule("vendors.visit")
+def test_visit_allows_a_swap_when_no_colour_matches() -> None:
+    state = building_turn(held="chambers-10-open")
+    state = allowed(state, PlaceBuilding(player="Ana", tile="chambers-10-open", x=1, y=0))
+    state = allowed(state, VisitVendor(player="Ana", give="tower", take="seraglio"))
+    vendors = state.vendors
+    assert vendors is not None and sorted(vendors.discs[0].inhabitants) == ["garden", "pavilion", "seraglio"]
+    assert not any(t.inhabitant for t in state.players[0].alhambra)
+
+
+@pytest.mark.rule("vendors.visit")
+def test_visit_refuses_a_wrong_colour_a_swap_on_a_match_and_a_missing_restock() -> None:
+    state = building_turn()
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    refused(state, VisitVendor(player="Ana", settle="tower", take="garden"), "vendors.visit", "garden")
+    refused(state, VisitVendor(player="Ana", give="tower", take="garden"), "vendors.visit", "no swap")
+    refused(state, VisitVendor(player="Ana", settle="garden"), "vendors.visit", "take")
+    refused(state, VisitVendor(player="Ben"), "vendors.visit", "Ana")
+    other = building_turn(held="chambers-10-open")
+    other = allowed(other, PlaceBuilding(player="Ana", tile="chambers-10-open", x=1, y=0))
+    refused(other, VisitVendor(player="Ana", settle="chambers"), "vendors.visit", "chambers-10-open")
+
+
+@pytest.mark.rule("vendors.relocate")
+def test_relocate_allows_an_empty_space_next_to_the_alhambra() -> None:
+    state = building_turn()
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    state = allowed(state, VisitVendor(player="Ana"))
+    found = pending(state)
+    assert found is not None and found.rule == "vendors.relocate"
+    outcome = play(state, PlaceDisc(player="Ana", x=2, y=0))
+    vendors = outcome.state.vendors
+    assert vendors is not None and (vendors.discs[0].x, vendors.discs[0].y) == (2, 0)
+    assert not vendors.discs[0].lifted and outcome.state.turn.player == 1
+
+
+@pytest.mark.rule("vendors.relocate")
+def test_relocate_refuses_a_taken_or_distant_space_and_other_actions() -> None:
+    state = building_turn()
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    state = allowed(state, VisitVendor(player="Ana"))
+    refused(state, PlaceDisc(player="Ana", x=1, y=0), "vendors.relocate", "(1, 0)")
+    refused(state, PlaceDisc(player="Ana", x=3, y=0), "vendors.relocate", "(3, 0)")
+    refused(state, TakeMoney(player="Ben", cards=(state.display[0],)), "vendors.relocate")
+
+
+@pytest.mark.rule("vendors.one-per-building")
+def test_one_per_building_allows_returning_an_inhabitant_to_the_supply() -> None:
+    state = building_turn()
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    state = allowed(state, VisitVendor(player="Ana", settle="garden", take="chambers"))
+    state = allowed(state, PlaceDisc(player="Ana", x=0, y=1))
+    vendors = state.vendors
+    assert vendors is not None
+    before = vendors.supply.count("garden")
+    # Ana's next turn: the garden goes to the reserve, the inhabitant to the supply.
+    state = replace(state, turn=Turn(player=0))
+    outcome = play(state, RemoveToReserve(player="Ana", tile="garden-10-open"))
+    vendors = outcome.state.vendors
+    assert vendors is not None and vendors.supply.count("garden") == before + 1
+    assert not any(t.inhabitant for t in outcome.state.players[0].reserve)
+
+
+@pytest.mark.rule("vendors.one-per-building")
+def test_one_per_building_refuses_a_restock_from_an_empty_supply_and_inhabitants_off_the_alhambra() -> None:
+    state = building_turn()
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    vendors = state.vendors
+    assert vendors is not None
+    # An empty supply (an impossible state here: only validated, never applied).
+    empty = replace(state, vendors=replace(vendors, supply=()))
+    refused(empty, VisitVendor(player="Ana", settle="garden", take="tower"), "vendors.one-per-building")
+    assert validate(empty, VisitVendor(player="Ana", settle="garden")) == []
+    ben = state.players[1]
+    bad = replace(state, players=(state.players[0], replace(ben, reserve=(
+        *ben.reserve, replace(state.players[0].alhambra[0], tile="tower-11-open", inhabitant=True)),),
+        state.players[2]))
+    assert any(v.rule == "vendors.one-per-building" for v in check_consistency(bad))
+
+
+def _position(*inhabited: str, disc_only: bool = False) -> Position:
+    tiles = [PlacedTile(tile="fountain", x=0, y=0)]
+    tiles += [PlacedTile(tile=t, x=i + 1, y=0, inhabitant=not disc_only) for i, t in enumerate(inhabited)]
+    return Position(round=1, modules=("vendors",), check_layout=False,
+                    players=(PositionPlayer(name="Ana", alhambra=tuple(tiles)),))
+
+
+def _line(position: Position) -> VendorsLine:
+    return next(ln for ln in score(position).players[0].lines if isinstance(ln, VendorsLine))
+
+
+@pytest.mark.rule("vendors.score")
+def test_score_allows_the_seed_example_three_colours_and_a_repeat_score_6_plus_1() -> None:
+    line = _line(_position("garden-10-open", "tower-11-open", "pavilion-8-open", "garden-11-open"))
+    assert line.points == 6 + 1 and line.sets == (3, 1) and line.inhabitants == 4
+    points = (1, 3, 6, 10, 15, 21)
+    assert [sum(points[s - 1] for s in sets_of(list(c))) for c in ("abcdef", "aabb")] == [21, 6]
+
+
+@pytest.mark.rule("vendors.score")
+def test_score_refuses_points_for_buildings_without_inhabitants_and_too_many_of_a_colour() -> None:
+    assert _line(_position("garden-10-open", "tower-11-open", disc_only=True)).points == 0
+    gardens = ("garden-6-ESW", "garden-7-NSW", "garden-8-SW", "garden-8-NE", "garden-8-NW", "garden-9-E",
+               "garden-10-N", "garden-10-W")
+    with pytest.raises(InconsistentState):
+        score(_position(*gardens))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_with_vendors(players: int) -> None:
+    game = play_random_game(700 + players, players, ("vendors",), list_every=40)
+    assert game.states[-1].phase == "over"
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_random_games_with_vendors_zoo_and_staff(players: int) -> None:
+    game = play_random_game(710 + players, players, ("vendors", "zoo", "staff"), list_every=40)
+    assert game.states[-1].phase == "over"
+
+
+def test_apply_of_a_choice_keeps_the_components() -> None:
+    state = new_game(NAMES[:2], ["vendors"], seed=3).state
+    outcome = apply(state, ChooseInhabitants(player="Ana", inhabitants=CHOICE, x=0, y=1))
+    assert check_consistency(outcome.state) == []
