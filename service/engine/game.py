@@ -159,6 +159,8 @@ def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
     if state.phase not in rule.phases:
         what = "leftover market tiles are being placed" if state.phase == "final-placement" else state.phase
         return Violation(rule.rule, f"this action is not possible now: {what}")
+    if rule.kind == "out-of-turn":  # its own check says who may take it now
+        return None
     if seat != state.turn.player:
         return Violation("base.turn.order",
                          f"it is {state.active.name}'s turn, not {state.players[seat].name}'s")

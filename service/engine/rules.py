@@ -49,8 +49,9 @@ ConsistencyFn = Callable[[GameState], list[Violation]]
 # When an action may be taken: as the turn's action (uses `turn.actions`); while placing held
 # buildings at the end of a turn or of the game; as the answer to a pending decision; or "free":
 # by the active player, in play, before their actions are over, without using up an action
-# (a craftsman's ability).
-ActionKind = Literal["action", "placement", "decision", "free"]
+# (a craftsman's ability); or "out-of-turn": by any player its own check allows, in its phases,
+# without using up an action (a theft in the thieves' window).
+ActionKind = Literal["action", "placement", "decision", "free", "out-of-turn"]
 
 
 class Pending(NamedTuple):

@@ -17,6 +17,7 @@ from .modules.extensions.model import ExtensionsState
 from .modules.grounds.model import GroundsState
 from .modules.power.model import PowerState
 from .modules.staff.model import StaffState
+from .modules.thieves.model import ThievesState
 from .modules.treasure.model import TreasureState
 from .modules.vendors.model import VendorsState
 from .modules.walls.model import WallsState
@@ -181,6 +182,7 @@ class GameState(Record):
     craftsmen: CraftsmenState | None = None
     walls: WallsState | None = None
     treasure: TreasureState | None = None
+    thieves: ThievesState | None = None
     vendors: VendorsState | None = None
     change: ChangeState | None = None
 

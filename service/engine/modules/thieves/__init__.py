@@ -1,0 +1,1 @@
+"""The Thieves (RULES.md §T)."""

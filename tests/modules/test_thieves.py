@@ -1,0 +1,235 @@
+"""The Thieves (RULES.md §T): one test that allows and one that refuses per rule id, the
+thieves' window through the HTTP API, and random complete games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+from msgspec.structs import replace
+
+from service.api.app import create_app
+from service.engine import check_consistency, new_game
+from service.engine.actions import BuyBuilding, TakeMoney
+from service.engine.modules.thieves.model import ThievesState
+from service.engine.modules.thieves.rules import CARDS, DEAL, Steal, ThiefPlayed
+from service.engine.state import GameState
+from service.settings import Settings
+from tests.engine.helpers import NAMES, SCORING_CARDS, allowed, arrange, play, refused
+from tests.engine.play import play_random_game
+
+DISPLAY = ("yellow-1-a", "green-2-a", "blue-3-a", "orange-4-a")
+
+
+def thieves(state: GameState) -> ThievesState:
+    assert state.thieves is not None
+    return state.thieves
+
+
+def with_thieves(state: GameState, hands: Mapping[str, Sequence[str]]) -> GameState:
+    """Each named player holds exactly the named thieves; the others none; the rest of the
+    cards are out of the game (as many as setup removes) or played."""
+    n = len(state.players)
+    held = [c for h in hands.values() for c in h]
+    rest = [c for c in CARDS if c not in held]
+    gone = len(CARDS) - n * DEAL[n]
+    new = ThievesState(hands=tuple(tuple(hands.get(p.name, ())) for p in state.players),
+                       out=tuple(rest[:gone]), played=tuple(rest[gone:]))
+    state = replace(state, thieves=new)
+    assert check_consistency(state) == []
+    return state
+
+
+def window(players: int = 3, hands: Mapping[str, Sequence[str]] | None = None,
+           deck_top: Sequence[str] = ("yellow-5-a", "green-6-a", "blue-7-a", "orange-8-a"),
+           modules: tuple[str, ...] = ()) -> GameState:
+    """Ana's turn just ended (she took yellow-1-a): the window is open and Ben is next."""
+    state = new_game(NAMES[:players], ["thieves", *modules], seed=3).state
+    state = arrange(state, display=DISPLAY, deck_top=deck_top, active="Ana")
+    state = with_thieves(state, hands or {})
+    state = allowed(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
+    assert thieves(state).window and thieves(state).ended == 0 and state.active.name == "Ben"
+    return state
+
+
+# --- thieves.setup ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("thieves.setup")
+@pytest.mark.parametrize(("players", "each"), [(2, 4), (3, 4), (4, 3), (5, 2), (6, 2)])
+def test_setup_allows_dealing_thieves_by_player_count(players: int, each: int) -> None:
+    state = new_game(NAMES[:players], ["thieves"], seed=players).state
+    t = thieves(state)
+    assert [len(h) for h in t.hands] == [each] * players
+    assert len(t.out) == 12 - players * each and not t.played and not t.window
+    assert sorted([*t.out, *(c for h in t.hands for c in h)]) == sorted(CARDS)
+    assert {c.split("-")[1] for c in CARDS} == {"yellow", "green", "blue", "orange"}
+    assert len(t.hands) == players  # with two players Dirk gets none
+
+
+@pytest.mark.rule("thieves.setup")
+def test_setup_refuses_a_state_with_thieves_for_dirk_or_the_wrong_count() -> None:
+    state = new_game(NAMES[:2], ["thieves"], seed=2).state
+    t = thieves(state)
+    bad = replace(state, thieves=replace(t, hands=(*t.hands, t.out[:2]), out=t.out[2:]))
+    assert any(v.rule == "thieves.setup" for v in check_consistency(bad))
+    bad = replace(state, thieves=replace(t, out=(), played=t.out))
+    assert any(v.rule == "thieves.setup" for v in check_consistency(bad))
+
+
+# --- thieves.steal ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("thieves.steal")
+def test_steal_allows_several_thieves_in_the_window_and_refills_the_display() -> None:
+    state = window(hands={"Cyd": ("thief-green-1", "thief-blue-1")})
+    assert state.display == (*DISPLAY[1:], "yellow-5-a")
+    outcome = play(state, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"),
+                   Steal(player="Cyd", thief="thief-blue-1", card="blue-3-a"))
+    after = outcome.state
+    cyd = after.players[2]
+    assert {"green-2-a", "blue-3-a"} <= set(cyd.hand)
+    assert thieves(after).hands[2] == () and set(thieves(after).played) >= {"thief-green-1", "thief-blue-1"}
+    assert after.display == ("orange-4-a", "yellow-5-a", "green-6-a", "blue-7-a")
+    assert any(isinstance(e, ThiefPlayed) for e in outcome.events)
+    assert after.active.name == "Ben" and after.turn.actions == 1
+
+
+@pytest.mark.rule("thieves.steal")
+def test_steal_allows_a_scoring_card_drawn_in_the_refill_to_be_scored_at_once() -> None:
+    state = window(hands={"Cyd": ("thief-green-1",)},
+                   deck_top=("yellow-5-a", SCORING_CARDS[0], "green-6-a"))
+    outcome = play(state, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"))
+    assert [b.round for b in outcome.scoring] == [1]
+    assert outcome.state.rounds_held == (1,) and outcome.state.scoring_called == ()
+    assert outcome.state.display[-1] == "green-6-a"
+
+
+@pytest.mark.rule("thieves.steal")
+def test_steal_refuses_without_an_open_window_or_a_held_thief() -> None:
+    state = new_game(NAMES[:3], ["thieves"], seed=3).state
+    state = arrange(state, display=DISPLAY, active="Ana")
+    state = with_thieves(state, {"Cyd": ("thief-green-1",)})
+    refused(state, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"), "thieves.steal", "window")
+    state = window(hands={"Cyd": ("thief-green-1",)})
+    refused(state, Steal(player="Cyd", thief="thief-green-2", card="green-2-a"), "thieves.steal",
+            "thief-green-2")
+    # Ana's window closes when Ben, the next player, takes an action; his turn ending opens his.
+    after = allowed(state, TakeMoney(player="Ben", cards=("orange-4-a",)))
+    assert thieves(after).window and thieves(after).ended == 1 and after.active.name == "Cyd"
+    closed = replace(after, thieves=replace(thieves(after), window=False, ended=None))
+    assert check_consistency(closed) == []
+    refused(closed, Steal(player="Ana", thief="thief-green-1", card="green-2-a"), "thieves.steal", "window")
+
+
+@pytest.mark.rule("thieves.steal")
+def test_steal_refuses_once_the_next_player_took_an_action_that_leaves_the_turn_going() -> None:
+    state = window(hands={"Cyd": ("thief-green-1",)})
+    state = arrange(state, hands={"Ben": ("blue-2-a",)}, market={"blue": "pavilion-2-NEW"})
+    after = allowed(state, BuyBuilding(player="Ben", tile="pavilion-2-NEW", payment=("blue-2-a",)))
+    assert after.active.name == "Ben" and after.turn.actions == 1  # exact: another action
+    assert not thieves(after).window and thieves(after).ended is None
+    refused(after, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"), "thieves.steal", "window")
+
+
+# --- thieves.not-next ------------------------------------------------------------------------
+
+
+@pytest.mark.rule("thieves.not-next")
+def test_not_next_allows_the_player_whose_turn_ended() -> None:
+    state = window(players=2, hands={"Ana": ("thief-blue-1",)})
+    after = allowed(state, Steal(player="Ana", thief="thief-blue-1", card="blue-3-a"))
+    assert "blue-3-a" in after.players[0].hand
+
+
+@pytest.mark.rule("thieves.not-next")
+def test_not_next_refuses_the_next_player() -> None:
+    state = window(hands={"Ben": ("thief-blue-1",)})
+    refused(state, Steal(player="Ben", thief="thief-blue-1", card="blue-3-a"), "thieves.not-next", "Ben")
+
+
+# --- thieves.order ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("thieves.order")
+def test_order_allows_thefts_from_the_second_player_on_the_left_round_to_the_one_whose_turn_ended() -> None:
+    state = window(players=4, hands={"Cyd": ("thief-green-1",), "Dov": ("thief-blue-1",),
+                                     "Ana": ("thief-orange-1",)})
+    after = play(state, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"),
+                 Steal(player="Dov", thief="thief-blue-1", card="blue-3-a"),
+                 Steal(player="Ana", thief="thief-orange-1", card="orange-4-a")).state
+    assert thieves(after).last == 0
+
+
+@pytest.mark.rule("thieves.order")
+def test_order_refuses_a_theft_earlier_in_the_order_than_the_last_thief() -> None:
+    state = window(players=4, hands={"Cyd": ("thief-green-1",), "Dov": ("thief-blue-1",)})
+    after = allowed(state, Steal(player="Dov", thief="thief-blue-1", card="blue-3-a"))
+    refused(after, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"), "thieves.order",
+            "Dov", "Cyd")
+
+
+# --- thieves.money-only ----------------------------------------------------------------------
+
+
+@pytest.mark.rule("thieves.money-only")
+def test_money_only_allows_a_money_card_of_the_thief_currency() -> None:
+    state = window(hands={"Cyd": ("thief-orange-1",)})
+    after = allowed(state, Steal(player="Cyd", thief="thief-orange-1", card="orange-4-a"))
+    assert "orange-4-a" in after.players[2].hand
+
+
+@pytest.mark.rule("thieves.money-only")
+def test_money_only_refuses_another_currency_and_a_wall_card() -> None:
+    state = window(hands={"Cyd": ("thief-orange-1",)}, modules=("walls",))
+    refused(state, Steal(player="Cyd", thief="thief-orange-1", card="green-2-a"), "thieves.money-only",
+            "green-2-a")
+    assert state.walls is not None
+    walled = replace(state, deck=tuple(c for c in state.deck if c != "wall-N"),
+                     walls=replace(state.walls, aside=("wall-N",)))
+    assert check_consistency(walled) == []
+    refused(walled, Steal(player="Cyd", thief="thief-orange-1", card="wall-N"), "thieves.money-only",
+            "wall-N")
+
+
+# --- the HTTP API ----------------------------------------------------------------------------
+
+
+def test_the_api_applies_a_theft_and_refuses_one_by_the_next_player() -> None:
+    state = window(hands={"Ben": ("thief-blue-1",), "Cyd": ("thief-green-1",)})
+    body = msgspec.json.decode(msgspec.json.encode(state))
+    theft = {"type": "steal", "player": "Cyd", "thief": "thief-green-1", "card": "green-2-a"}
+    with TestClient(create_app(Settings())) as client:
+        listed = client.post("/v1/legal-actions", json={"state": body, "limit": 100}).json()
+        assert theft in listed["actions"]
+        r = client.post("/v1/apply", json={"state": body, "action": theft})
+        assert r.status_code == 200
+        after = r.json()["state"]
+        assert "green-2-a" in after["players"][2]["hand"]
+        assert after["thieves"]["last"] == 2
+        r = client.post("/v1/validate", json={"state": after, "action": {
+            "type": "steal", "player": "Ben", "thief": "thief-blue-1", "card": "blue-3-a"}})
+        answer = r.json()
+        assert answer["valid"] is False
+        assert answer["violations"][0]["rule"] == "thieves.not-next"
+
+
+# --- random complete games -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_with_thieves_reach_the_end(players: int) -> None:
+    game = play_random_game(600 + players, players, ("thieves",), list_every=40)
+    assert game.states[-1].phase == "over"
+    assert game.rounds[-1] == 3
+    assert any(isinstance(a, Steal) for a in game.actions)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_random_games_with_thieves_zoo_and_craftsmen_reach_the_end(players: int) -> None:
+    game = play_random_game(650 + players, players, ("thieves", "zoo", "craftsmen"), list_every=40)
+    assert game.states[-1].phase == "over"
+    assert game.rounds[-1] == 3
+    assert any(isinstance(a, Steal) for a in game.actions)
