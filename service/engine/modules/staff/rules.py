@@ -20,6 +20,7 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
+from ...places import tiles_in_play
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, modules_of_ids, register
 from ...scoring import Line, Position, building_type, majority_lines
@@ -297,22 +298,6 @@ def expected(state: GameState) -> Iterator[str]:
             yield f"servant:{colour}"
 
 
-def _tiles(state: GameState) -> Iterator[tuple[Tile, str, str]]:
-    """Every tile off the market: (tile, where, zone)."""
-    for p in state.players:
-        for placed in p.alhambra:
-            yield placed, f"{p.name}'s {placed.tile} at ({placed.x}, {placed.y})", "alhambra"
-        for t in p.reserve:
-            yield t, f"{p.name}'s {t.tile} in the reserve", "reserve"
-        for t in p.held:
-            yield t, f"{p.name}'s held {t.tile}", "held"
-    for t in state.removed:
-        yield t, f"{t.tile}, out of the game", "removed"
-    if state.dirk is not None:
-        for t in state.dirk.tiles:
-            yield t, f"Dirk's {t.tile}", "dirk"
-
-
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     staff = state.staff
     if staff is not None:
@@ -320,7 +305,7 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
             yield f"servant:{colour}", "the face-down servant pile"
         for colour in staff.display:
             yield f"servant:{colour}", "the servant display"
-    for t, where, _ in _tiles(state):
+    for t, where, _ in tiles_in_play(state):
         kind = servant_colour(t)
         if t.servant and kind is not None:
             yield f"servant:{kind}", where
@@ -349,7 +334,7 @@ def consistency(state: GameState) -> list[Violation]:
     if staff.steps and (staff.steps >= MARSHAL_STEPS or state.phase != "play" or not state.turn.acted):
         out.append(Violation("staff.move", f"a marshal move of {staff.steps} steps is pending "
                                            "without money just taken"))
-    for t, where, zone in _tiles(state):
+    for t, where, zone in tiles_in_play(state):
         if not t.servant:
             continue
         if servant_colour(t) is None:

@@ -22,6 +22,7 @@ from ...actions import Action, CardList
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
+from ...places import tiles_in_play
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, payment_values, register
 from ...scoring import Line, Position, building_type, shared_places
@@ -429,22 +430,6 @@ def expected(state: GameState) -> Iterator[str]:
             yield f"chest:{colour}"
 
 
-def _tiles(state: GameState) -> Iterator[tuple[Tile, str, str]]:
-    """Every tile off the market: (tile, where, zone)."""
-    for p in state.players:
-        for placed in p.alhambra:
-            yield placed, f"{p.name}'s {placed.tile} at ({placed.x}, {placed.y})", "alhambra"
-        for t in p.reserve:
-            yield t, f"{p.name}'s {t.tile} in the reserve", "reserve"
-        for t in p.held:
-            yield t, f"{p.name}'s held {t.tile}", "held"
-    for t in state.removed:
-        yield t, f"{t.tile}, out of the game", "removed"
-    if state.dirk is not None:
-        for t in state.dirk.tiles:
-            yield t, f"Dirk's {t.tile}", "dirk"
-
-
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     treasure = state.treasure
     if treasure is not None:
@@ -453,7 +438,7 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
         for i, room in enumerate(treasure.rooms, 1):
             for colour in room:
                 yield f"chest:{colour}", f"room {i} of the treasure chamber"
-    for t, where, _ in _tiles(state):
+    for t, where, _ in tiles_in_play(state):
         kind = chest_colour(t) if t.chest else None
         if kind is not None:
             yield f"chest:{kind}", where
@@ -478,7 +463,7 @@ def consistency(state: GameState) -> list[Violation]:
     known = [c for room in treasure.rooms for c in room] + list(treasure.bag)
     out += [Violation("treasure.setup", f"{c!r} is not a chest colour ({', '.join(CHESTS)})")
             for c in sorted(set(known) - set(CHESTS))]
-    for t, where, zone in _tiles(state):
+    for t, where, zone in tiles_in_play(state):
         if not t.chest:
             continue
         if chest_colour(t) is None:
