@@ -3,9 +3,10 @@ and consistency checks: each with a place a message can name and the zone it is 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from .state import GameState, Tile
+from .violations import Violation
 
 
 def tiles_in_play(state: GameState) -> Iterator[tuple[Tile, str, str]]:
@@ -22,3 +23,11 @@ def tiles_in_play(state: GameState) -> Iterator[tuple[Tile, str, str]]:
     if state.dirk is not None:
         for t in state.dirk.tiles:
             yield t, f"Dirk's {t.tile}", "dirk"
+
+
+def beyond_supply(counts: Mapping[str, int], supply: Mapping[str, int], rule: str,
+                  says: Callable[[str, int, int], str]) -> list[Violation]:
+    """A violation for each kind counted more often than the game holds of it (positions);
+    `says(kind, counted, held)` words the message."""
+    return [Violation(rule, says(kind, n, supply.get(kind, 0)))
+            for kind, n in sorted(counts.items()) if n > supply.get(kind, 0)]

@@ -16,6 +16,7 @@ from ...actions import Action, CardList
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
+from ...places import beyond_supply
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, register
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
@@ -369,10 +370,8 @@ def check_position(position: Position) -> list[Violation]:
                                                              "of one of the six types takes one"))
             else:
                 counts[kind] += 1
-    out += [Violation("extensions.setup", f"{n} {kind} extensions on the table: there are only "
-                                          f"{PER_TYPE[kind]}")
-            for kind, n in sorted(counts.items()) if n > PER_TYPE[kind]]
-    return out
+    return out + beyond_supply(counts, PER_TYPE, "extensions.setup", lambda kind, n, held: (
+        f"{n} {kind} extensions on the table: there are only {held}"))
 
 
 EXTENSIONS = register(Module(

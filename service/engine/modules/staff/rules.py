@@ -20,7 +20,7 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
-from ...places import tiles_in_play
+from ...places import beyond_supply, tiles_in_play
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, modules_of_ids, register
 from ...scoring import Line, Position, building_type, majority_lines
@@ -365,10 +365,8 @@ def check_position(position: Position) -> list[Violation]:
                                                       "but has no colour"))
             else:
                 counts[colour] += 1
-    out += [Violation("staff.setup", f"{n} servants on {colour} tiles: there are only "
-                                     f"{SERVANTS[colour]}")
-            for colour, n in sorted(counts.items()) if n > SERVANTS.get(colour, 0)]
-    return out
+    return out + beyond_supply(counts, SERVANTS, "staff.setup", lambda colour, n, held: (
+        f"{n} servants on {colour} tiles: there are only {held}"))
 
 
 STAFF = register(Module(

@@ -22,7 +22,7 @@ from ...actions import Action, CardList
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
-from ...places import tiles_in_play
+from ...places import beyond_supply, tiles_in_play
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, payment_values, register
 from ...scoring import Line, Position, building_type, shared_places
@@ -499,10 +499,8 @@ def check_position(position: Position) -> list[Violation]:
                                                        "takes one"))
             else:
                 counts[colour] += 1
-    out += [Violation("treasure.setup", f"{n} chests on {colour} buildings: there are only "
-                                        f"{CHESTS[colour]}")
-            for colour, n in sorted(counts.items()) if n > CHESTS.get(colour, 0)]
-    return out
+    return out + beyond_supply(counts, CHESTS, "treasure.setup", lambda colour, n, held: (
+        f"{n} chests on {colour} buildings: there are only {held}"))
 
 
 TREASURE = register(Module(
