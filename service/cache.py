@@ -1,4 +1,4 @@
-"""The answer cache: exact response bytes keyed by the canonical request and the engine version.
+"""The answer cache: exact response bytes keyed by the request's bytes and the engine version.
 
 Two tiers: an in-process LRU (always, unless sized 0) and Redis (when REDIS_URL is set). Redis
 is an optimisation only: every call to it is bounded by a short timeout, never retried, and a
@@ -41,13 +41,22 @@ def _engine_version() -> str:
 ENGINE_VERSION = _engine_version()
 
 
-def cache_key(endpoint: str, canonical_body: bytes) -> bytes:
-    """The key of an answer: a hash of the engine version, the endpoint and the canonical body."""
-    digest = hashlib.blake2b(digest_size=20)
-    digest.update(ENGINE_VERSION.encode())
-    digest.update(b"\0" + endpoint.encode() + b"\0")
-    digest.update(canonical_body)
+def cache_key(endpoint: str, body: bytes) -> bytes:
+    """The key of an answer: SHA-256 of the engine version, the endpoint and the body's bytes.
+
+    The bytes as sent, not a re-encoding: a hit costs one hash and no decoding. The same content
+    written differently (spaces, key order) is another key, computed once more; clients that
+    send back the states the referee gave them send the same bytes. SHA-256 (hardware-accelerated
+    on x86 and ARM) because a shared cache must not let anyone make two bodies collide."""
+    prefix = _KEY_PREFIXES.get(endpoint)
+    if prefix is None:
+        prefix = _KEY_PREFIXES[endpoint] = hashlib.sha256(f"{ENGINE_VERSION}\0{endpoint}\0".encode())
+    digest = prefix.copy()
+    digest.update(body)
     return digest.digest()
+
+
+_KEY_PREFIXES: dict[str, Any] = {}  # endpoint -> the hash of the version and endpoint, to copy
 
 
 class TierStats(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):

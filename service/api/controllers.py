@@ -36,6 +36,8 @@ from .bodies import (
 )
 from .decoding import StrictBody
 
+Received = JSONBody[handlers.Received]  # a cached endpoint's body, decoded only on a cache miss
+
 _ENCODE = msgspec.json.Encoder().encode
 JSON = "application/json"
 NO_CACHE = "no-cache"
@@ -67,19 +69,22 @@ def _json(body: bytes, status: int = 200, headers: dict[str, str] | None = None)
     return Response(body, status_code=status, media_type=JSON, headers=headers)
 
 
-async def cached(request: Request[Any, Any, Any], endpoint: str, body: Any,
+async def cached(request: Request[Any, Any, Any], endpoint: str, received: handlers.Received,
                  compute: Callable[[Any], Any]) -> Response[bytes]:
     """The answer from the cache, or computed and stored (refusals too: they are as determined).
 
-    The stored value is the status as 3 digits followed by the exact response bytes. A request
-    with `Cache-Control: no-cache` skips the lookup (it is computed, then stored).
+    The key is the body's bytes (and the engine version): a hit is found before the body is
+    decoded. The stored value is the status as 3 digits followed by the exact response bytes. A
+    request with `Cache-Control: no-cache` skips the lookup (it is computed, then stored). A body
+    that does not decode is answered 400 and not stored.
     """
     cache: Cache = request.app.state.cache
-    key = cache_key(endpoint, _ENCODE(body))
+    key = cache_key(endpoint, received.raw)
     if NO_CACHE not in request.headers.get("cache-control", ""):
         stored, tier = await cache.get(key)
         if stored is not None:
             return _json(stored[3:], int(stored[:3]), {"x-cache": f"hit-{tier}"})
+    body = received.body  # 400 here for a body that does not fit the schema
     try:
         status, out = 200, _ENCODE(compute(body))
     except handlers.RequestError as e:
@@ -107,10 +112,10 @@ class ValidateController(Controller):
     tags = ["referee"]
 
     @post(operation_id="validateAction", summary="Is an action legal in a state?", status_code=200,
-          dto=StrictBody.of(Move), return_dto=None,
+          dto=StrictBody.of(Move, lazy=True), return_dto=None,
           responses=_responses(Validity, "Whether the action is legal, and if not, the violations.",
                                s422=INCONSISTENT))
-    async def validate(self, request: Request[Any, Any, Any], data: JSONBody[Move]) -> Response[bytes]:
+    async def validate(self, request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
         """The violations of the action (rule id and message each), empty when it is legal.
 
         Cached: send `Cache-Control: no-cache` to have it computed; `x-cache` says hit or miss."""
@@ -122,11 +127,11 @@ class ApplyController(Controller):
     tags = ["referee"]
 
     @post(operation_id="applyAction", summary="Apply a legal action to a state", status_code=200,
-          dto=StrictBody.of(Move), return_dto=None,
+          dto=StrictBody.of(Move, lazy=True), return_dto=None,
           responses=_responses(Applied, "The new state, the events, the scoring rounds triggered and "
                                "whether the game is over.",
                                s422=_error("`illegal-action` with the violations, or `inconsistent-state`.")))
-    async def apply(self, request: Request[Any, Any, Any], data: JSONBody[Move]) -> Response[bytes]:
+    async def apply(self, request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
         """The state after the action; chance (draws, refills) comes from the state's generator.
 
         Cached: send `Cache-Control: no-cache` to have it computed; `x-cache` says hit or miss."""
@@ -138,11 +143,11 @@ class LegalActionsController(Controller):
     tags = ["referee"]
 
     @post(operation_id="listLegalActions", summary="List the legal actions of a state", status_code=200,
-          dto=StrictBody.of(LegalActionsQuery), return_dto=None,
+          dto=StrictBody.of(LegalActionsQuery, lazy=True), return_dto=None,
           responses=_responses(LegalActions, "Up to `limit` legal actions, each of which passes "
                                "/v1/validate, and whether the list was cut short.", s422=INCONSISTENT))
     async def legal_actions(self, request: Request[Any, Any, Any],
-                            data: JSONBody[LegalActionsQuery]) -> Response[bytes]:
+                            data: Received) -> Response[bytes]:
         """The actions the player to act may take now, in a stable order."""
         return await cached(request, "legal-actions", data, handlers.legal_actions)
 
@@ -152,10 +157,10 @@ class ScoreController(Controller):
     tags = ["scoring"]
 
     @post(operation_id="scorePosition", summary="Score a position or a game state", status_code=200,
-          dto=StrictBody.of(ScoreQuery), return_dto=None,
+          dto=StrictBody.of(ScoreQuery, lazy=True), return_dto=None,
           responses=_responses(Breakdown, "The scoring round's breakdown: lines and total per player, "
                                "and the ranking by running score.", s422=INCONSISTENT))
-    async def score(self, request: Request[Any, Any, Any], data: JSONBody[ScoreQuery]) -> Response[bytes]:
+    async def score(self, request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
         """A scoring position of a real table (API.md), or `{"state", "round"}` for a game state."""
         return await cached(request, "score", data, handlers.score)
 

@@ -3,6 +3,8 @@
 Litestar's default route for a Struct body decodes JSON to dicts and then converts them in lax
 mode (a "1" would pass for 1); this DTO hands the raw bytes to `handlers.decode` instead, so the
 HTTP referee accepts exactly what the contract describes, and documents the body's real type.
+`StrictBody.of(T, lazy=True)` hands the handler a `handlers.Received` instead, which decodes on
+first use: the cached endpoints answer a repeated body without decoding it.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ class StrictBody(AbstractDTO[Any]):
     """A body DTO for `body_type` (a Struct, or a union `handlers.decode` knows)."""
 
     model_type: Any
+    lazy: bool = False
 
     @classmethod
-    def of(cls, body_type: Any) -> type[StrictBody]:
+    def of(cls, body_type: Any, *, lazy: bool = False) -> type[StrictBody]:
         name = getattr(body_type, "__name__", "Body")
         return type(f"StrictBody[{name}]", (cls,), {
-            "model_type": body_type, "config": DTOConfig(),
+            "model_type": body_type, "lazy": lazy, "config": DTOConfig(),
             "_type_backend_map": {}, "_handler_backend_map": {},
         })
 
@@ -48,6 +51,8 @@ class StrictBody(AbstractDTO[Any]):
         return schema_creator.for_field_definition(FieldDefinition.from_annotation(cls.model_type))
 
     def decode_bytes(self, value: bytes) -> Any:
+        if self.lazy:
+            return handlers.Received(self.model_type, value)
         return handlers.decode(self.model_type, value)
 
     def decode_builtins(self, value: dict[str, Any]) -> Any:  # pragma: no cover - not used

@@ -83,7 +83,12 @@ class KnownStates:
 
     @staticmethod
     def digest(state: engine.GameState) -> bytes:
-        return hashlib.blake2b(_ENCODE(state), digest_size=16).digest()
+        return KnownStates.digest_of(_ENCODE(state))
+
+    @staticmethod
+    def digest_of(encoded_state: bytes) -> bytes:
+        # SHA-256 (hardware-accelerated here) of the canonical bytes: collisions cannot be made.
+        return hashlib.sha256(encoded_state).digest()
 
     def __contains__(self, digest: bytes) -> bool:
         if digest in self._digests:
@@ -130,12 +135,16 @@ def validate(body: Move) -> Validity:
 
 
 def apply(body: Move) -> Applied:
+    """The answer of /v1/apply; its `state` is already encoded (a `msgspec.Raw`) for the answer."""
     try:
         outcome = engine.apply(checked(body.state), body.action)
     except engine.IllegalAction as e:
         raise _refused("illegal-action", "the action is illegal", e.violations) from None
-    KNOWN.add(KNOWN.digest(outcome.state))  # the engine's own result: consistent by construction
-    return Applied(state=outcome.state, events=outcome.events,
+    # The new state is encoded once: for its digest (the engine's own result is consistent by
+    # construction, so the client's next request with it skips the check) and for the answer.
+    encoded = _ENCODE(outcome.state)
+    KNOWN.add(KNOWN.digest_of(encoded))
+    return Applied(state=msgspec.Raw(encoded), events=outcome.events,  # type: ignore[arg-type]
                    scoring=outcome.scoring, game_over=outcome.game_over)  # type: ignore[arg-type]
 
 
@@ -173,6 +182,27 @@ def modules() -> Modules:
 
 
 # --- decoding -------------------------------------------------------------------------------
+
+
+class Received:
+    """A body as it arrived: its bytes, decoded strictly on first use.
+
+    The cached endpoints look their answer up by the bytes alone, so a repeated request is
+    answered without decoding it; only a miss pays for `body` (400 if it does not decode).
+    """
+
+    __slots__ = ("_body", "body_type", "raw")
+
+    def __init__(self, body_type: Any, raw: bytes) -> None:
+        self.body_type = body_type
+        self.raw = raw
+        self._body: Any = None
+
+    @property
+    def body(self) -> Any:
+        if self._body is None:
+            self._body = decode(self.body_type, self.raw)
+        return self._body
 
 
 # Just enough of a /v1/score body to tell a scoring position from a state and a round.

@@ -68,6 +68,40 @@ def test_no_cache_header_computes(state: Any) -> None:
         assert again.headers["x-cache"] == "miss"
 
 
+def test_a_hit_is_found_by_the_bytes_before_decoding(state: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key is the body's bytes: a repeated body is answered without decoding it; the same
+    content written differently is decoded and computed once more, to the same answer."""
+    import json
+
+    from service.api import handlers
+
+    with _client() as client:
+        body = _moves(client, state, 1)[0]
+        compact = json.dumps(body, separators=(",", ":")).encode()
+        spaced = json.dumps(body, indent=1).encode()
+        headers = {"content-type": "application/json"}
+        first = client.post("/v1/apply", content=compact, headers=headers)
+        decodes: list[Any] = []
+        real_decode = handlers.decode
+        monkeypatch.setattr(handlers, "decode", lambda *a: decodes.append(a) or real_decode(*a))
+        again = client.post("/v1/apply", content=compact, headers=headers)
+        assert (again.headers["x-cache"], decodes) == ("hit-memory", [])
+        other = client.post("/v1/apply", content=spaced, headers=headers)
+        assert other.headers["x-cache"] == "miss" and len(decodes) == 1
+        assert first.content == again.content == other.content
+
+
+def test_a_body_that_does_not_decode_is_400_and_never_stored(state: Any) -> None:
+    with _client() as client:
+        bad = b'{"state": {"players": "not a list"}, "action": {}}'
+        headers = {"content-type": "application/json"}
+        answers = [client.post("/v1/validate", content=bad, headers=headers) for _ in range(2)]
+        assert [a.status_code for a in answers] == [400, 400]
+        assert all("x-cache" not in a.headers for a in answers)
+        assert "$.state" in answers[1].json()["message"]
+        assert client.get("/v1/cache/stats").json()["memory"]["entries"] == 0
+
+
 @pytest.mark.skipif(not _redis_answers(6379), reason="no Redis on 127.0.0.1:6379")
 def test_shared_redis_hit_is_identical_and_a_changed_body_misses(state: Any) -> None:
     prefix = f"test-{uuid.uuid4().hex}:"
