@@ -1,6 +1,7 @@
 """The `referee` console script: serve the HTTP referee, or use the engine on JSON files.
 
     referee serve                      the HTTP referee (port 8000, in-process cache)
+    referee healthcheck                exit 0 when the referee on HOST:PORT answers /healthz
     referee new --players Ana,Ben      a new game's state, as POST /v1/games answers
     referee validate|apply|score FILE  the answer of the endpoint of that name ('-': stdin)
     referee play --players 4 --seed 1  a random game, with each scoring round and the ranking
@@ -49,18 +50,41 @@ def _fail(error: str, violations: Sequence[Any], code: int = 1) -> int:
     return code
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+def _settings(args: argparse.Namespace) -> Any:
+    """The environment's settings with the command line's --host/--port/--workers over them."""
+    import dataclasses
 
     from .settings import Settings
 
-    settings = Settings.from_env()
-    host = args.host or settings.host
-    port = args.port or settings.port
-    workers = args.workers or settings.workers
-    uvicorn.run("service.api.app:create_app", factory=True, host=host, port=port,
-                workers=workers, log_level=settings.log_level.lower())
+    given = {k: v for k in ("host", "port", "workers") if (v := getattr(args, k, None)) is not None}
+    return dataclasses.replace(Settings.from_env(), **given)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """uvicorn with WORKERS processes; SIGTERM lets in-flight requests finish, then stops."""
+    import uvicorn
+
+    settings = _settings(args)
+    uvicorn.run("service.api.app:create_app", factory=True, host=settings.host, port=settings.port,
+                workers=settings.workers, log_level=settings.log_level,
+                timeout_graceful_shutdown=settings.shutdown_timeout_seconds)
     return 0
+
+
+def cmd_healthcheck(args: argparse.Namespace) -> int:
+    """For a container's HEALTHCHECK: GET /healthz of the local server, 2 s at most."""
+    import urllib.request
+
+    settings = _settings(args)
+    host = settings.connect_host
+    url = f"http://{f'[{host}]' if ':' in host else host}:{settings.port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            ok = answer.status == 200
+    except OSError as e:
+        print(f"referee healthcheck: {url}: {e}", file=sys.stderr)
+        return 1
+    return 0 if ok else 1
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -169,6 +193,10 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int)
     serve.set_defaults(fn=cmd_serve)
 
+    health = sub.add_parser("healthcheck", help="exit 0 when the local referee answers /healthz")
+    health.add_argument("--port", type=int)
+    health.set_defaults(fn=cmd_healthcheck)
+
     new = sub.add_parser("new", help="print a new game's state")
     new.add_argument("--players", required=True, help="comma-separated names, 2 to 6")
     new.add_argument("--modules", default="", help="comma-separated module ids")
@@ -195,11 +223,16 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .settings import SettingsError
+
     args = parser().parse_args(argv)
     try:
         return int(args.fn(args))
     except (IllegalAction, InconsistentState) as e:
         return _fail("refused", e.violations)
+    except SettingsError as e:  # a wrong setting stops the command with one line naming it
+        print(f"referee: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -6,11 +6,13 @@ directly. A bad value stops the start with a message naming the variable.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 T = TypeVar("T")
 
@@ -42,6 +44,8 @@ class Settings:
     redis_key_prefix: str = "referee:"
     # The most actions a /v1/legal-actions answer may list.
     legal_actions_max_limit: int = 10_000
+    # On SIGTERM, how long in-flight requests may take before the workers stop anyway.
+    shutdown_timeout_seconds: int = 20
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -50,7 +54,8 @@ class Settings:
             if check is not None and value is not None:
                 problem = check(value)
                 if problem:
-                    raise SettingsError(f"{f.name.upper()}={value!r}: {problem}")
+                    shown = _redacted(value) if f.name == "redis_url" else value
+                    raise SettingsError(f"{f.name.upper()}={shown!r}: {problem}")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -68,27 +73,71 @@ class Settings:
                 raise SettingsError(f"{f.name.upper()}={raw!r}: expected {_KIND[parse]}") from None
         return cls(**values)
 
+    @property
+    def connect_host(self) -> str:
+        """Where a client on this machine reaches the server (a wildcard address is loopback)."""
+        return {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
+
 
 def _between(low: float, high: float) -> Callable[[float], str | None]:
     return lambda v: None if low <= v <= high else f"must be between {low} and {high}"
 
 
+_HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
+def _host(host: str) -> str | None:
+    try:
+        ipaddress.ip_address(host)
+        return None
+    except ValueError:
+        pass
+    if len(host) <= 253 and _HOSTNAME.fullmatch(host):
+        return None
+    return "must be an IP address or a host name"
+
+
 def _redis_url(url: str) -> str | None:
-    scheme = urlsplit(url).scheme
-    if scheme not in ("redis", "rediss", "unix"):
+    """The URL as redis-py reads it, with the checks it skips (a database that is no number)."""
+    from redis.connection import parse_url
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss", "unix"):
         return "must be a redis://, rediss:// or unix:// URL"
+    try:
+        parse_url(url)
+    except ValueError as e:
+        return f"not a usable Redis URL ({e})"
+    if parts.scheme == "unix" and not parts.path:
+        return "a unix:// URL needs the socket's path"
+    if parts.scheme != "unix" and not parts.hostname:
+        return "needs a host"
+    db = parts.path.strip("/")
+    if parts.scheme != "unix" and db and not db.isdigit():
+        return "the database (the path) must be a number"
     return None
+
+
+def _redacted(url: str) -> str:
+    """The URL without its password: a settings error must not print a secret."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    return urlunsplit(parts._replace(netloc=user + netloc))
 
 
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "port": int, "workers": int, "max_body_bytes": int, "cache_entries": int,
     "cache_max_bytes": int, "redis_timeout_ms": int, "redis_breaker_seconds": float,
     "redis_ttl_seconds": int, "legal_actions_max_limit": int, "log_level": str.lower,
+    "shutdown_timeout_seconds": int,
 }
 _KIND: dict[Callable[[str], Any], str] = {int: "an integer", float: "a number",
                                           str: "text", str.lower: "text"}
 _CHECKS: dict[str, Callable[[Any], str | None]] = {
-    "host": lambda v: None if v else "must not be empty",
+    "host": _host,
     "port": _between(1, 65535),
     "workers": _between(1, 256),
     "log_level": lambda v: None if v in LOG_LEVELS else f"must be one of {', '.join(LOG_LEVELS)}",
@@ -101,4 +150,5 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "redis_ttl_seconds": _between(1, 365 * 24 * 3600),
     "redis_key_prefix": lambda v: None if len(v) <= 64 else "must be at most 64 characters",
     "legal_actions_max_limit": _between(1, 1_000_000),
+    "shutdown_timeout_seconds": _between(1, 3600),
 }

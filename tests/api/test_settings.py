@@ -35,3 +35,47 @@ def test_bad_values_name_the_variable(env: dict[str, str], message: str) -> None
 def test_settings_are_frozen() -> None:
     with pytest.raises(AttributeError):
         Settings().port = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"HOST": "my host"}, "HOST='my host': must be an IP address or a host name"),
+    ({"HOST": "-bad.example"}, "HOST='-bad.example': must be an IP address or a host name"),
+    ({"WORKERS": "0"}, "WORKERS=0: must be between 1 and 256"),
+    ({"REDIS_URL": "redis://h:abc/0"},
+     "REDIS_URL='redis://h:abc/0': not a usable Redis URL "
+     "(Port could not be cast to integer value as 'abc')"),
+    ({"REDIS_URL": "redis://h:6379/zero"}, "REDIS_URL='redis://h:6379/zero': the database (the path) "
+                                           "must be a number"),
+    ({"REDIS_URL": "unix://"}, "REDIS_URL='unix://': a unix:// URL needs the socket's path"),
+    ({"REDIS_URL": "redis://"}, "REDIS_URL='redis://': needs a host"),
+    ({"REDIS_BREAKER_SECONDS": "nan"}, "REDIS_BREAKER_SECONDS=nan: must be between 0 and 3600"),
+    ({"SHUTDOWN_TIMEOUT_SECONDS": "0"}, "SHUTDOWN_TIMEOUT_SECONDS=0: must be between 1 and 3600"),
+    ({"CACHE_ENTRIES": "-1"}, "CACHE_ENTRIES=-1: must be between 0 and 10000000"),
+    ({"REDIS_KEY_PREFIX": "k" * 65}, f"REDIS_KEY_PREFIX={'k' * 65!r}: must be at most 64 characters"),
+])
+def test_more_bad_values_name_the_variable(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError) as e:
+        Settings.from_env(env)
+    assert str(e.value) == message
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "127.0.0.1", "localhost", "referee.svc.cluster.local"])
+def test_good_hosts_are_accepted(host: str) -> None:
+    assert Settings.from_env({"HOST": host}).host == host
+
+
+def test_a_bad_redis_url_is_shown_without_its_password() -> None:
+    with pytest.raises(SettingsError) as e:
+        Settings.from_env({"REDIS_URL": "redis://user:s3cret@h:6379/db"})
+    assert "s3cret" not in str(e.value) and "user:***@h:6379" in str(e.value)
+
+
+def test_every_setting_has_a_check() -> None:
+    """A setting added without a check could start the server with a value it cannot use."""
+    from dataclasses import fields
+
+    from service import settings as module
+
+    assert {f.name for f in fields(Settings)} == set(module._CHECKS)
+    numeric = {f.name for f in fields(Settings) if f.type in ("int", "float")}
+    assert numeric <= set(module._PARSERS)

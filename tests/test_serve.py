@@ -1,0 +1,98 @@
+"""`referee serve` as a container runs it: a wrong setting stops it with one line naming the
+variable, `referee healthcheck` tells whether it answers, and SIGTERM lets a request that is in
+flight finish before the workers stop."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REFEREE = str(Path(sys.executable).with_name("referee"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    return {**env, "LOG_LEVEL": "warning", **extra}
+
+
+def _wait_healthy(port: int, proc: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the server stopped while starting"
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the server did not answer /healthz in time")
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    port = _free_port()
+    proc = subprocess.Popen([REFEREE, "serve"], cwd=ROOT, env=_env(PORT=str(port), WORKERS="2"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_healthy(port, proc)
+        yield port, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+
+
+@pytest.mark.parametrize(("env", "named"), [
+    ({"PORT": "70000"}, "PORT=70000: must be between 1 and 65535"),
+    ({"WORKERS": "many"}, "WORKERS='many': expected an integer"),
+    ({"REDIS_URL": "redis://u:pw@h:x"}, "REDIS_URL='redis://u:***@h:x'"),
+])
+def test_a_wrong_setting_stops_serve_with_one_line_naming_it(env: dict[str, str], named: str) -> None:
+    run = subprocess.run([REFEREE, "serve"], env=_env(**env), capture_output=True, text=True, timeout=30)
+    assert run.returncode == 2
+    assert run.stderr.startswith(f"referee: {named}") and run.stderr.count("\n") == 1
+    assert "Traceback" not in run.stderr
+
+
+def test_healthcheck_fails_when_nothing_answers() -> None:
+    run = subprocess.run([REFEREE, "healthcheck"], env=_env(PORT=str(_free_port())), capture_output=True,
+                         timeout=30)
+    assert run.returncode == 1
+
+
+def test_healthcheck_and_graceful_shutdown(server: tuple[int, subprocess.Popen[bytes]]) -> None:
+    port, proc = server
+    assert subprocess.run([REFEREE, "healthcheck"], env=_env(PORT=str(port)), timeout=30).returncode == 0
+    body = json.dumps({"players": ["Ana", "Ben"], "seed": 1}).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as conn:
+        # A request in flight: headers and half the body sent when SIGTERM arrives.
+        conn.sendall(b"POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                     b"content-length: %d\r\n\r\n" % len(body) + body[:10])
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        conn.sendall(body[10:])
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 201 ")
+    assert proc.wait(30) == 0
+    # Stopped: nothing listens any more.
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
