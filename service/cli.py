@@ -5,11 +5,14 @@
     referee new --players Ana,Ben      a new game's state, as POST /v1/games answers
     referee validate|apply|score FILE  the answer of the endpoint of that name ('-': stdin)
     referee play --players 4 --seed 1  a random game, with each scoring round and the ranking
+    referee render FILE -o game.svg    a picture of a state, a player's view or a position
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -177,6 +180,66 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def render_body(raw: bytes, player: str | None) -> bytes:
+    """The /v1/render body of a file: the body itself, or the state of an answer of /v1/games
+    or /v1/apply (their other fields dropped), with `player` when given."""
+    try:
+        fields = msgspec.json.decode(raw, type=dict[str, msgspec.Raw])
+    except msgspec.DecodeError:
+        return raw  # the endpoint's decoder names the fault
+    if "state" not in fields:
+        return raw
+    name = player if player is not None else msgspec.json.decode(fields.get("player", b"null"))
+    body = {"state": fields["state"]} | ({} if name is None else {"player": name})
+    return msgspec.json.encode(body)
+
+
+def png_of(svg: bytes) -> bytes | None:
+    """The SVG converted to PNG by rsvg-convert (Debian: librsvg2-bin) or cairosvg, whichever
+    is installed; None when neither is."""
+    converter = shutil.which("rsvg-convert")
+    if converter is not None:
+        return subprocess.run([converter, "--format=png"], input=svg, capture_output=True,
+                              check=True).stdout
+    try:
+        import cairosvg  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return bytes(cairosvg.svg2png(bytestring=svg))
+
+
+NO_PNG = ("referee render: PNG needs a converter, and none is installed: rsvg-convert "
+          "(apt-get install librsvg2-bin) or cairosvg (pip install cairosvg). "
+          "Write SVG instead with -o FILE.svg.")
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """An SVG (or PNG) of a state, of what one player sees of it, or of a scoring position."""
+    from .api import handlers, render
+
+    try:
+        body = render.decode(render_body(_read(args.file), args.player))
+        if args.player is not None and not isinstance(body, render.RenderState):
+            raise handlers.RequestError(400, "bad-request", "--player needs a game state: a scoring "
+                                        "position has nothing hidden")
+        picture = render.render(body).encode()
+    except handlers.RequestError as e:
+        print(f"referee render: {e.message}", file=sys.stderr)
+        return _fail(e.error, e.violations)
+    if args.png or args.output.endswith(".png"):
+        png = png_of(picture)
+        if png is None:
+            print(NO_PNG, file=sys.stderr)
+            return 2
+        picture = png
+    if args.output == "-":
+        sys.stdout.buffer.write(picture)
+    else:
+        with open(args.output, "wb") as f:
+            f.write(picture)
+    return 0
+
+
 def cmd_modules(args: argparse.Namespace) -> int:
     for m in registered():
         print(f"{m.id:<12} {m.name}  ({len(m.rule_ids)} rules)")
@@ -216,6 +279,17 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--check", action="store_true", help="check consistency after each step")
     play.add_argument("--quiet", action="store_true", help="no progress bar")
     play.set_defaults(fn=cmd_play)
+
+    render = sub.add_parser("render", help="draw a state, a player's view or a scoring position "
+                            "as SVG (PNG with a converter)")
+    render.add_argument("file", nargs="?", default="-",
+                        help="a POST /v1/render body, or an answer of /v1/games or /v1/apply ('-': stdin)")
+    render.add_argument("--player", help="draw only what this player may see (RULES.md §8)")
+    render.add_argument("-o", "--output", default="-",
+                        help="the file to write ('-': stdout); a name ending in .png writes PNG")
+    render.add_argument("--png", action="store_true",
+                        help="write PNG (needs rsvg-convert or cairosvg)")
+    render.set_defaults(fn=cmd_render)
 
     modules = sub.add_parser("modules", help="list the modules")
     modules.set_defaults(fn=cmd_modules)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,59 @@ def test_an_illegal_action_exits_non_zero_with_its_rule(
 def test_a_bad_game_request_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["new", "--players", "Ana"]) == 1
     assert "base.setup.players" in capsys.readouterr().out
+
+
+def test_render_writes_svg_of_a_new_game_and_of_a_players_view(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", "--players", "Ana,Ben,Cyd", "--seed", "5"]) == 0
+    game = tmp_path / "game.json"
+    game.write_text(capsys.readouterr().out)
+    ben_hand = json.loads(game.read_text())["state"]["players"][1]["hand"]
+    whole, view = tmp_path / "whole.svg", tmp_path / "ana.svg"
+    assert main(["render", str(game), "-o", str(whole)]) == 0
+    assert main(["render", str(game), "--player", "Ana", "-o", str(view)]) == 0
+    assert whole.read_text().startswith("<?xml") and view.read_text().startswith("<?xml")
+    assert all(card in whole.read_text() and card not in view.read_text() for card in ben_hand)
+
+
+def test_render_refuses_a_player_not_at_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", "--players", "Ana,Ben", "--seed", "5"]) == 0
+    game = tmp_path / "game.json"
+    game.write_text(capsys.readouterr().out)
+    assert main(["render", str(game), "--player", "Nobody", "-o", str(tmp_path / "x.svg")]) == 1
+    assert json.loads(capsys.readouterr().out)["error"] == "unknown-player"
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_render_png_without_a_converter_says_what_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    import service.cli
+
+    monkeypatch.setattr(service.cli.shutil, "which", lambda _: None)
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # import cairosvg raises ImportError
+    assert main(["new", "--players", "Ana,Ben", "--seed", "5"]) == 0
+    game = tmp_path / "game.json"
+    game.write_text(capsys.readouterr().out)
+    assert main(["render", str(game), "-o", str(tmp_path / "game.png")]) == 2
+    assert "rsvg-convert" in capsys.readouterr().err
+    assert not (tmp_path / "game.png").exists()
+
+
+def test_render_png_with_rsvg_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """PNG through Debian's rsvg-convert, which .ci/run installs (with chromium) when missing."""
+    import shutil
+
+    if shutil.which("rsvg-convert") is None and os.environ.get("REFEREE_SKIP_SYSTEM_TOOLS") == "1":
+        pytest.skip("REFEREE_SKIP_SYSTEM_TOOLS=1: rsvg-convert not installed, skipped on request")
+    assert shutil.which("rsvg-convert"), "rsvg-convert is missing: apt-get install librsvg2-bin"
+    assert main(["new", "--players", "Ana,Ben", "--seed", "5"]) == 0
+    game = tmp_path / "game.json"
+    game.write_text(capsys.readouterr().out)
+    assert main(["render", str(game), "--png", "-o", str(tmp_path / "game.img")]) == 0
+    assert (tmp_path / "game.img").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

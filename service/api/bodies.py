@@ -68,6 +68,17 @@ class ViewQuery(Record):
 ScoreQuery = Position | StateRound
 
 
+class RenderState(Record):
+    """POST /v1/render with a game state: all of it, or only what `player` may see of it."""
+
+    state: GameState
+    player: PlayerName | None = None
+
+
+# POST /v1/render: a state (told apart by its `state` field) or a scoring position.
+RenderQuery = RenderState | Position
+
+
 class Answer(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """The base of every answer: all fields always present, so clients read one shape."""
 
@@ -147,6 +158,6 @@ class ErrorBody(Answer):
 __all__ = [
     "AnyAction", "AnyEvent", "AnyLine", "Applied", "Breakdown", "ErrorBody", "GameAnswer",
     "Health", "LegalActions", "LegalActionsQuery", "ModuleInfo", "Modules", "Move", "NewGame",
-    "PlayerScore", "Position", "Readiness", "ScoreQuery", "StateRound", "Validity", "View",
-    "ViewQuery",
+    "PlayerScore", "Position", "Readiness", "RenderQuery", "RenderState", "ScoreQuery",
+    "StateRound", "Validity", "View", "ViewQuery",
 ]

@@ -35,6 +35,7 @@ from .bodies import (
     ViewQuery,
 )
 from .decoding import StrictBody
+from .render import SVG, RenderBody, RenderQuery, render
 
 Received = JSONBody[handlers.Received]  # a cached endpoint's body, decoded only on a cache miss
 
@@ -180,6 +181,27 @@ class ViewController(Controller):
         return _json(_ENCODE(handlers.player_view(data)))
 
 
+class RenderController(Controller):
+    path = "/v1/render"
+    tags = ["games"]
+
+    @post(operation_id="renderPicture", summary="Draw a state, a player's view or a scoring position",
+          status_code=200, dto=RenderBody, return_dto=None, sync_to_thread=True,
+          responses={
+              200: ResponseSpec(data_container=str, media_type=SVG, generate_examples=False,
+                                description="An SVG picture: every Alhambra on its grid with its walls "
+                                "and tokens, each reserve, the market, the money display, the module "
+                                "parts and the scores (with a position: its scoring round)."),
+              400: BAD_REQUEST, 413: TOO_LARGE,
+              422: _error("`inconsistent-state`, or `unknown-player` when no player has that name."),
+          })
+    def render(self, data: JSONBody[RenderQuery]) -> Response[bytes]:
+        """`{"state", "player"}`: the whole state, or with `player` only what that player may see
+        (RULES.md §8); or a scoring position (API.md) with its breakdown. Drawn in a worker
+        thread: a picture takes milliseconds, which the event loop should not wait for."""
+        return Response(render(data).encode(), media_type=SVG)
+
+
 class ModulesController(Controller):
     path = "/v1/modules"
     tags = ["games"]
@@ -237,4 +259,4 @@ class CacheController(Controller):
 
 CONTROLLERS = [GamesController, ValidateController, ApplyController, LegalActionsController,
                ScoreController, ViewController, ModulesController, EchoController, HealthController,
-               CacheController]
+               CacheController, RenderController]

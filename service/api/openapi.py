@@ -34,7 +34,7 @@ ROOT_TYPES: tuple[Any, ...] = (
     bodies.NewGame, bodies.GameAnswer, bodies.Move, bodies.Validity, bodies.Applied,
     bodies.LegalActionsQuery, bodies.LegalActions, bodies.Position, bodies.StateRound,
     bodies.Breakdown, bodies.ViewQuery, bodies.View, bodies.Modules, bodies.Health,
-    bodies.Readiness, bodies.ErrorBody, CacheStats,
+    bodies.Readiness, bodies.ErrorBody, CacheStats, bodies.RenderState,
 )
 
 REF = "#/components/schemas/{name}"
@@ -106,6 +106,9 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
         "ViewNewGame": {
             "operationId": "viewState", "requestBody": {"state": "$response.body#/state"},
             "description": "The new game as a player or a spectator sees it."},
+        "RenderNewGame": {
+            "operationId": "renderPicture", "requestBody": {"state": "$response.body#/state"},
+            "description": "A picture of the new game."},
         "ScoreNewGame": {
             "operationId": "scorePosition", "requestBody": {"state": "$response.body#/state", "round": 1},
             "description": "The new game scored as if round 1 were held now."},

@@ -1,0 +1,52 @@
+"""The edge of POST /v1/render and `referee render`: decode, check, draw.
+
+A state is checked like on every endpoint (422 `inconsistent-state`), a player's view goes
+through `engine.view.view` (422 `unknown-player`), a scoring position is checked and scored
+like on /v1/score; then `service.render` draws it. No rule lives here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from service import render as pictures
+
+from . import handlers
+from .bodies import Position, RenderQuery, RenderState, ViewQuery
+from .decoding import StrictBody
+
+SVG = "image/svg+xml"
+
+_KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+
+
+def decode(raw: bytes) -> RenderState | Position:
+    """A render body: with a `state` field a RenderState, else a scoring position (400 if
+    neither decodes, naming the field)."""
+    try:
+        keys = _KEYS.decode(raw)
+    except msgspec.DecodeError as e:
+        raise handlers.RequestError(400, "bad-request", f"invalid request body: {e}") from None
+    decoded: RenderState | Position = handlers.decode(RenderState if "state" in keys else Position, raw)
+    return decoded
+
+
+def render(body: RenderState | Position) -> str:
+    """The SVG of the body (raises handlers.RequestError for a refused body)."""
+    if isinstance(body, RenderState):
+        if body.player is None:
+            return pictures.render_state(handlers.checked(body.state))
+        return pictures.render_view(handlers.player_view(ViewQuery(state=body.state, player=body.player)))
+    return pictures.render_position(body, handlers.score(body))
+
+
+class RenderBody(StrictBody.of(RenderQuery)):  # type: ignore[misc]
+    """The /v1/render body, decoded strictly (a state or a scoring position)."""
+
+    def decode_bytes(self, value: bytes) -> Any:
+        return decode(value)
+
+
+__all__ = ["SVG", "RenderBody", "RenderQuery", "decode", "render"]

@@ -1,0 +1,140 @@
+"""Pictures of the game: a game state, one player's view of it, or a scoring position as SVG.
+
+    render_state(state) -> str          everything the state holds (hands included)
+    render_view(view) -> str            what `engine.view.view(state, player)` lets that player see
+    render_position(position, breakdown) -> str   a real table and its scoring round
+
+Pure functions, like the engine: the same input gives the same bytes, nothing is read or
+written. A player's view is drawn from the View struct alone, so what it hides cannot show.
+
+The SVG is built with drawsvg (PyPI `drawsvg`): maintained, no required dependencies, an
+element per SVG element, and it escapes text content, which holds names chosen by clients
+(svg.py, the other maintained candidate, writes text content unescaped; svgwrite is no longer
+maintained). drawsvg writes attribute values as given, so `layout.attrs` escapes those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from service.engine.scoring import Position
+from service.engine.state import GameState
+from service.engine.view import View
+
+from .layout import Box, flow, framed, label, row
+from .scene import (
+    PAGE_WIDTH,
+    Seat,
+    alhambra_box,
+    breakdown_panel,
+    dirk_panel,
+    display_panel,
+    header,
+    market_panel,
+    module_panel,
+    module_parts,
+    page,
+    per_seat,
+    player_panel,
+    ranking_panel,
+    tiles_row,
+    turn_text,
+)
+
+__all__ = ["alhambra_box", "render_position", "render_state", "render_view"]
+
+
+def _modules_line(modules: tuple[str, ...]) -> str:
+    return f"modules: {', '.join(modules)}" if modules else "base game, no modules"
+
+
+def _rounds_line(called: tuple[int, ...], held: tuple[int, ...]) -> str:
+    parts = []
+    if called:
+        parts.append(f"scoring called: {', '.join(map(str, called))}")
+    if held:
+        parts.append(f"scoring rounds held: {', '.join(map(str, held))}")
+    return " \u00b7 ".join(parts)
+
+
+def _table(game: Any, title: str, seats: list[Seat], deck: int, bag: int) -> str:
+    """The picture of a state or a view (they share these fields)."""
+    names = [s.name for s in seats]
+    lines = [turn_text(game.turn, game.phase, names), f"bag {bag} tiles",
+             _rounds_line(game.scoring_called, game.rounds_held), _modules_line(game.modules)]
+    parts = module_parts(game)
+    common = [market_panel(game.market), display_panel(game.display, len(game.discard), deck)]
+    extras: list[Box | None] = [module_panel(m, name, part) for m, name, part in parts]
+    if game.dirk is not None:
+        extras.insert(0, dirk_panel(game.dirk))
+    if game.removed:
+        extras.append(framed(tiles_row(game.removed, 400) or label("", 1),
+                             label("Out of the game", 13, bold=True)))
+    return page([
+        header(title, lines),
+        row(common, 14),
+        _flowed(extras),
+        _flowed([player_panel(s) for s in seats]),
+        ranking_panel(game.ranking, "Final ranking" if game.phase == "over" else "Ranking"),
+    ])
+
+
+def _flowed(boxes: Sequence[Box | None]) -> Box | None:
+    present = [b for b in boxes if b is not None]
+    return flow(present, PAGE_WIDTH, gap=14) if present else None
+
+
+def render_state(state: GameState) -> str:
+    """The whole state: every hand, every module's part (deck and bag by their sizes)."""
+    parts = module_parts(state)
+    extras, markers = per_seat(parts, len(state.players))
+    seats = [
+        Seat(index=i, name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve,
+             held=p.held, hand=p.hand, hand_size=len(p.hand),
+             active=i == state.turn.player and state.phase != "over",
+             extras=tuple(extras[i]), markers=tuple(markers[i]))
+        for i, p in enumerate(state.players)
+    ]
+    return _table(state, "Game state (everything)", seats, len(state.deck), len(state.bag))
+
+
+def render_view(view: View) -> str:
+    """What one player (or a spectator) sees: the others' hands as counts, and only the
+    module parts the view holds."""
+    parts = module_parts(view)
+    extras, markers = per_seat(parts, len(view.players))
+    seats = [
+        Seat(index=i, name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve,
+             held=p.held, hand=p.hand, hand_size=p.hand_size,
+             active=i == view.turn.player and view.phase != "over",
+             extras=tuple(extras[i]), markers=tuple(markers[i]))
+        for i, p in enumerate(view.players)
+    ]
+    title = f"{view.viewer}'s view" if view.viewer is not None else "A spectator's view"
+    return _table(view, title, seats, view.deck_size, view.bag_size)
+
+
+def _dirk_name(name: str) -> str:
+    return name if name == "Dirk" else f"{name} (Dirk)"
+
+
+def render_position(position: Position, breakdown: Any | None = None) -> str:
+    """A scoring position (API.md): each player's Alhambra and reserve, Dirk's tiles, and the
+    breakdown of its scoring round when given."""
+    seats = [
+        Seat(index=i, name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve,
+             show_hand=False, score_caption="points before this round")
+        for i, p in enumerate(position.players) if not p.dirk
+    ]
+    dirks = [framed(tiles_row(p.tiles, 360) or label("no tiles", 11),
+                    label(f"{_dirk_name(p.name)} \u00b7 {p.score} points before this round", 15,
+                          bold=True),
+                    class_="player dirk")
+             for p in position.players if p.dirk]
+    scores = [p.score for p in position.players]
+    return page([
+        header(f"Scoring position \u00b7 round {position.round}", [_modules_line(position.modules)]),
+        _flowed([player_panel(s) for s in seats] + dirks),
+        breakdown_panel(breakdown, scores) if breakdown is not None else None,
+    ])

@@ -1,0 +1,240 @@
+"""The game's pieces as boxes: tiles with their walls and tokens, money cards, chips, markers.
+
+Pieces carry `class` and `data-*` attributes naming what they show (`data-tile`, `data-card`,
+`data-side`), so a test or a script can find them in the SVG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import drawsvg as draw
+import msgspec
+
+from service.engine.catalogue import CATALOGUE, FOUNTAIN, SIDE_BIT, SIDES, parse_walls, walls_text
+from service.engine.grid import rotate
+from service.engine.state import TOKENS, Tile, has_tokens
+
+from . import palette
+from .layout import Box, attrs, flow, placed, text_width
+
+_TILE_DEFAULTS = {f: getattr(Tile(tile=""), f) for f in TOKENS}
+
+
+def building_of(tile: Tile) -> str | None:
+    """The building type the tile shows: its own, or the one built on a building site."""
+    if tile.construction is not None:
+        return tile.construction
+    found = CATALOGUE.tiles.get(tile.tile)
+    return found.type if found else None
+
+
+def printed_walls(tile_id: str) -> int:
+    found = CATALOGUE.tiles.get(tile_id)
+    return found.walls if found else 0
+
+
+def _names(tile_id: str) -> tuple[str, str, str]:
+    """(kind, price, what else the id says): `tower-9-NE-strength` -> tower, 9, strength;
+    `site-3-9-NE` -> site 3, 9, ''."""
+    found = CATALOGUE.tiles.get(tile_id)
+    if found is None:
+        return tile_id, "", ""
+    parts = tile_id.split("-")
+    price = str(found.price)
+    walls = walls_text(found.walls)
+    at = parts.index(price, 1) if price in parts[1:] else len(parts)
+    kind = " ".join(parts[:at])
+    rest = [p for p in parts[at + 1:] if p != walls]
+    return kind, price, " ".join(rest)
+
+
+def _badges(tile: Tile) -> list[tuple[str, str, str]]:
+    """(text, fill, token field) for each token on the tile that is not drawn as part of it."""
+    out: list[tuple[str, str, str]] = []
+    building = building_of(tile)
+    for field in TOKENS:
+        value = getattr(tile, field)
+        if field in palette.DRAWN_TOKENS or value == _TILE_DEFAULTS[field]:
+            continue
+        text, fill = palette.TOKENS.get(field, (field + (" {v}" if value is not True else ""),
+                                                palette.NEUTRAL))
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            colour = fill
+            if fill == "building":
+                colour = palette.BUILDINGS.get(building or "", palette.NEUTRAL)
+            elif fill == "item":
+                colour = palette.colour_of(str(item))
+            out.append((text.format(v=item), colour, field))
+    return out
+
+
+def badge(text: str, fill: str, size: int = 10, **extra: Any) -> Box:
+    width = text_width(text, size) + 4
+    height = size + 4
+    group = draw.Group(**attrs(**extra))
+    group.append(draw.Rectangle(0, 0, width, height, rx=3, fill=fill, stroke=palette.INK,
+                                stroke_width=0.5))
+    group.append(draw.Text(text, size, 2, size, fill=palette.text_on(fill)))
+    return Box(group, width, height)
+
+
+def _wall_lines(group: Any, mask: int, size: int, kind: str, colour: str, inset: float) -> None:
+    width = max(3, size // 11)
+    off = inset + width / 2
+    ends = {
+        "N": (0, off, size, off), "E": (size - off, 0, size - off, size),
+        "S": (0, size - off, size, size - off), "W": (off, 0, off, size),
+    }
+    for side in SIDES:
+        if mask & SIDE_BIT[side]:
+            x1, y1, x2, y2 = ends[side]
+            group.append(draw.Line(x1, y1, x2, y2, stroke=colour, stroke_width=width,
+                                   stroke_linecap="butt",
+                                   **attrs(class_=f"wall {kind}", data_side=side)))
+
+
+class _Metrics:
+    """Where things go on a tile of `size` pixels: text lines on top, tokens below them, the
+    position and rotation on the bottom line."""
+
+    def __init__(self, tile: Tile, size: int) -> None:
+        self.small = min(11, max(9, size // 7))  # text keeps its size; big tiles hold more tokens
+        self.edge = 3 + size // 16  # clear of the walls
+        self.kind, self.price, self.rest = _names(tile.tile)
+        if tile.tile == FOUNTAIN:
+            self.kind = "fountain"
+        crowded = (text_width(self.kind, self.small) + text_width(self.price, self.small + 3, True) + 4
+                   > size - 2 * self.edge)
+        self.price_line = 2 if self.price and crowded else 1
+        self.lines = self.price_line + (1 if self.rest else 0)
+        self.badges = [badge(text, colour, 9 if size >= 64 else 8, class_="token", data_token=field)
+                       for text, colour, field in _badges(tile)]
+        self.tokens = flow(self.badges, size - 2 * self.edge, gap=2) if self.badges else None
+        self.top = self.edge + self.lines * (self.small + 2) + 2
+        self.bottom = size - self.edge - self.small  # the bottom line's top
+
+    def fits(self) -> bool:
+        return self.tokens is None or self.top + self.tokens.height <= self.bottom
+
+
+def size_for(tiles: Sequence[Tile], sizes: Sequence[int]) -> int:
+    """The first of `sizes` at which every tile's tokens fit between its text lines."""
+    for size in sizes[:-1]:
+        if all(_Metrics(t, size).fits() for t in tiles if has_tokens(t)):
+            return size
+    return sizes[-1]
+
+
+def tile_box(tile: Tile, size: int = 64) -> Box:
+    """A tile: the colour of its building, its kind and price, its walls (printed in dark brown,
+    added ones in ochre, both turned with the tile), its position and its tokens as badges."""
+    x, y = getattr(tile, "x", None), getattr(tile, "y", None)
+    rotation = getattr(tile, "rotation", 0)
+    building = building_of(tile)
+    is_fountain = tile.tile == FOUNTAIN
+    if is_fountain:
+        fill = palette.OTHER["fountain"]
+    else:
+        fill = palette.BUILDINGS.get(building or "", palette.OTHER["site"])
+    ink = palette.text_on(fill)
+    group = draw.Group(**attrs(class_="tile", data_tile=tile.tile, data_x=x, data_y=y,
+                               data_rotation=rotation or None))
+    group.append(draw.Rectangle(0, 0, size, size, fill=fill, stroke=palette.FRAME, stroke_width=1))
+    m = _Metrics(tile, size)
+    small, edge = m.small, m.edge
+    if is_fountain:
+        group.append(draw.Circle(size / 2, size / 2, size / 5, fill=palette.FOUNTAIN_WATER,
+                                 stroke="#ffffff", stroke_width=2))
+    # As on the printed tiles: the price in a corner; the middle holds the tokens.
+    group.append(draw.Text(m.kind, small, edge, edge + small, fill=ink))
+    if m.price:
+        group.append(draw.Text(m.price, small + 3, size - edge, edge + m.price_line * (small + 2) - 1,
+                               fill=ink, font_weight="bold", text_anchor="end",
+                               **attrs(class_="price")))
+    if m.rest:
+        group.append(draw.Text(m.rest, small - 1, size / 2, edge + m.lines * (small + 2), fill=ink,
+                               text_anchor="middle"))
+    if rotation:
+        group.append(draw.Text(f"\u21bb{rotation}", small - 1, edge, size - edge, fill=ink,
+                               **attrs(class_="rotation")))
+    if x is not None:
+        group.append(draw.Text(f"{x},{y}", small - 1, size - edge, size - edge, fill=ink,
+                               text_anchor="end", **attrs(class_="coords")))
+    _wall_lines(group, rotate(printed_walls(tile.tile), rotation), size, "printed",
+                palette.PRINTED_WALL, 0)
+    if tile.added_walls:
+        _wall_lines(group, rotate(parse_walls(tile.added_walls), rotation), size, "added",
+                    palette.ADDED_WALL, 0)
+    if m.tokens is not None:
+        group.append(placed(m.tokens, edge, m.top))
+    group.append(draw.Title(_tooltip(tile)))
+    return Box(group, size, size)
+
+
+def _tooltip(tile: Tile) -> str:
+    """Everything about the tile in one line, as API.md writes it."""
+    return msgspec.json.encode(tile).decode()
+
+
+def empty_space(size: int, x: int, y: int) -> Box:
+    """A free space next to the Alhambra, with its position (where a tile could go)."""
+    group = draw.Group(**attrs(class_="space", data_x=x, data_y=y))
+    group.append(draw.Rectangle(2, 2, size - 4, size - 4, fill="none", stroke=palette.FRAME,
+                                stroke_dasharray="4 3"))
+    small = min(11, max(9, size // 7))
+    group.append(draw.Text(f"{x},{y}", small, size / 2, size / 2 + small / 3,
+                           fill=palette.MUTED, text_anchor="middle"))
+    return Box(group, size, size)
+
+
+def marker(letter: str, size: int, module: str, tooltip: str) -> Box:
+    """A figure standing on a space (a court marshal, a vendor disc)."""
+    r = max(8, size // 7)
+    group = draw.Group(**attrs(class_="marker", data_module=module))
+    group.append(draw.Circle(r, r, r, fill="#ffffff", stroke=palette.INK, stroke_width=2))
+    group.append(draw.Text(letter, r + 2, r, r + (r + 2) / 3, fill=palette.INK,
+                           font_weight="bold", text_anchor="middle"))
+    group.append(draw.Title(tooltip))
+    return Box(group, 2 * r, 2 * r)
+
+
+def card_box(card: str, width: int = 30) -> Box:
+    """A money card (its currency's colour and its value), or another card by its id."""
+    height = width * 3 // 2
+    money = CATALOGUE.money.get(card)
+    fill = palette.CURRENCIES[money.currency] if money else palette.colour_of(card)
+    group = draw.Group(**attrs(class_="card", data_card=card))
+    group.append(draw.Rectangle(0, 0, width, height, rx=3, fill=fill, stroke=palette.INK,
+                                stroke_width=0.75))
+    ink = palette.text_on(fill)
+    if money:
+        group.append(draw.Text(str(money.value), width // 2 + 2, width / 2, height / 2 + width / 6,
+                               fill=ink, font_weight="bold", text_anchor="middle"))
+    else:
+        lines = card.split("-", 1)
+        group.append(draw.Text(lines, max(8, width // 4), width / 2, height / 3, fill=ink,
+                               text_anchor="middle"))
+    group.append(draw.Title(card))
+    return Box(group, width, height)
+
+
+def card_back(width: int = 30) -> Box:
+    height = width * 3 // 2
+    group = draw.Group(**attrs(class_="card-back"))
+    group.append(draw.Rectangle(0, 0, width, height, rx=3, fill=palette.CARD_BACK,
+                                stroke=palette.INK, stroke_width=0.75))
+    group.append(draw.Rectangle(4, 4, width - 8, height - 8, rx=2, fill="none", stroke="#ffffff",
+                                stroke_width=0.75))
+    return Box(group, width, height)
+
+
+def chip(text: str, size: int = 11, **extra: Any) -> Box:
+    """An id or value shown as a small coloured label (its colour from the palette)."""
+    return badge(text, palette.colour_of(text, palette.EMPTY), size, class_="chip", **extra)
+
+
+__all__ = ["badge", "building_of", "card_back", "card_box", "chip", "empty_space", "marker",
+           "printed_walls", "tile_box"]

@@ -1,0 +1,344 @@
+"""A whole picture: the header, the market and the money display, the module parts, one panel
+per player (Alhambra, hand, reserve, held tiles, what a module keeps per seat) and the scores.
+
+States, views and scoring positions are first read into `Seat`s and parts, so the three are
+drawn by the same code. Module parts are drawn field by field from their structs: a module
+added to the engine is drawn without a change here (`palette` says which fields are per seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import drawsvg as draw
+import msgspec
+
+from service.engine.catalogue import NEIGHBOURS
+from service.engine.rules import registered
+from service.engine.state import Dirk, MarketSpace, PlacedTile, RankEntry, Tile, Turn, market_tile
+
+from . import palette
+from .layout import Box, attrs, flow, framed, label, placed, row, stack, titled
+from .pieces import card_back, card_box, chip, empty_space, marker, size_for, tile_box
+
+ALHAMBRA_SIZES = (72, 88, 104)  # pixels a side, the first at which every tile's tokens fit
+SMALL_SIZES = (60, 76, 92)
+SMALL_TILE = SMALL_SIZES[0]
+PAGE_WIDTH = 1240
+TEXT_WIDTH = 520  # where long lines of a module's part wrap
+
+
+@dataclass(frozen=True)
+class Marker:
+    x: int
+    y: int
+    letter: str
+    module: str
+    tooltip: str
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player as drawn: what every kind of input (state, view, position) says of them."""
+
+    index: int
+    name: str
+    score: int
+    alhambra: tuple[PlacedTile, ...]
+    reserve: tuple[Tile, ...] = ()
+    held: tuple[Tile, ...] = ()
+    hand: tuple[str, ...] | None = None  # None: hidden (only its size shows)
+    hand_size: int = 0
+    show_hand: bool = True
+    active: bool = False
+    extras: tuple[tuple[str, Any], ...] = ()  # (caption, value) of modules' per-seat parts
+    markers: tuple[Marker, ...] = ()
+    score_caption: str = "points"
+
+
+# --- module parts -------------------------------------------------------------------------------
+
+
+def module_parts(obj: Any) -> list[tuple[str, str, Any]]:
+    """(module id, module name, part) for every module part `obj` (a state or a view) holds:
+    a module's part is the field named after it."""
+    out = []
+    for m in registered():
+        part = getattr(obj, m.id, None)
+        if isinstance(part, msgspec.Struct) and m.id not in palette.OWN_PANEL:
+            out.append((m.id, m.name, part))
+    return out
+
+
+def per_seat(parts: Sequence[tuple[str, str, Any]], seats: int
+             ) -> tuple[list[list[tuple[str, Any]]], list[list[Marker]]]:
+    """The per-seat fields of the module parts (palette.PER_SEAT), by seat, and the markers
+    among them that stand on a space of the seat's Alhambra."""
+    extras: list[list[tuple[str, Any]]] = [[] for _ in range(seats)]
+    markers: list[list[Marker]] = [[] for _ in range(seats)]
+    for module_id, _, part in parts:
+        for field, caption in palette.PER_SEAT.get(module_id, {}).items():
+            values = getattr(part, field, ())
+            for seat, value in enumerate(values[:seats]):
+                if value is None:
+                    continue
+                extras[seat].append((caption, value))
+                found = palette.MARKERS.get((module_id, field))
+                if found is not None and isinstance(value, msgspec.Struct):
+                    letter, when = found
+                    if when is None or getattr(value, when, False):
+                        markers[seat].append(Marker(value.x, value.y, letter, module_id,  # type: ignore[attr-defined]
+                                                    f"{caption} at {value.x},{value.y}"))  # type: ignore[attr-defined]
+    return extras, markers
+
+
+def _is_empty(value: Any) -> bool:
+    return value is None or value is False or value == () or value == ""
+
+
+def _inline(value: Any) -> str:
+    if isinstance(value, tuple):
+        return " ".join("\u2014" if v is None else _inline(v) for v in value)
+    if isinstance(value, msgspec.Struct):
+        return ", ".join(f"{k.replace('_', ' ')} {_inline(v)}" if v is not True else k
+                         for k in value.__struct_fields__ if not _is_empty(v := getattr(value, k)))
+    return str(value)
+
+
+def _wrapped(text: str, size: int = 11) -> Box:
+    """Text broken at spaces into lines of at most TEXT_WIDTH."""
+    per_line = max(20, int(TEXT_WIDTH / (size * 0.6)))
+    lines: list[str] = [""]
+    for word in text.split(" "):
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > per_line:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {word}" if lines[-1] else word
+    return stack([label(line, size) for line in lines], gap=1)
+
+
+def value_box(value: Any, width: int = TEXT_WIDTH) -> Box | None:
+    """A value of a module's part: ids as coloured chips, structs field by field, lists of
+    lists one row each, anything else as text."""
+    if _is_empty(value):
+        return None
+    if isinstance(value, msgspec.Struct):
+        return fields_box(value, width)
+    if isinstance(value, tuple):
+        if all(v is None or isinstance(v, str) for v in value):
+            return flow([chip("\u2014" if v is None else v) for v in value], width, gap=3)
+        if all(isinstance(v, tuple) for v in value):
+            rows = [row([label(f"{i + 1}", 11, colour=palette.MUTED),
+                         value_box(v, width - 20) or label("(empty)", 11, colour=palette.MUTED)],
+                        gap=6, middle=True) for i, v in enumerate(value)]
+            return stack(rows, gap=3)
+        return stack([_wrapped(_inline(v)) for v in value], gap=2)
+    if isinstance(value, str):
+        return chip(value)
+    return label(str(value), 11)
+
+
+def fields_box(part: msgspec.Struct, width: int = TEXT_WIDTH, skip: Iterable[str] = ()) -> Box | None:
+    """Every field of a struct that holds something, each under its name."""
+    skipped = set(skip)
+    boxes: list[Box] = []
+    scalars: list[str] = []  # flags and numbers share one line
+    for name in part.__struct_fields__:
+        value = getattr(part, name)
+        if name in skipped or _is_empty(value):
+            continue
+        caption = name.replace("_", " ")
+        if value is True:
+            scalars.append(caption)
+        elif isinstance(value, int | float):
+            scalars.append(f"{caption}: {value}")
+        else:
+            boxes.append(titled(caption, value_box(value, width)))  # type: ignore[arg-type]
+    if scalars:
+        boxes.append(_wrapped(" \u00b7 ".join(scalars)))
+    return stack(boxes, gap=5) if boxes else None
+
+
+def module_panel(module_id: str, name: str, part: msgspec.Struct) -> Box | None:
+    content = fields_box(part, skip=palette.PER_SEAT.get(module_id, {}))
+    if content is None:
+        return None
+    return framed(content, label(name, 13, bold=True), class_="module", data_module=module_id)
+
+
+# --- players -------------------------------------------------------------------------------------
+
+
+def alhambra_box(alhambra: Sequence[PlacedTile], markers: Sequence[Marker] = ()) -> Box:
+    """The Alhambra on its grid, with the free spaces around it (where tiles may go); tiles
+    grow when one of them carries more tokens than a tile of the usual size can show."""
+    size = size_for(alhambra, ALHAMBRA_SIZES)
+    taken = {(t.x, t.y) for t in alhambra}
+    free = {(x + dx, y + dy) for x, y in taken for dx, dy, _, _ in NEIGHBOURS} - taken
+    free |= {(m.x, m.y) for m in markers} - taken
+    cells = taken | free or {(0, 0)}
+    left = min(x for x, _ in cells)
+    top = min(y for _, y in cells)
+    width = (max(x for x, _ in cells) - left + 1) * size
+    height = (max(y for _, y in cells) - top + 1) * size
+    group = draw.Group(**attrs(class_="alhambra"))
+    for x, y in sorted(free, key=lambda p: (p[1], p[0])):
+        group.append(placed(empty_space(size, x, y), (x - left) * size, (y - top) * size))
+    for tile in sorted(alhambra, key=lambda t: (t.y, t.x)):
+        group.append(placed(tile_box(tile, size), (tile.x - left) * size, (tile.y - top) * size))
+    for m in markers:
+        box = marker(m.letter, size, m.module, m.tooltip)
+        group.append(placed(box, (m.x - left + 1) * size - box.width - 3,
+                            (m.y - top) * size + size // 2 - box.height // 2))
+    return Box(group, width, height)
+
+
+def tiles_row(tiles: Sequence[Tile], width: int) -> Box | None:
+    if not tiles:
+        return None
+    size = size_for(tiles, SMALL_SIZES)
+    return flow([tile_box(t, size) for t in tiles], width, gap=4)
+
+
+def hand_box(seat: Seat, width: int) -> Box | None:
+    if not seat.show_hand:
+        return None
+    if seat.hand is None:
+        backs = [card_back(22) for _ in range(min(seat.hand_size, 12))]
+        text = label(f"{seat.hand_size} card{'s' if seat.hand_size != 1 else ''} (hidden)", 11,
+                     colour=palette.MUTED)
+        return titled("hand", row([*backs, text], 3, middle=True))
+    if not seat.hand:
+        return titled("hand", label("no cards", 11, colour=palette.MUTED))
+    return titled("hand", flow([card_box(c, 26) for c in seat.hand], width, gap=3))
+
+
+def player_panel(seat: Seat) -> Box:
+    grid = alhambra_box(seat.alhambra, seat.markers)
+    width = max(grid.width, 300)
+    extras = [titled(caption, value_box(value, width)) for caption, value in seat.extras]
+    content = stack([
+        grid,
+        hand_box(seat, width),
+        *extras,
+        titled("reserve", tiles_row(seat.reserve, width)),
+        titled("to place", tiles_row(seat.held, width)),
+    ], gap=8)
+    mark = "\u25b6 " if seat.active else ""
+    title = f"{mark}{seat.name} \u00b7 {seat.score} {seat.score_caption}"
+    return framed(content, label(title, 15, bold=True), min_width=width,
+                  stroke=palette.ACTIVE if seat.active else palette.FRAME,
+                  stroke_width=3 if seat.active else 1, class_="player", data_seat=seat.index)
+
+
+def dirk_panel(dirk: Dirk) -> Box:
+    content = tiles_row(dirk.tiles, 6 * (SMALL_TILE + 4)) or label("no tiles", 11)
+    return framed(content, label(f"{dirk.name} \u00b7 {dirk.score} points", 15, bold=True),
+                  class_="player dirk")
+
+
+# --- the common parts ------------------------------------------------------------------------------
+
+
+def market_panel(market: Sequence[MarketSpace]) -> Box:
+    spaces = []
+    size = size_for([market_tile(s) for s in market if s.tile is not None], SMALL_SIZES)
+    for space in market:
+        colour = palette.CURRENCIES.get(space.currency, palette.NEUTRAL)
+        name = palette.CURRENCY_NAMES.get(space.currency, space.currency)
+        inner = (tile_box(market_tile(space), size) if space.tile is not None
+                 else label("empty", 11, colour=palette.MUTED))
+        box = framed(inner, label(f"{space.currency} ({name})", 11, bold=True), pad=6,
+                     stroke=colour, stroke_width=4, min_width=size,
+                     class_="market-space", data_currency=space.currency)
+        spaces.append(box)
+    return framed(row(spaces, 8), label("Building market", 13, bold=True), class_="market")
+
+
+def display_panel(display: Sequence[str], discard: int, deck: int) -> Box:
+    cards = row([card_box(c, 32) for c in display], 5) if display else label("empty", 11)
+    counts = label(f"deck {deck} \u00b7 discard pile {discard}", 11, colour=palette.MUTED)
+    return framed(stack([cards, counts], 6), label("Money display", 13, bold=True),
+                  class_="display")
+
+
+def ranking_panel(ranking: Sequence[RankEntry], title: str = "Ranking") -> Box | None:
+    if not ranking:
+        return None
+    lines = [label(f"{r.place}. {r.name} \u00b7 {r.score}", 13) for r in ranking]
+    return framed(stack(lines, 3), label(title, 13, bold=True), class_="ranking")
+
+
+def turn_text(turn: Turn, phase: str, names: Sequence[str]) -> str:
+    if phase == "over":
+        return "the game is over"
+    who = names[turn.player] if 0 <= turn.player < len(names) else f"seat {turn.player}"
+    step = "final placement" if phase == "final-placement" else "play"
+    actions = f"{turn.actions} action{'s' if turn.actions != 1 else ''} left"
+    return f"{step} \u00b7 {who} to act \u00b7 {actions}"
+
+
+def header(title: str, lines: Sequence[str]) -> Box:
+    return stack([label(title, 18, bold=True), *(label(line, 12, colour=palette.MUTED)
+                                                 for line in lines if line)], gap=4)
+
+
+def page(parts: Iterable[Box | None]) -> str:
+    """The finished SVG document: the boxes one under the other on the page's paper."""
+    body = stack(parts, gap=14)
+    width, height = body.width + 32, body.height + 32
+    drawing = draw.Drawing(width, height, id_prefix="r")
+    drawing.append(draw.Rectangle(0, 0, width, height, fill="#efe8da"))
+    root = draw.Group(font_family=palette.FONT, transform="translate(16,16)")
+    root.append(body.element)
+    drawing.append(root)
+    return str(drawing.as_svg())
+
+
+# --- scores -----------------------------------------------------------------------------------------
+
+
+def line_caption(line: Any) -> str:
+    return str(getattr(line, "building", None) or line.__struct_config__.tag)
+
+
+def _detail(name: str, value: Any) -> str:
+    if value is True:
+        return name
+    if value is False:
+        return f"not {name}"
+    if isinstance(value, tuple):
+        return f"{name} {'+'.join(map(str, value)) or 'none'}"
+    return f"{name} {value}"
+
+
+def line_cell(line: Any) -> str:
+    """The points of a scoring line, and in brackets what earned them (count, place, length...)."""
+    details = [_detail(k, getattr(line, k)) for k in line.__struct_fields__
+               if k not in ("points", "building") and getattr(line, k) is not None]
+    return f"{line.points} ({', '.join(details)})" if details else str(line.points)
+
+
+def breakdown_panel(breakdown: Any, scores_before: Sequence[int]) -> Box:
+    """A scoring round as a table: one column per player, one row per scoring line."""
+    players = breakdown.players
+    running = {r.name: r.score for r in breakdown.ranking}
+    rows: list[list[str]] = [["", *(p.name for p in players)]]
+    rows.append(["before", *(str(s) for s in scores_before)])
+    for i, line in enumerate(players[0].lines if players else ()):
+        rows.append([line_caption(line), *(line_cell(p.lines[i]) for p in players)])
+    rows.append(["round total", *(str(p.total) for p in players)])
+    rows.append(["running score", *(str(running.get(p.name, "")) for p in players)])
+    widths = [max(len(r[c]) for r in rows) * 7 + 14 for c in range(len(rows[0]))]
+    group = draw.Group(**attrs(class_="breakdown"))
+    for r, cells in enumerate(rows):
+        bold = r == 0 or r >= len(rows) - 2
+        x = 0
+        for c, text in enumerate(cells):
+            group.append(draw.Text(text, 12, x + (widths[c] - 8 if c else 0), 16 * r + 12,
+                                   fill=palette.INK, text_anchor="end" if c else "start",
+                                   font_weight="bold" if bold else None))
+            x += widths[c]
+    table = Box(group, sum(widths), 16 * len(rows))
+    return framed(table, label(f"Scoring round {breakdown.round}", 13, bold=True))
