@@ -121,6 +121,10 @@ class MemoryTier:
                          entries=len(self._data), bytes=self._bytes)
 
 
+class RedisUnavailable(Exception):
+    """Redis could not be asked (off, skipped by the breaker, failed or timed out)."""
+
+
 class RedisTier:
     """Redis behind a circuit breaker: a failure skips Redis for `breaker_seconds`."""
 
@@ -200,6 +204,26 @@ class RedisTier:
                 await self._connect().set(self.prefix + key, value, ex=self.ttl)
         except Exception as e:
             self._failed("set", e)
+
+    async def claim(self, key: bytes, value: bytes, ttl: int) -> bytes:
+        """Record `value` under `key` unless a value is there already (SET NX); the value that
+        stands. Raises `RedisUnavailable` when Redis is off, skipped by the breaker or fails."""
+        if not self.enabled:
+            raise RedisUnavailable("Redis is not configured (REDIS_URL)")
+        if self.breaker_open:
+            self.skipped += 1
+            raise RedisUnavailable("Redis failed recently; the circuit breaker skips it for now")
+        try:
+            async with asyncio.timeout(self.timeout):
+                client = self._connect()
+                if await client.set(self.prefix + key, value, nx=True, ex=ttl):
+                    return value
+                stored = await client.get(self.prefix + key)
+        except Exception as e:
+            self._failed("claim", e)
+            raise RedisUnavailable(f"Redis did not answer ({type(e).__name__})") from None
+        # Gone between the two calls (expired): claim it again next time; this one stands.
+        return value if stored is None else bytes(stored)
 
     async def ping(self) -> bool:
         if not self.enabled or self.breaker_open:

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 T = TypeVar("T")
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+SECRETS = frozenset({"seal_keys"})  # never shown in a message
 
 
 class SettingsError(ValueError):
@@ -46,6 +47,17 @@ class Settings:
     legal_actions_max_limit: int = 10_000
     # On SIGTERM, how long in-flight requests may take before the workers stop anyway.
     shutdown_timeout_seconds: int = 20
+    # Sealed states (service/seal.py): `kid:base64key` entries, the first seals, all are accepted;
+    # in the variable (comma-separated) or in a file (one per line). Unset: sealing is off.
+    seal_keys: str | None = None
+    seal_keys_file: str | None = None
+    # While sealing is on, accept states without a seal too (trusted callers, migrations).
+    allow_unsealed: bool = False
+    # One future per sealed state (needs sealing and Redis): a second, different action from the
+    # same state is refused 409; while Redis cannot record it, refuse (503) or allow the apply.
+    one_future: bool = True
+    one_future_when_redis_down: str = "refuse"
+    one_future_ttl_seconds: int = 30 * 24 * 3600
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -54,8 +66,13 @@ class Settings:
             if check is not None and value is not None:
                 problem = check(value)
                 if problem:
-                    shown = _redacted(value) if f.name == "redis_url" else value
-                    raise SettingsError(f"{f.name.upper()}={shown!r}: {problem}")
+                    if f.name in SECRETS:
+                        shown = "<secret>"
+                    else:
+                        shown = repr(_redacted(value) if f.name == "redis_url" else value)
+                    raise SettingsError(f"{f.name.upper()}={shown}: {problem}")
+        if self.seal_keys is not None and self.seal_keys_file is not None:
+            raise SettingsError("SEAL_KEYS and SEAL_KEYS_FILE are both set: set one of them")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -78,6 +95,13 @@ class Settings:
         """Where a client on this machine reaches the server (a wildcard address is loopback)."""
         return {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
 
+    def sealing_keys(self) -> str | None:
+        """The key entries of SEAL_KEYS or of the file SEAL_KEYS_FILE (None: sealing is off)."""
+        if self.seal_keys_file is not None:
+            with open(self.seal_keys_file, encoding="utf-8") as f:
+                return f.read()
+        return self.seal_keys
+
 
 def _between(low: float, high: float) -> Callable[[float], str | None]:
     return lambda v: None if low <= v <= high else f"must be between {low} and {high}"
@@ -95,6 +119,33 @@ def _host(host: str) -> str | None:
     if len(host) <= 253 and _HOSTNAME.fullmatch(host):
         return None
     return "must be an IP address or a host name"
+
+
+def _boolean(text: str) -> bool:
+    value = {"true": True, "1": True, "yes": True, "on": True,
+             "false": False, "0": False, "no": False, "off": False}.get(text.lower())
+    if value is None:
+        raise ValueError(text)
+    return value
+
+
+def _keys(text: str) -> str | None:
+    from .seal import SealingKeyError, parse_keys
+
+    try:
+        parse_keys(text)
+    except SealingKeyError as e:
+        return str(e)
+    return None
+
+
+def _key_file(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        return f"cannot be read ({e.strerror})"
+    return _keys(text)
 
 
 def _redis_url(url: str) -> str | None:
@@ -133,9 +184,11 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "cache_max_bytes": int, "redis_timeout_ms": int, "redis_breaker_seconds": float,
     "redis_ttl_seconds": int, "legal_actions_max_limit": int, "log_level": str.lower,
     "shutdown_timeout_seconds": int,
+    "allow_unsealed": _boolean, "one_future": _boolean, "one_future_when_redis_down": str.lower,
+    "one_future_ttl_seconds": int,
 }
-_KIND: dict[Callable[[str], Any], str] = {int: "an integer", float: "a number",
-                                          str: "text", str.lower: "text"}
+_KIND: dict[Callable[[str], Any], str] = {int: "an integer", float: "a number", str: "text",
+                                          str.lower: "text", _boolean: "true or false"}
 _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "host": _host,
     "port": _between(1, 65535),
@@ -151,4 +204,8 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "redis_key_prefix": lambda v: None if len(v) <= 64 else "must be at most 64 characters",
     "legal_actions_max_limit": _between(1, 1_000_000),
     "shutdown_timeout_seconds": _between(1, 3600),
+    "seal_keys": _keys,
+    "seal_keys_file": _key_file,
+    "one_future_when_redis_down": lambda v: None if v in ("refuse", "allow") else "must be refuse or allow",
+    "one_future_ttl_seconds": _between(60, 365 * 24 * 3600),
 }

@@ -16,6 +16,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Contact, Server
 
 from service.cache import Cache
+from service.seal import Sealing
 from service.settings import Settings
 
 from . import docs, handlers
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     state = State({
         "settings": settings,
         "cache": cache,
+        "sealing": Sealing.from_settings(settings),
         "modules_answer": msgspec.json.encode(handlers.modules()),
     })
 

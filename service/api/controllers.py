@@ -6,6 +6,8 @@ the answer's exact bytes are kept under a hash of the canonical body and the eng
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +16,9 @@ from litestar import Controller, Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody
 
-from service.cache import Cache, CacheStats, cache_key
+from service.cache import Cache, CacheStats, RedisUnavailable, cache_key
+from service.engine import Violation
+from service.seal import Sealing
 
 from . import handlers
 from .bodies import (
@@ -39,6 +43,7 @@ from .render import SVG, RenderBody, RenderQuery, render
 
 Received = JSONBody[handlers.Received]  # a cached endpoint's body, decoded only on a cache miss
 
+log = logging.getLogger("service.api")
 _ENCODE = msgspec.json.Encoder().encode
 JSON = "application/json"
 NO_CACHE = "no-cache"
@@ -52,7 +57,8 @@ BAD_REQUEST = _error("The body is not JSON or does not fit the schema (wrong typ
                      "value out of range); the message names the field's path, e.g. `$.state.turn`.")
 TOO_LARGE = _error("The body is larger than the limit (setting MAX_BODY_BYTES, 256 KiB by default).")
 INCONSISTENT = _error("`inconsistent-state`: the state (or position) cannot occur in a game; "
-                      "`violations` says why.")
+                      "`violations` says why. With sealing on: `bad-seal` (altered, cut, another "
+                      "state's or an unknown key's seal) or `unsealed-state`.")
 
 
 def _ok(answer: type, description: str) -> ResponseSpec:
@@ -80,18 +86,61 @@ async def cached(request: Request[Any, Any, Any], endpoint: str, received: handl
     that does not decode is answered 400 and not stored.
     """
     cache: Cache = request.app.state.cache
-    key = cache_key(endpoint, received.raw)
+    sealing: Sealing = request.app.state.sealing
+    key = cache_key(f"{endpoint}@{sealing.fingerprint}", received.raw)
     if NO_CACHE not in request.headers.get("cache-control", ""):
         stored, tier = await cache.get(key)
         if stored is not None:
             return _json(stored[3:], int(stored[:3]), {"x-cache": f"hit-{tier}"})
     body = received.body  # 400 here for a body that does not fit the schema
     try:
-        status, out = 200, _ENCODE(compute(body))
+        status, out = 200, _ENCODE(compute(body, sealing))
     except handlers.RequestError as e:
         status, out = e.status, _ENCODE(e.body())
     cache.put(key, b"%03d" % status + out)
     return _json(out, status, {"x-cache": "miss"})
+
+
+async def one_future(request: Request[Any, Any, Any], received: handlers.Received) -> Response[bytes] | None:
+    """The refusal of an apply that would give a sealed state a second future, else None.
+
+    With sealing and Redis on (ONE_FUTURE), the first legal action applied to a sealed state is
+    recorded (SET NX: state digest -> action digest). The same action again is a retry and gets
+    the same answer; another one is refused 409, so nobody can try several actions from one
+    state to peek at the next draw. Illegal actions are not recorded. While Redis cannot record,
+    ONE_FUTURE_WHEN_REDIS_DOWN decides: refuse (503, the default) or allow.
+    """
+    settings = request.app.state.settings
+    cache: Cache = request.app.state.cache
+    sealing: Sealing = request.app.state.sealing
+    if not (sealing.enabled and settings.one_future and cache.redis.enabled):
+        return None  # the record needs a store all replicas share: without Redis, no protection
+    body = received.body
+    if body.state.seal is None:  # an unsealed state (ALLOW_UNSEALED): not protected
+        return None
+    state_id = sealing.open(body.state).digest  # it opened for the answer just given
+    action = hashlib.sha256(_ENCODE(body.action)).digest()
+    try:
+        standing = await cache.redis.claim(b"future:" + state_id, action, settings.one_future_ttl_seconds)
+    except RedisUnavailable as e:
+        if settings.one_future_when_redis_down == "allow":
+            log.warning("one future not recorded (%s); allowed by ONE_FUTURE_WHEN_REDIS_DOWN", e)
+            return None
+        message = (f"the referee cannot record this state's one future now ({e}); retry later "
+                   "(ONE_FUTURE_WHEN_REDIS_DOWN=refuse)")
+        return _error_answer(503, "one-future-unavailable", message, {"retry-after": "1"})
+    if standing != action:
+        return _error_answer(409, "already-advanced", "another action was already applied to this "
+                             "sealed state: a state has one future (referee.one-future); send that "
+                             "action again to get its answer, or go on from the state it gave")
+    return None
+
+
+def _error_answer(status: int, error: str, message: str,
+                  headers: dict[str, str] | None = None) -> Response[bytes]:
+    body = ErrorBody(error=error, message=message,  # type: ignore[arg-type]
+                     violations=(Violation("referee.one-future", message),))
+    return _json(_ENCODE(body), status, headers)
 
 
 class GamesController(Controller):
@@ -103,9 +152,9 @@ class GamesController(Controller):
           responses=_responses(GameAnswer, "The state after the setup of RULES.md §2 and of each module.",
                                201, s422=_error("`bad-game-request`: the players or modules cannot "
                                                 "make a game (2 to 6 unique names, known modules).")))
-    async def create_game(self, data: JSONBody[NewGame]) -> Response[bytes]:
+    async def create_game(self, request: Request[Any, Any, Any], data: JSONBody[NewGame]) -> Response[bytes]:
         """A new game's state after every setup step; all chance comes from `seed` (default 0)."""
-        return _json(_ENCODE(handlers.new_game(data)), 201)
+        return _json(_ENCODE(handlers.new_game(data, request.app.state.sealing)), 201)
 
 
 class ValidateController(Controller):
@@ -131,12 +180,22 @@ class ApplyController(Controller):
           dto=StrictBody.of(Move, lazy=True), return_dto=None,
           responses=_responses(Applied, "The new state, the events, the scoring rounds triggered and "
                                "whether the game is over.",
-                               s422=_error("`illegal-action` with the violations, or `inconsistent-state`.")))
+                               s422=_error("`illegal-action` with the violations, `inconsistent-state`, "
+                                           "or with sealing on `bad-seal` / `unsealed-state`."),
+                               s409=_error("`already-advanced`: with sealing and Redis on, another "
+                                           "action was already applied to this sealed state "
+                                           "(referee.one-future)."),
+                               s503=_error("`one-future-unavailable`: the one-future record cannot be "
+                                           "made while Redis is down (ONE_FUTURE_WHEN_REDIS_DOWN="
+                                           "refuse); retry after `Retry-After` seconds.")))
     async def apply(self, request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
         """The state after the action; chance (draws, refills) comes from the state's generator.
 
         Cached: send `Cache-Control: no-cache` to have it computed; `x-cache` says hit or miss."""
-        return await cached(request, "apply", data, handlers.apply)
+        answer = await cached(request, "apply", data, handlers.apply)
+        if answer.status_code == 200:
+            return await one_future(request, data) or answer
+        return answer
 
 
 class LegalActionsController(Controller):
@@ -175,10 +234,10 @@ class ViewController(Controller):
           responses=_responses(View, "The state with what the player may not see hidden (RULES.md §8).",
                                s422=_error("`inconsistent-state`, or `unknown-player` when no player "
                                            "has that name.")))
-    async def view(self, data: JSONBody[ViewQuery]) -> Response[bytes]:
+    async def view(self, request: Request[Any, Any, Any], data: JSONBody[ViewQuery]) -> Response[bytes]:
         """Hands of the others, the deck's and the bag's order and the generator are hidden; a
         missing `player` is a spectator."""
-        return _json(_ENCODE(handlers.player_view(data)))
+        return _json(_ENCODE(handlers.player_view(data, request.app.state.sealing)))
 
 
 class RenderController(Controller):

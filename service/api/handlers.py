@@ -19,6 +19,7 @@ from service import engine
 from service.engine.game import position_problems
 from service.engine.rules import registered
 from service.engine.view import UnknownViewer, view
+from service.seal import UNSEALED, SealError, Sealing
 
 from .bodies import (
     Applied,
@@ -106,56 +107,69 @@ KNOWN = KnownStates()
 _ENCODE = msgspec.json.Encoder().encode
 
 
-def checked(state: engine.GameState) -> engine.GameState:
-    """The state, if it could occur in a game; else 422 inconsistent-state with the reasons."""
-    digest = KNOWN.digest(state)
-    if digest in KNOWN:
-        return state
+def checked(state: engine.GameState, sealing: Sealing = UNSEALED) -> engine.GameState:
+    """The whole state behind `state` (opened when sealed), if it could occur in a game; else
+    422: `inconsistent-state` with the reasons, or the seal's refusal (`bad-seal`,
+    `unsealed-state`)."""
     try:
-        problems = engine.check_consistency(state)
+        opened = sealing.open(state)
+    except SealError as e:
+        raise RequestError(422, e.error, e.message, [engine.Violation("referee.seal", e.message)]) from None
+    if opened.digest in KNOWN:
+        return opened.state
+    try:
+        problems = engine.check_consistency(opened.state)
     except Exception as e:
         problems = _unchecked("state", e)
     if problems:
         raise _refused("inconsistent-state", "the state cannot occur in a game", problems)
-    KNOWN.add(digest)
-    return state
+    KNOWN.add(opened.digest)
+    return opened.state
 
 
-def new_game(body: NewGame) -> GameAnswer:
+def handed_out(state: engine.GameState, sealing: Sealing) -> msgspec.Raw:
+    """A state the referee produced, encoded for the answer (sealed when sealing is on). It is
+    consistent by construction: its digest is kept, so the next request with it skips the check."""
+    encoded = _ENCODE(state)
+    KNOWN.add(KNOWN.digest_of(encoded))
+    return msgspec.Raw(_ENCODE(sealing.seal(state, encoded)) if sealing.enabled else encoded)
+
+
+# Every handler answers one endpoint's decoded body. The answers that hold a state hold it
+# already encoded (`handed_out`: a msgspec.Raw), which encodes like the state it stands for.
+
+
+def new_game(body: NewGame, sealing: Sealing = UNSEALED) -> GameAnswer:
     try:
         outcome = engine.new_game(body.players, body.modules, seed=body.seed)
     except engine.GameRequestError as e:
         raise _refused("bad-game-request", "the game cannot be set up", e.violations) from None
-    return GameAnswer(state=outcome.state, game_over=outcome.game_over)
+    return GameAnswer(state=handed_out(outcome.state, sealing),  # type: ignore[arg-type]
+                      game_over=outcome.game_over)
 
 
-def validate(body: Move) -> Validity:
-    violations = engine.validate(checked(body.state), body.action)
+def validate(body: Move, sealing: Sealing = UNSEALED) -> Validity:
+    violations = engine.validate(checked(body.state, sealing), body.action)
     return Validity(valid=not violations, violations=tuple(violations))
 
 
-def apply(body: Move) -> Applied:
-    """The answer of /v1/apply; its `state` is already encoded (a `msgspec.Raw`) for the answer."""
+def apply(body: Move, sealing: Sealing = UNSEALED) -> Applied:
     try:
-        outcome = engine.apply(checked(body.state), body.action)
+        outcome = engine.apply(checked(body.state, sealing), body.action)
     except engine.IllegalAction as e:
         raise _refused("illegal-action", "the action is illegal", e.violations) from None
-    # The new state is encoded once: for its digest (the engine's own result is consistent by
-    # construction, so the client's next request with it skips the check) and for the answer.
-    encoded = _ENCODE(outcome.state)
-    KNOWN.add(KNOWN.digest_of(encoded))
-    return Applied(state=msgspec.Raw(encoded), events=outcome.events,  # type: ignore[arg-type]
+    return Applied(state=handed_out(outcome.state, sealing), events=outcome.events,  # type: ignore[arg-type]
                    scoring=outcome.scoring, game_over=outcome.game_over)  # type: ignore[arg-type]
 
 
-def legal_actions(body: LegalActionsQuery) -> LegalActions:
-    actions, truncated = engine.legal_actions(checked(body.state), body.limit)
+def legal_actions(body: LegalActionsQuery, sealing: Sealing = UNSEALED) -> LegalActions:
+    actions, truncated = engine.legal_actions(checked(body.state, sealing), body.limit)
     return LegalActions(actions=tuple(actions), truncated=truncated)
 
 
-def score(body: ScoreQuery) -> Breakdown:
+def score(body: ScoreQuery, sealing: Sealing = UNSEALED) -> Breakdown:
     if isinstance(body, StateRound):
-        return engine.score_state(checked(body.state), body.round)  # type: ignore[return-value]
+        return engine.score_state(checked(body.state, sealing), body.round)  # type: ignore[return-value]
     try:
         problems = position_problems(body)
     except Exception as e:
@@ -165,9 +179,9 @@ def score(body: ScoreQuery) -> Breakdown:
     return engine.score(body)  # type: ignore[return-value]  # the engine's Breakdown: same fields
 
 
-def player_view(body: ViewQuery) -> View:
+def player_view(body: ViewQuery, sealing: Sealing = UNSEALED) -> View:
     try:
-        return view(checked(body.state), body.player)
+        return view(checked(body.state, sealing), body.player)
     except UnknownViewer as e:
         raise RequestError(422, "unknown-player", str(e),
                            [engine.Violation("base.turn.order", str(e))]) from None
@@ -252,7 +266,7 @@ COMMANDS: dict[str, tuple[Any, Callable[[Any], Any]]] = {
 }
 
 
-def handle(command: str, raw: bytes) -> Any:
+def handle(command: str, raw: bytes, sealing: Sealing = UNSEALED) -> Any:
     """The answer of the endpoint `command` to the JSON body `raw` (raises RequestError)."""
     body_type, fn = COMMANDS[command]
-    return fn(decode(body_type, raw))
+    return fn(decode(body_type, raw), sealing)

@@ -22,7 +22,7 @@ from .modules.treasure.model import TreasureState
 from .modules.vendors.model import VendorsState
 from .modules.walls.model import WallsState
 from .modules.zoo.model import ZooState
-from .records import Record
+from .records import HIDDEN, Record
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 # The generator state (64 bits) as 16 lowercase hex digits: JSON integers beyond 2^53 are lossy
@@ -91,7 +91,7 @@ def lift_tile(placed: Tile) -> Tile:
 
 class Player(Record):
     name: str
-    hand: tuple[str, ...] = ()
+    hand: Annotated[tuple[str, ...], HIDDEN] = ()
     alhambra: tuple[PlacedTile, ...] = ()
     reserve: tuple[Tile, ...] = ()
     # Bought this turn (base.buy.hold) or received as a leftover (base.end.leftovers): to place.
@@ -162,9 +162,9 @@ class GameState(Record):
     modules: tuple[str, ...] = ()
     phase: Phase = "play"
     display: tuple[str, ...] = ()
-    deck: tuple[str, ...] = ()
+    deck: Annotated[tuple[str, ...], HIDDEN] = ()
     discard: tuple[str, ...] = ()
-    bag: tuple[str, ...] = ()
+    bag: Annotated[tuple[str, ...], HIDDEN] = ()
     dirk: Dirk | None = None
     # Scoring rounds called by a scoring card and not yet held (base.turn.scoring-card).
     scoring_called: tuple[int, ...] = ()
@@ -172,7 +172,7 @@ class GameState(Record):
     # Tiles out of the game (leftovers nobody wins, base.end.leftovers).
     removed: tuple[Tile, ...] = ()
     ranking: tuple[RankEntry, ...] = ()
-    rng: RngState = "0000000000000000"
+    rng: Annotated[RngState, HIDDEN] = "0000000000000000"
     # The state of each module that keeps one (None while the module is off).
     zoo: ZooState | None = None
     grounds: GroundsState | None = None
@@ -185,6 +185,9 @@ class GameState(Record):
     thieves: ThievesState | None = None
     vendors: VendorsState | None = None
     change: ChangeState | None = None
+    # Set by the HTTP referee when sealing is on (service/seal.py): this whole state, encrypted
+    # and authenticated; the fields above then hold only its public part. The engine ignores it.
+    seal: Annotated[str, msgspec.Meta(min_length=1, max_length=65_536)] | None = None
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

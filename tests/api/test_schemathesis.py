@@ -1,6 +1,7 @@
 """Schemathesis over every operation of the contract, in-process, with all default checks:
 examples, coverage, fuzzing and the stateful phase that follows the contract's links
-(create a game -> legal actions -> apply -> legal actions -> apply ...)."""
+(create a game -> legal actions -> apply -> legal actions -> apply ...); once with sealing off
+and once with it on (the stateful phase then plays sealed states)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
 from service.api.app import create_app
+from service.seal import new_key
 from service.settings import Settings
 
 CONFIG = SchemathesisConfig.from_path(Path(__file__).with_name("schemathesis.toml"))
@@ -28,3 +30,19 @@ Workflow = schema.as_state_machine()
 TestGameWorkflow = Workflow.TestCase
 TestGameWorkflow.settings = settings(max_examples=25, stateful_step_count=6, deadline=None,
                                      suppress_health_check=list(HealthCheck))
+
+
+sealed_app = create_app(Settings(cache_entries=256, seal_keys=new_key("st")))
+sealed_schema = schemathesis.openapi.from_asgi("/schema/openapi.json", sealed_app, config=CONFIG)
+
+
+@sealed_schema.parametrize()
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_operation_meets_the_contract_with_sealing_on(case: schemathesis.Case) -> None:
+    case.call_and_validate()
+
+
+SealedWorkflow = sealed_schema.as_state_machine()
+TestSealedGameWorkflow = SealedWorkflow.TestCase
+TestSealedGameWorkflow.settings = settings(max_examples=10, stateful_step_count=6, deadline=None,
+                                           suppress_health_check=list(HealthCheck))

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import HIDDEN, Record
 
 Cards = Annotated[tuple[str, ...], msgspec.Meta(max_length=13)]
 
@@ -18,8 +18,8 @@ class CraftsmenState(Record):
     whether the end of the turn waits for the craftsman to be passed (craftsmen.pass)."""
 
     face_up: tuple[Cards, ...] = ()
-    face_down: tuple[str | None, ...] = ()
-    out: Cards = ()
+    face_down: Annotated[tuple[str | None, ...], HIDDEN] = ()
+    out: Annotated[Cards, HIDDEN] = ()
     used: str | None = None
     passing: bool = False
 

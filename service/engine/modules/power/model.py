@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import HIDDEN, Record
 
 Ids = Annotated[tuple[str, ...], msgspec.Meta(max_length=16)]
 
@@ -40,7 +40,7 @@ class PowerState(Record):
     due: Ids = ()  # architecture and wisdom tiles bought this turn, powers still to use
     using: str | None = None  # the special tile whose power is being used
     roll: int = 0  # the red die of that power
-    drawn: Ids = ()  # the tiles (architecture) or money cards (wisdom) it drew: hidden
-    hidden: tuple[HiddenTile, ...] = ()
+    drawn: Annotated[Ids, HIDDEN] = ()  # the tiles (architecture) or money cards (wisdom) it drew: hidden
+    hidden: Annotated[tuple[HiddenTile, ...], HIDDEN] = ()
     used_white: Ids = ()  # prosperity tiles whose die lowered a price this turn
-    choices: tuple[EndChoice, ...] = ()
+    choices: Annotated[tuple[EndChoice, ...], HIDDEN] = ()

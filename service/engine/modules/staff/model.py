@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import HIDDEN, Record
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 Servants = Annotated[tuple[str, ...], msgspec.Meta(max_length=54)]
@@ -28,7 +28,7 @@ class StaffState(Record):
     how their marshal walks after taking money (`staff.move`), the steps allowed; 0 otherwise.
     """
 
-    pile: Servants = ()
+    pile: Annotated[Servants, HIDDEN] = ()
     display: Servants = ()
     marshals: Annotated[tuple[Spot, ...], msgspec.Meta(max_length=6)] = ()
     steps: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import HIDDEN, Record
 
 # Chests by colour (building type); there are 42 in all.
 Chests = Annotated[tuple[str, ...], msgspec.Meta(max_length=42)]
@@ -23,7 +23,7 @@ class TreasureState(Record):
     is the building's `chest` token, of the building's colour.
     """
 
-    bag: Chests = ()
+    bag: Annotated[Chests, HIDDEN] = ()
     rooms: Annotated[tuple[Room, ...], msgspec.Meta(max_length=3)] = ()
     closed: bool = False
 

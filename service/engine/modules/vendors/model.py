@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import HIDDEN, Record
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 Colours = Annotated[tuple[str, ...], msgspec.Meta(max_length=42)]
@@ -23,10 +23,10 @@ class Disc(Record):
     vendors.visit is pending (the building stands at (x, y)).
     """
 
-    inhabitants: Annotated[tuple[str, ...], msgspec.Meta(max_length=6)] = ()
+    inhabitants: Annotated[tuple[str, ...], msgspec.Meta(max_length=6), HIDDEN] = ()
     chosen: bool = False
-    x: Coord = 0
-    y: Coord = 0
+    x: Annotated[Coord, HIDDEN] = 0
+    y: Annotated[Coord, HIDDEN] = 0
     lifted: bool = False
     visiting: bool = False
 

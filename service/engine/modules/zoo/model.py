@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from ...records import Record
+from ...records import HIDDEN, Record
 
 Kinds = Annotated[tuple[str, ...], msgspec.Meta(max_length=24)]
 
@@ -15,7 +15,7 @@ class ZooState(Record):
     """The animals not on a tile: the face-down supply (drawn from the front), the two put
     back in the box unseen at setup, and those discarded on reaching Dirk."""
 
-    supply: Kinds = ()
+    supply: Annotated[Kinds, HIDDEN] = ()
     removed: Kinds = ()
     discarded: Kinds = ()
 

@@ -1,0 +1,89 @@
+"""One future per sealed state (referee.one-future), through HTTP against the real Redis: a
+retry gets the same answer, a fork is refused 409, an illegal action records nothing, and
+while Redis is down the apply is refused (503) or allowed, as ONE_FUTURE_WHEN_REDIS_DOWN says."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.api.app import create_app
+from service.seal import new_key
+from service.settings import Settings
+
+from .conftest import free_port
+from .test_cache import SHARED_REDIS, _redis_answers
+
+KEY = new_key("k1")
+pytestmark = pytest.mark.skipif(not _redis_answers(6379), reason="no Redis on 127.0.0.1:6379")
+
+
+def _client(redis_url: str = SHARED_REDIS, **settings: Any) -> TestClient:
+    values = {"seal_keys": KEY, "redis_url": redis_url, "redis_timeout_ms": 2000,
+              "redis_key_prefix": f"test-{uuid.uuid4().hex[:12]}:", **settings}
+    return TestClient(create_app(Settings(**values)))
+
+
+def _state_and_two_actions(client: TestClient) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    state = client.post("/v1/games", json={"players": ["Ana", "Ben", "Cyd"], "seed": 11}).json()["state"]
+    actions = client.post("/v1/legal-actions", json={"state": state, "limit": 10}).json()["actions"]
+    assert len(actions) >= 2
+    return state, actions[0], actions[1]
+
+
+def test_a_retry_is_answered_the_same_and_a_fork_is_refused() -> None:
+    with _client() as client:
+        state, first, other = _state_and_two_actions(client)
+        applied = client.post("/v1/apply", json={"state": state, "action": first})
+        assert applied.status_code == 200
+        for headers in ({}, {"cache-control": "no-cache"}):  # from the cache and computed again
+            retry = client.post("/v1/apply", json={"state": state, "action": first}, headers=headers)
+            assert retry.status_code == 200 and retry.content == applied.content
+        fork = client.post("/v1/apply", json={"state": state, "action": other})
+        assert fork.status_code == 409
+        body = fork.json()
+        assert body["error"] == "already-advanced" and "referee.one-future" in body["message"]
+        assert [v["rule"] for v in body["violations"]] == ["referee.one-future"]
+        # Validating the other action is still answered: it does not advance the state.
+        assert client.post("/v1/validate", json={"state": state, "action": other}).json()["valid"]
+
+
+def test_a_fork_is_refused_by_another_replica_sharing_redis() -> None:
+    prefix = f"test-{uuid.uuid4().hex[:12]}:"
+    shared = {"seal_keys": KEY, "redis_url": SHARED_REDIS, "redis_key_prefix": prefix,
+              "redis_timeout_ms": 2000}
+    with TestClient(create_app(Settings(**shared))) as one, TestClient(create_app(Settings(**shared))) as two:
+        state, first, other = _state_and_two_actions(one)
+        assert one.post("/v1/apply", json={"state": state, "action": first}).status_code == 200
+        assert two.post("/v1/apply", json={"state": state, "action": other}).status_code == 409
+
+
+def test_an_illegal_action_records_nothing() -> None:
+    with _client() as client:
+        state, first, _ = _state_and_two_actions(client)
+        illegal = {**first, "player": "Ben" if first["player"] != "Ben" else "Cyd"}
+        assert client.post("/v1/apply", json={"state": state, "action": illegal}).status_code == 422
+        assert client.post("/v1/apply", json={"state": state, "action": first}).status_code == 200
+
+
+def test_redis_down_refuses_by_default_and_allows_when_set() -> None:
+    dead = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    with _client(dead, redis_timeout_ms=200) as refusing:
+        state, first, _ = _state_and_two_actions(refusing)
+        answer = refusing.post("/v1/apply", json={"state": state, "action": first})
+        assert answer.status_code == 503 and answer.headers["retry-after"] == "1"
+        assert answer.json()["error"] == "one-future-unavailable"
+        assert "ONE_FUTURE_WHEN_REDIS_DOWN" in answer.json()["message"]
+    with _client(dead, redis_timeout_ms=200, one_future_when_redis_down="allow") as allowing:
+        state, first, _ = _state_and_two_actions(allowing)
+        assert allowing.post("/v1/apply", json={"state": state, "action": first}).status_code == 200
+
+
+def test_unsealed_states_are_not_protected_when_allowed(state: Any) -> None:
+    with _client(allow_unsealed=True) as client:
+        actions = client.post("/v1/legal-actions", json={"state": state, "limit": 2}).json()["actions"]
+        for action in actions:
+            assert client.post("/v1/apply", json={"state": state, "action": action}).status_code == 200
