@@ -6,6 +6,7 @@
     referee validate|apply|score FILE  the answer of the endpoint of that name ('-': stdin)
     referee play --players 4 --seed 1  a random game, with each scoring round and the ranking
     referee render FILE -o game.svg    a picture of a state, a player's view or a position
+    referee keygen KID                 a new sealing key entry for SEAL_KEYS
 """
 
 from __future__ import annotations
@@ -103,12 +104,27 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_engine(args: argparse.Namespace) -> int:
     """validate, apply and score: the same bodies and answers as the HTTP endpoints."""
     from .api import handlers
+    from .seal import Sealing
+    from .settings import Settings
 
     try:
-        answer = handlers.handle(args.command, _read(args.file))
+        sealing = Sealing.from_settings(Settings.from_env())  # SEAL_KEYS: open and seal as served
+        answer = handlers.handle(args.command, _read(args.file), sealing)
     except handlers.RequestError as e:
         return _fail(e.error, e.violations)
     _print_json(answer)
+    return 0
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    """A fresh key entry; put it first in SEAL_KEYS to seal with it (keep the old ones after it)."""
+    from .seal import SealingKeyError, new_key
+
+    try:
+        print(new_key(args.kid))
+    except SealingKeyError as e:
+        print(f"referee keygen: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -293,6 +309,10 @@ def parser() -> argparse.ArgumentParser:
 
     modules = sub.add_parser("modules", help="list the modules")
     modules.set_defaults(fn=cmd_modules)
+
+    keygen = sub.add_parser("keygen", help="print a new sealing key entry KID:KEY for SEAL_KEYS")
+    keygen.add_argument("kid", help="the key's id: 1 to 32 letters, digits, '-' or '_'")
+    keygen.set_defaults(fn=cmd_keygen)
     return p
 
 

@@ -205,6 +205,8 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "legal_actions_max_limit": _between(1, 1_000_000),
     "shutdown_timeout_seconds": _between(1, 3600),
     "seal_keys": _keys,
+    "allow_unsealed": lambda v: None if isinstance(v, bool) else "must be true or false",
+    "one_future": lambda v: None if isinstance(v, bool) else "must be true or false",
     "seal_keys_file": _key_file,
     "one_future_when_redis_down": lambda v: None if v in ("refuse", "allow") else "must be refuse or allow",
     "one_future_ttl_seconds": _between(60, 365 * 24 * 3600),

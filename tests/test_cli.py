@@ -131,3 +131,27 @@ def test_render_png_with_rsvg_convert(tmp_path: Path, capsys: pytest.CaptureFixt
     game.write_text(capsys.readouterr().out)
     assert main(["render", str(game), "--png", "-o", str(tmp_path / "game.img")]) == 0
     assert (tmp_path / "game.img").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_keygen_makes_a_key_the_cli_seals_and_opens_with(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from service.engine import new_game
+    from service.seal import Sealing, parse_keys
+
+    assert main(["keygen", "k1"]) == 0
+    entry = capsys.readouterr().out.strip()
+    sealing = Sealing(parse_keys(entry))
+    state = new_game(["Ana", "Ben"], seed=2).state
+    sealed = json.loads(__import__("msgspec").json.encode(sealing.seal(state)))
+    player = state.players[state.turn.player].name
+    move = tmp_path / "move.json"
+    move.write_text(json.dumps({"state": sealed, "action": {
+        "type": "take-money", "player": player, "cards": [state.display[0]]}}))
+    monkeypatch.setenv("SEAL_KEYS", entry)
+    assert main(["apply", str(move)]) == 0
+    assert json.loads(capsys.readouterr().out)["state"]["seal"].startswith("v1.k1.")
+    monkeypatch.delenv("SEAL_KEYS")
+    assert main(["apply", str(move)]) == 1  # without the key the seal cannot be opened
+    assert json.loads(capsys.readouterr().out)["error"] == "bad-seal"
+    assert main(["keygen", "no spaces"]) == 2
