@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from service.cli import main
@@ -143,7 +144,7 @@ def test_keygen_makes_a_key_the_cli_seals_and_opens_with(
     entry = capsys.readouterr().out.strip()
     sealing = Sealing(parse_keys(entry))
     state = new_game(["Ana", "Ben"], seed=2).state
-    sealed = json.loads(__import__("msgspec").json.encode(sealing.seal(state)))
+    sealed = json.loads(msgspec.json.encode(sealing.seal(state)))
     player = state.players[state.turn.player].name
     move = tmp_path / "move.json"
     move.write_text(json.dumps({"state": sealed, "action": {

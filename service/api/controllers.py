@@ -254,11 +254,12 @@ class RenderController(Controller):
               400: BAD_REQUEST, 413: TOO_LARGE,
               422: _error("`inconsistent-state`, or `unknown-player` when no player has that name."),
           })
-    def render(self, data: JSONBody[RenderQuery]) -> Response[bytes]:
-        """`{"state", "player"}`: the whole state, or with `player` only what that player may see
-        (RULES.md §8); or a scoring position (API.md) with its breakdown. Drawn in a worker
-        thread: a picture takes milliseconds, which the event loop should not wait for."""
-        return Response(render(data).encode(), media_type=SVG)
+    def render(self, request: Request[Any, Any, Any], data: JSONBody[RenderQuery]) -> Response[bytes]:
+        """`{"state", "player"}`: the whole state (with sealing on: what a spectator sees), or
+        with `player` only what that player may see (RULES.md §8); or a scoring position
+        (API.md) with its breakdown. Drawn in a worker thread: a picture takes milliseconds,
+        which the event loop should not wait for."""
+        return Response(render(data, request.app.state.sealing).encode(), media_type=SVG)
 
 
 class ModulesController(Controller):

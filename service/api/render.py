@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from service import render as pictures
+from service.seal import UNSEALED, Sealing
 
 from . import handlers
 from .bodies import Position, RenderQuery, RenderState, ViewQuery
@@ -33,12 +34,15 @@ def decode(raw: bytes) -> RenderState | Position:
     return decoded
 
 
-def render(body: RenderState | Position) -> str:
-    """The SVG of the body (raises handlers.RequestError for a refused body)."""
+def render(body: RenderState | Position, sealing: Sealing = UNSEALED) -> str:
+    """The SVG of the body (raises handlers.RequestError for a refused body). With sealing on,
+    a state without `player` is drawn as a spectator sees it: a sealed referee never draws
+    hidden parts."""
     if isinstance(body, RenderState):
-        if body.player is None:
+        if body.player is None and not sealing.enabled:
             return pictures.render_state(handlers.checked(body.state))
-        return pictures.render_view(handlers.player_view(ViewQuery(state=body.state, player=body.player)))
+        query = ViewQuery(state=body.state, player=body.player)
+        return pictures.render_view(handlers.player_view(query, sealing))
     return pictures.render_position(body, handlers.score(body))
 
 

@@ -12,6 +12,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.api.app import create_app
+from service.engine.state import GameState
 from service.seal import Sealing, new_key, parse_keys
 from service.settings import Settings, SettingsError
 
@@ -165,3 +166,13 @@ def test_the_seal_holds_the_whole_state() -> None:
     sealing = Sealing(parse_keys(NEW))
     opened = sealing.open(sealing.seal(full))
     assert opened.sealed and msgspec.json.encode(opened.state) == msgspec.json.encode(full)
+
+
+def test_a_sealed_referee_draws_no_hidden_part(sealed: TestClient) -> None:
+    state = _game(sealed, players=["Ana", "Ben"], modules=[], seed=3)
+    whole = Sealing(parse_keys(NEW)).open(msgspec.convert(state, type=GameState)).state
+    picture = sealed.post("/v1/render", json={"state": state})
+    assert picture.status_code == 200, picture.text
+    assert not any(card in picture.text for card in whole.players[0].hand)
+    own = sealed.post("/v1/render", json={"state": state, "player": "Ana"})
+    assert own.status_code == 200 and any(card in own.text for card in whole.players[0].hand)
