@@ -15,6 +15,7 @@ from litestar.logging import LoggingConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Contact, Server
 
+from service import playground
 from service.cache import Cache
 from service.seal import Sealing
 from service.settings import Settings
@@ -60,7 +61,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await cache.close()
 
     return Litestar(
-        route_handlers=[*CONTROLLERS, docs.assets_router()],
+        route_handlers=[*CONTROLLERS, docs.assets_router(), *playground.routes()],
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,

@@ -1,0 +1,127 @@
+"""The playground end to end: a live referee (uvicorn on a free port) and Debian's headless
+Chromium driven by Playwright. A game is created, three legal actions are applied by clicking,
+an edited action is refused with its rule id shown, and the history steps back. The screenshot
+is kept as a CI artefact: artifacts/playground.png.
+
+Chromium is /usr/bin/chromium (Debian's; `.ci/run` installs it when missing). When it cannot
+run, this test fails; `REFEREE_SKIP_SYSTEM_TOOLS=1` skips it instead, for machines where the
+Debian packages cannot be installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.api.conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+OPT_OUT = "REFEREE_SKIP_SYSTEM_TOOLS"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """A referee with one worker on a free loopback port, stopped after the module's tests."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "service.api.app:create_app",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/healthz", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("the referee did not start")
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if os.environ.get(OPT_OUT) == "1":
+        pytest.skip(f"{OPT_OUT}=1: the browser test is skipped on request")
+    from playwright.sync_api import Error, sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (or set {OPT_OUT}=1 to skip)")
+    with sync_playwright() as playwright:
+        try:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        except Error as e:
+            pytest.fail(f"{CHROMIUM} does not start: {e}")
+        yield chromium
+        chromium.close()
+
+
+def test_a_person_plays_three_actions_sees_a_refusal_and_steps_back(server: str, browser: object) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+    outside: list[str] = []
+    page.on("request", lambda r: None if r.url.startswith(server) or r.url.startswith("blob:")
+            else outside.append(r.url))
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/")
+
+    page.fill("#players", "Ana, Ben, Cyd")
+    page.fill("#seed", "7")
+    page.check("#modules input[value=zoo]")
+    page.click("#new-game")
+    expect(page.locator("#history li")).to_have_count(1)
+    page.wait_for_function("document.querySelector('#picture').naturalWidth > 0")
+
+    for step in range(3):
+        first = page.locator("#legal-actions li").first
+        expected = first.locator("code").inner_text()
+        first.locator("button.apply").click()
+        expect(page.locator("#history li")).to_have_count(step + 2)
+        expect(page.locator("#history li.current")).to_have_text(expected)
+        expect(page.locator("#status")).to_contain_text("applied")
+    state = json.loads(page.input_value("#state-json"))
+    assert len(state["players"][0]["hand"]) + len(state["players"][1]["hand"]) > 0
+
+    # A legal action, edited so that a player who is not to act takes it: refused, rule shown.
+    page.locator("#legal-actions button.edit").first.click()
+    action = json.loads(page.input_value("#action-json"))
+    seat = state["turn"]["player"]
+    action["player"] = state["players"][(seat + 1) % 3]["name"]
+    page.fill("#action-json", json.dumps(action))
+    page.click("#apply")
+    expect(page.locator("#violations .rule").first).to_have_text("base.turn.order")
+    expect(page.locator("#status")).to_contain_text("illegal-action")
+    expect(page.locator("#history li")).to_have_count(4)  # nothing applied
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "playground.png"), full_page=True)
+
+    page.click("#back")
+    expect(page.locator("#history li.current")).to_have_count(1)
+    expect(page.locator("#history li").nth(2)).to_have_class("current")
+    assert json.loads(page.input_value("#state-json")) != state
+    page.select_option("#viewer", "Ana")
+    page.wait_for_function("document.querySelector('#picture').naturalWidth > 0")
+
+    assert outside == [], f"the page fetched from elsewhere: {outside}"
+    assert errors == []
+    page.close()
