@@ -10,9 +10,10 @@ from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
+from .records import Text
 from .state import Coord
 
-CardList = Annotated[tuple[str, ...], msgspec.Meta(max_length=108)]
+CardList = Annotated[tuple[Text, ...], msgspec.Meta(max_length=108)]
 # craftsmen.mosaic-artist: a tile added to the Alhambra turned clockwise (None: not turned).
 Rotation = Literal[90, 180, 270]
 # craftsmen.brickmaker: where a building displaced by a placement goes: the reserve or (x, y).
@@ -22,7 +23,7 @@ _ROTATION = ("craftsmen", "base.place.orientation")
 
 class Action(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, omit_defaults=True,
              kw_only=True, tag_field="type"):
-    player: str
+    player: Text
 
     # Optional fields that only a module gives meaning to: field -> (module id, rule id).
     # Sent while that module is off, they are refused with the rule id.
@@ -42,10 +43,10 @@ class TakeMoney(Action, tag="take-money"):
 class BuyBuilding(Action, tag="buy-building"):
     """base.buy.*: buy the market tile `tile`, paying `payment` in its space's currency."""
 
-    tile: str
+    tile: Text
     payment: CardList
     # power.prosperity: the prosperity tile whose white die lowers the price by 1.
-    white_die: str | None = None
+    white_die: Text | None = None
     # craftsmen.carpenter: the price is lowered by 1 or 2.
     discount: Literal[1, 2] | None = None
     # craftsmen.coiner: cards of the money display (same currency) that count in the payment.
@@ -64,7 +65,7 @@ class BuyBuilding(Action, tag="buy-building"):
 class PlaceFromReserve(Action, tag="place-from-reserve"):
     """base.redesign (a): a reserve tile into the Alhambra at (x, y)."""
 
-    tile: str
+    tile: Text
     x: Coord
     y: Coord
     rotation: Rotation | None = None  # craftsmen.mosaic-artist
@@ -75,20 +76,20 @@ class PlaceFromReserve(Action, tag="place-from-reserve"):
 class RemoveToReserve(Action, tag="remove-to-reserve"):
     """base.redesign (b): an Alhambra tile to the reserve."""
 
-    tile: str
+    tile: Text
 
 
 class SwapWithReserve(Action, tag="swap-with-reserve"):
     """base.redesign (c): the reserve tile `tile` takes the space of the Alhambra tile `replaces`."""
 
-    tile: str
-    replaces: str
+    tile: Text
+    replaces: Text
 
 
 class PlaceBuilding(Action, tag="place-building"):
     """base.turn.placement: a held building into the Alhambra at (x, y)."""
 
-    tile: str
+    tile: Text
     x: Coord
     y: Coord
     rotation: Rotation | None = None  # craftsmen.mosaic-artist
@@ -102,7 +103,7 @@ class PlaceBuilding(Action, tag="place-building"):
 class ReserveBuilding(Action, tag="reserve-building"):
     """base.turn.placement: a held building onto the reserve."""
 
-    tile: str
+    tile: Text
 
 
 class EndTurn(Action, tag="end-turn"):

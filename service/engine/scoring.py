@@ -14,6 +14,7 @@ import msgspec
 
 from .catalogue import CATALOGUE, FOUNTAIN
 from .grid import layout_of, longest_wall
+from .records import Text
 from .rules import Module, modules_of_ids
 from .state import GameState, PlacedTile, RankEntry, Record, Tile
 
@@ -36,7 +37,7 @@ class Position(Record):
 
     round: Round
     players: Annotated[tuple[PositionPlayer, ...], msgspec.Meta(min_length=1, max_length=7)]
-    modules: Annotated[tuple[str, ...], msgspec.Meta(max_length=16)] = ()
+    modules: Annotated[tuple[Text, ...], msgspec.Meta(max_length=16)] = ()
     check_layout: bool = True
 
 

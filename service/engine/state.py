@@ -22,18 +22,18 @@ from .modules.treasure.model import TreasureState
 from .modules.vendors.model import VendorsState
 from .modules.walls.model import WallsState
 from .modules.zoo.model import ZooState
-from .records import HIDDEN, Record
+from .records import HIDDEN, Int, Many, Record, Text
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 # The generator state (64 bits) as 16 lowercase hex digits: JSON integers beyond 2^53 are lossy
 # in many clients, and msgspec bounds stop at int64.
-RngState = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{16}$")]
+RngState = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{16}$", max_length=16)]
 
 
 __all__ = ["Record"]
 
 
-AddedWalls = Annotated[str, msgspec.Meta(pattern="^N?E?S?W?$")]
+AddedWalls = Annotated[str, msgspec.Meta(pattern="^N?E?S?W?$", max_length=4)]
 Pips = Annotated[int, msgspec.Meta(ge=1, le=6)]
 
 
@@ -42,15 +42,15 @@ class Tile(Record):
     modules put on it (API.md). Tokens move with the tile; each belongs to one module, and a
     token of a module that is not on makes a state inconsistent."""
 
-    tile: str
+    tile: Text
     added_walls: AddedWalls = ""  # walls: extra walls in the tile's own frame
-    animals: Annotated[tuple[str, ...], msgspec.Meta(max_length=8)] = ()  # zoo
+    animals: Annotated[tuple[Text, ...], msgspec.Meta(max_length=8)] = ()  # zoo
     chest: bool = False  # treasure
     servant: bool = False  # staff
     inhabitant: bool = False  # vendors
     extension: bool = False  # extensions
     die: Pips | None = None  # power: pips of the die on a strength or prosperity tile
-    construction: str | None = None  # grounds: the building type on a building site
+    construction: Text | None = None  # grounds: the building type on a building site
     leftover: bool = False  # base.end.leftovers: received as a leftover market tile
 
 
@@ -90,29 +90,29 @@ def lift_tile(placed: Tile) -> Tile:
 
 
 class Player(Record):
-    name: str
-    hand: Annotated[tuple[str, ...], HIDDEN] = ()
-    alhambra: tuple[PlacedTile, ...] = ()
-    reserve: tuple[Tile, ...] = ()
+    name: Text
+    hand: Annotated[Many[Text], HIDDEN] = ()
+    alhambra: Many[PlacedTile] = ()
+    reserve: Many[Tile] = ()
     # Bought this turn (base.buy.hold) or received as a leftover (base.end.leftovers): to place.
-    held: tuple[Tile, ...] = ()
-    score: int = 0
+    held: Many[Tile] = ()
+    score: Int = 0
 
 
 class Dirk(Record):
     """The virtual third player of a two-player game (RULES.md §9)."""
 
-    name: str = "Dirk"
-    tiles: tuple[Tile, ...] = ()
-    score: int = 0
+    name: Text = "Dirk"
+    tiles: Many[Tile] = ()
+    score: Int = 0
 
 
 class MarketSpace(Record):
     """A market space: its currency, the tile on it and the tokens lying on that tile."""
 
-    currency: str
-    tile: str | None = None
-    animals: Annotated[tuple[str, ...], msgspec.Meta(max_length=8)] = ()  # zoo
+    currency: Text
+    tile: Text | None = None
+    animals: Annotated[tuple[Text, ...], msgspec.Meta(max_length=8)] = ()  # zoo
 
 
 # The tile tokens that can lie on a tile on the market.
@@ -139,39 +139,39 @@ class Turn(Record):
     whether they have taken one this turn.
     """
 
-    player: int
-    actions: int = 1
+    player: Int
+    actions: Int = 1
     acted: bool = False
     # While the end of the turn waits for a decision: the end-of-turn step to resume at.
-    ending: int = 0
+    ending: Int = 0
 
 
 class RankEntry(Record):
-    name: str
-    place: int
-    score: int
+    name: Text
+    place: Int
+    score: Int
 
 
 Phase = Literal["play", "final-placement", "over"]
 
 
 class GameState(Record):
-    players: tuple[Player, ...]
+    players: Many[Player]
     turn: Turn
-    market: tuple[MarketSpace, ...]
-    modules: tuple[str, ...] = ()
+    market: Many[MarketSpace]
+    modules: Many[Text] = ()
     phase: Phase = "play"
-    display: tuple[str, ...] = ()
-    deck: Annotated[tuple[str, ...], HIDDEN] = ()
-    discard: tuple[str, ...] = ()
-    bag: Annotated[tuple[str, ...], HIDDEN] = ()
+    display: Many[Text] = ()
+    deck: Annotated[Many[Text], HIDDEN] = ()
+    discard: Many[Text] = ()
+    bag: Annotated[Many[Text], HIDDEN] = ()
     dirk: Dirk | None = None
     # Scoring rounds called by a scoring card and not yet held (base.turn.scoring-card).
-    scoring_called: tuple[int, ...] = ()
-    rounds_held: tuple[int, ...] = ()
+    scoring_called: Many[Int] = ()
+    rounds_held: Many[Int] = ()
     # Tiles out of the game (leftovers nobody wins, base.end.leftovers).
-    removed: tuple[Tile, ...] = ()
-    ranking: tuple[RankEntry, ...] = ()
+    removed: Many[Tile] = ()
+    ranking: Many[RankEntry] = ()
     rng: Annotated[RngState, HIDDEN] = "0000000000000000"
     # The state of each module that keeps one (None while the module is off).
     zoo: ZooState | None = None

@@ -11,6 +11,7 @@ from ..actions import Action
 from ..base.placement import held_problem, sample_placement, take_held
 from ..catalogue import CATALOGUE
 from ..events import Event
+from ..records import Text
 from ..rng import Generator
 from ..rules import ActionRule, Context, Module, register
 from ..state import GameState, Tile
@@ -20,7 +21,7 @@ from ..violations import Violation
 class GiveToDirk(Action, tag="give-to-dirk"):
     """dirk.gift: a held building goes to Dirk instead of being placed."""
 
-    tile: str
+    tile: Text
 
 
 class DirkReceivedTiles(Event, tag="dirk-received-tiles"):

@@ -6,9 +6,9 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import Record, Text
 
-Coins = Annotated[tuple[str, ...], msgspec.Meta(max_length=64)]
+Coins = Annotated[tuple[Text, ...], msgspec.Meta(max_length=64)]
 
 
 class ChangeState(Record):

@@ -6,9 +6,9 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Record
+from ...records import HIDDEN, Many, Record, Text
 
-Cards = Annotated[tuple[str, ...], msgspec.Meta(max_length=13)]
+Cards = Annotated[tuple[Text, ...], msgspec.Meta(max_length=13)]
 
 
 class CraftsmenState(Record):
@@ -17,10 +17,10 @@ class CraftsmenState(Record):
     of the game (hidden); the card whose ability the active player used this turn, if any, and
     whether the end of the turn waits for the craftsman to be passed (craftsmen.pass)."""
 
-    face_up: tuple[Cards, ...] = ()
-    face_down: Annotated[tuple[str | None, ...], HIDDEN] = ()
+    face_up: Many[Cards] = ()
+    face_down: Annotated[Many[Text | None], HIDDEN] = ()
     out: Annotated[Cards, HIDDEN] = ()
-    used: str | None = None
+    used: Text | None = None
     passing: bool = False
 
 

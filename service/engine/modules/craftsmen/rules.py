@@ -65,6 +65,7 @@ from ...grid import (
     spots,
     walls_of,
 )
+from ...records import Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, register
 from ...state import Coord, GameState, PlacedTile, Tile, lift_tile, place_tile
@@ -89,15 +90,15 @@ class UseBlacksmith(Action, tag="use-blacksmith"):
 class SwapMarketTiles(Action, tag="swap-market-tiles"):
     """craftsmen.mortar-mixer: the market tiles `first` and `second` change spaces."""
 
-    first: str
-    second: str
+    first: Text
+    second: Text
 
 
 class ExchangeMoney(Action, tag="exchange-money"):
     """craftsmen.stonemason: `give` (hand) for `take` (display), of the same currency."""
 
-    give: str
-    take: str
+    give: Text
+    take: Text
 
 
 class BuilderRedesign(Action, tag="builder-redesign"):
@@ -105,16 +106,16 @@ class BuilderRedesign(Action, tag="builder-redesign"):
     the Alhambra tile `replaces`; an Alhambra tile goes to the reserve (no position) or moves to
     the empty space (x, y)."""
 
-    tile: str
+    tile: Text
     x: Coord | None = None
     y: Coord | None = None
-    replaces: str | None = None
+    replaces: Text | None = None
 
 
 class PassCraftsman(Action, tag="pass-craftsman"):
     """craftsmen.pass: the craftsman passed face down to the left neighbour."""
 
-    craftsman: str
+    craftsman: Text
 
 
 class CraftsmanUsed(Event, tag="craftsman-used"):

@@ -6,10 +6,10 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import Record, Text
 
 # One column of the board: its spaces top to bottom (amounts 10, 12, 14), None once taken.
-Column = Annotated[tuple[str | None, ...], msgspec.Meta(max_length=3)]
+Column = Annotated[tuple[Text | None, ...], msgspec.Meta(max_length=3)]
 
 
 class ExtensionsState(Record):

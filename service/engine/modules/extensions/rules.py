@@ -17,6 +17,7 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
 from ...places import beyond_supply
+from ...records import Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, register
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
@@ -41,9 +42,9 @@ class BuyExtension(Action, tag="buy-extension"):
     of its type without an extension, in the player's Alhambra, reserve or held buildings, or
     (two players, extensions.dirk) one of Dirk's tiles."""
 
-    extension: str
+    extension: Text
     payment: CardList
-    building: str
+    building: Text
 
 
 class ExtensionBought(Event, tag="extension-bought"):

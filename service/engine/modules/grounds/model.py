@@ -6,10 +6,10 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import Record, Text
 
 # A column of buildings under construction, by building type, the top one first.
-Column = Annotated[tuple[str, ...], msgspec.Meta(max_length=12)]
+Column = Annotated[tuple[Text, ...], msgspec.Meta(max_length=12)]
 
 
 class GroundsState(Record):

@@ -25,6 +25,7 @@ from ...actions import Action, BuyBuilding
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
 from ...flow import with_player
+from ...records import Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, register
 from ...scoring import Position
@@ -59,8 +60,8 @@ class ChooseConstruction(Action, tag="choose-construction"):
     """grounds.buy: put the building under construction of type `building`, taken from the
     column of the site's number, on the held building site `site`."""
 
-    site: str
-    building: str
+    site: Text
+    building: Text
 
 
 class GroundLaid(Event, tag="ground-laid"):

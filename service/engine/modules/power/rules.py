@@ -20,6 +20,7 @@ from ...catalogue import CATALOGUE, load_data
 from ...events import BuildingBought, Event
 from ...flow import with_player
 from ...grid import best_wall_pair, layout_of
+from ...records import Many, Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, register
 from ...scoring import Line, Position
@@ -40,24 +41,24 @@ class HideTile(Action, tag="hide-tile"):
     """power.architecture: hide `tile` (one of those drawn) under the market tile `under`;
     the others go back on top of the bag, `order[0]` on top."""
 
-    tile: str | None = None
-    under: str | None = None
-    order: tuple[str, ...] = ()
+    tile: Text | None = None
+    under: Text | None = None
+    order: Many[Text] = ()
 
 
 class KeepCard(Action, tag="keep-card"):
     """power.wisdom: keep `card` (one of those drawn), or hold the scoring round of the drawn
     scoring card `score` instead; the others go back on top of the deck, `order[0]` on top."""
 
-    card: str | None = None
-    score: str | None = None
-    order: tuple[str, ...] = ()
+    card: Text | None = None
+    score: Text | None = None
+    order: Many[Text] = ()
 
 
 class ChooseTile(Action, tag="choose-tile"):
     """power.end-hidden: the richest in a currency takes one of the two tiles of that space."""
 
-    tile: str
+    tile: Text
 
 
 class DieRolled(Event, tag="die-rolled"):

@@ -6,10 +6,10 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Record
+from ...records import HIDDEN, Record, Text
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
-Servants = Annotated[tuple[str, ...], msgspec.Meta(max_length=54)]
+Servants = Annotated[tuple[Text, ...], msgspec.Meta(max_length=54)]
 
 
 class Spot(Record):

@@ -21,6 +21,7 @@ from ...events import Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
 from ...places import beyond_supply, tiles_in_play
+from ...records import Many
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, modules_of_ids, register
 from ...scoring import Line, Position, building_type, majority_lines
@@ -44,7 +45,7 @@ class MoveMarshal(Action, tag="move-marshal"):
     walks through, one per step (each orthogonally next to the one before, through open sides,
     onto a tile); an empty path leaves the marshal where it stands."""
 
-    path: tuple[Spot, ...] = ()
+    path: Many[Spot] = ()
 
 
 class ServantsLaid(Event, tag="servants-laid"):

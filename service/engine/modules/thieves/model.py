@@ -6,9 +6,9 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import Record, Text
 
-Cards = Annotated[tuple[str, ...], msgspec.Meta(max_length=16)]
+Cards = Annotated[tuple[Text, ...], msgspec.Meta(max_length=16)]
 Seat = Annotated[int, msgspec.Meta(ge=0, le=5)]
 
 

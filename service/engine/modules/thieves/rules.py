@@ -21,6 +21,7 @@ from ...base.turn import refill_display, scoring_step
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
 from ...flow import NEXT_TURN, with_player
+from ...records import Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, register
 from ...state import GameState
@@ -37,8 +38,8 @@ class Steal(Action, tag="steal"):
     """thieves.steal: discard the thief card `thief` to take the money card `card` (of the
     thief's currency) from the display, in the thieves' window after a turn."""
 
-    thief: str
-    card: str
+    thief: Text
+    card: Text
 
 
 class ThiefPlayed(Event, tag="thief-played"):

@@ -6,11 +6,11 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Record
+from ...records import HIDDEN, Int, Record, Text
 
 # Chests by colour (building type); there are 42 in all.
-Chests = Annotated[tuple[str, ...], msgspec.Meta(max_length=42)]
-Room = Annotated[tuple[str, ...], msgspec.Meta(max_length=4)]
+Chests = Annotated[tuple[Text, ...], msgspec.Meta(max_length=42)]
+Room = Annotated[tuple[Text, ...], msgspec.Meta(max_length=4)]
 
 
 class TreasureState(Record):
@@ -33,7 +33,7 @@ class TreasureSeen(Record):
     bag holds (not their order) and whether rooms are still refilled."""
 
     rooms: Annotated[tuple[Room, ...], msgspec.Meta(max_length=3)] = ()
-    bag_size: int = 0
+    bag_size: Int = 0
     closed: bool = False
 
 

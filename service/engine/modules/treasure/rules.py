@@ -23,6 +23,7 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
 from ...places import beyond_supply, tiles_in_play
+from ...records import Int, Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, payment_values, register
 from ...scoring import Line, Position, building_type, shared_places
@@ -47,9 +48,9 @@ class BuyTreasure(Action, tag="buy-treasure"):
     the building's colour). Every chest the player can place must be placed; the others pass on
     (treasure.pass), placed by the engine."""
 
-    room: int
+    room: Int
     payment: CardList
-    buildings: Annotated[tuple[str, ...], msgspec.Meta(max_length=64)] = ()
+    buildings: Annotated[tuple[Text, ...], msgspec.Meta(max_length=64)] = ()
     # change.spend: coins of the player that count in the payment (any currencies).
     coins: CardList | None = None
 

@@ -6,10 +6,10 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Record
+from ...records import HIDDEN, Many, Record, Text
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
-Colours = Annotated[tuple[str, ...], msgspec.Meta(max_length=42)]
+Colours = Annotated[tuple[Text, ...], msgspec.Meta(max_length=42)]
 
 
 class Disc(Record):
@@ -23,7 +23,7 @@ class Disc(Record):
     vendors.visit is pending (the building stands at (x, y)).
     """
 
-    inhabitants: Annotated[tuple[str, ...], msgspec.Meta(max_length=6), HIDDEN] = ()
+    inhabitants: Annotated[tuple[Text, ...], msgspec.Meta(max_length=6), HIDDEN] = ()
     chosen: bool = False
     x: Annotated[Coord, HIDDEN] = 0
     y: Annotated[Coord, HIDDEN] = 0
@@ -45,7 +45,7 @@ class VendorsSeen(Record):
     before that only the viewer's own disc, the others' as null, and no supply (null)."""
 
     supply: Colours | None = None
-    discs: tuple[Disc | None, ...] = ()
+    discs: Many[Disc | None] = ()
 
 
 def seen(vendors: VendorsState, seat: int) -> VendorsSeen:

@@ -20,6 +20,7 @@ from ...actions import Action
 from ...catalogue import FOUNTAIN, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
+from ...records import Many, Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, register
 from ...scoring import Line, Position, building_type
@@ -42,7 +43,7 @@ class ChooseInhabitants(Action, tag="choose-inhabitants"):
     """vendors.setup: the three inhabitants (colours, all different) for the disc and the space
     next to the fountain where the disc stands."""
 
-    inhabitants: tuple[str, ...]
+    inhabitants: Many[Text]
     x: Coord
     y: Coord
 
@@ -52,9 +53,9 @@ class VisitVendor(Action, tag="visit-vendor"):
     and `take` one from the supply onto the disc; or (no colour matches) swap `give` from the
     disc with `take` from the supply; all null: nothing."""
 
-    settle: str | None = None
-    take: str | None = None
-    give: str | None = None
+    settle: Text | None = None
+    take: Text | None = None
+    give: Text | None = None
 
 
 class PlaceDisc(Action, tag="place-vendor-disc"):

@@ -6,19 +6,19 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record
+from ...records import Record, Text
 
-Cards = Annotated[tuple[str, ...], msgspec.Meta(max_length=16)]
+Cards = Annotated[tuple[Text, ...], msgspec.Meta(max_length=16)]
 
 
 class UsedWall(Record):
     """A wall card used (walls.action): its walls lie on `player`'s tile `tile` (Alhambra or
     reserve; tile ids are unique within a player's tiles, the fountain included)."""
 
-    card: str
-    player: str
-    tile: str
-    walls: str  # the walls it added, in the tile's own frame (turned back by a tile's rotation)
+    card: Text
+    player: Text
+    tile: Text
+    walls: Text  # the walls it added, in the tile's own frame (turned back by a tile's rotation)
 
 
 class WallsState(Record):

@@ -21,6 +21,7 @@ from ...catalogue import CATALOGUE, FOUNTAIN, SIDES, load_data, parse_walls, wal
 from ...events import Event
 from ...flow import spend_action, with_player
 from ...grid import check_layout, rotate
+from ...records import Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, register
 from ...scoring import Position
@@ -39,8 +40,8 @@ class AddWalls(Action, tag="add-walls"):
     """walls.action: take the set-aside wall card `card` and add its walls, as shown (in the
     Alhambra's frame), to the tile `tile` of the player's Alhambra or reserve."""
 
-    card: str
-    tile: str
+    card: Text
+    tile: Text
 
 
 class WallCardSetAside(Event, tag="wall-card-set-aside"):

@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from ...records import HIDDEN, Record
+from ...records import HIDDEN, Record, Text
 
-Kinds = Annotated[tuple[str, ...], msgspec.Meta(max_length=24)]
+Kinds = Annotated[tuple[Text, ...], msgspec.Meta(max_length=24)]
 
 
 class ZooState(Record):
@@ -23,7 +23,7 @@ class ZooState(Record):
 class AnimalStep(Record):
     """One step: an animal of `kind` leaves the tile at (x, y) through its side `side`."""
 
-    kind: str
+    kind: Text
     x: Annotated[int, msgspec.Meta(ge=-64, le=64)]
     y: Annotated[int, msgspec.Meta(ge=-64, le=64)]
     side: Literal["N", "E", "S", "W"]

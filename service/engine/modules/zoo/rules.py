@@ -14,6 +14,7 @@ from ...catalogue import CATALOGUE, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
 from ...grid import layout_of
+from ...records import Many, Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, register
 from ...scoring import Line, Position
@@ -33,8 +34,8 @@ class MoveAnimals(Action, tag="move-animals"):
     """zoo.move: discard `card` from the hand to take up to its value in `steps`; without a
     card the animals stay where they are."""
 
-    card: str | None = None
-    steps: tuple[AnimalStep, ...] = ()
+    card: Text | None = None
+    steps: Many[AnimalStep] = ()
 
 
 class AnimalsArrived(Event, tag="animals-arrived"):

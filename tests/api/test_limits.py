@@ -1,0 +1,83 @@
+"""Limits on hostile input: every string, list and integer a client can send is bounded in the
+committed contract (so the bounds are documented), the bodies nest only as deep as the schema
+says, and a value past a bound is answered 400 naming its path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from litestar.testing import TestClient
+
+CONTRACT = json.loads((Path(__file__).parents[2] / "openapi" / "openapi.json").read_text("utf-8"))
+SCHEMAS = CONTRACT["components"]["schemas"]
+MAX_DEPTH = 7  # the deepest nesting of any request body (the OpenAPI description says so)
+
+
+def _walk(schema: Any, path: str, seen: frozenset[str], problems: set[str], depth: int) -> int:
+    """Collect unbounded values under `schema`; return the nesting depth (objects and arrays)."""
+    if isinstance(schema, bool):
+        return depth
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        assert name not in seen, f"{path}: a recursive type ({name}) has no depth bound"
+        return _walk(SCHEMAS[name], name, seen | {name}, problems, depth)
+    deepest = depth
+    for key in ("anyOf", "oneOf", "allOf"):
+        for sub in schema.get(key, ()):
+            deepest = max(deepest, _walk(sub, path, seen, problems, depth))
+    kind = schema.get("type")
+    if kind == "string" and not {"maxLength", "enum", "const"} & schema.keys():
+        problems.add(f"{path}: a string without maxLength")
+    if kind == "integer" and not {"minimum", "maximum"} <= schema.keys():
+        problems.add(f"{path}: an integer without minimum and maximum")
+    if kind == "array":
+        if "maxItems" not in schema:
+            problems.add(f"{path}: an array without maxItems")
+        for sub in [schema.get("items", False), *schema.get("prefixItems", ())]:
+            deepest = max(deepest, _walk(sub, path + "[]", seen, problems, depth + 1))
+    for name, sub in schema.get("properties", {}).items():
+        deepest = max(deepest, _walk(sub, f"{path}.{name}", seen, problems, depth + 1))
+    return deepest
+
+
+def _request_bodies() -> list[tuple[str, Any]]:
+    return [(f"{method.upper()} {path}", media["schema"])
+            for path, operations in CONTRACT["paths"].items()
+            for method, operation in operations.items()
+            for media in operation.get("requestBody", {}).get("content", {}).values()]
+
+
+def test_every_value_a_client_sends_is_bounded_in_the_contract() -> None:
+    problems: set[str] = set()
+    for operation, schema in _request_bodies():
+        _walk(schema, operation, frozenset(), problems, 0)
+    assert not problems, "\n".join(sorted(problems))
+
+
+def test_bodies_nest_no_deeper_than_documented() -> None:
+    deepest = max(_walk(schema, op, frozenset(), set(), 0) for op, schema in _request_bodies())
+    assert deepest <= MAX_DEPTH
+    assert f"at most {MAX_DEPTH} levels" in CONTRACT["info"]["description"]
+
+
+def test_values_past_their_bounds_are_400_naming_the_path(client: TestClient, state: Any) -> None:
+    action = {"type": "take-money", "player": "Ana", "cards": ["blue-1-a"]}
+    cases = [
+        ({**state, "players": [{**state["players"][0], "score": 10**7}, *state["players"][1:]]},
+         "$.state.players[0].score"),
+        ({**state, "discard": ["x" * 65]}, "$.state.discard[0]"),
+        ({**state, "discard": ["blue-1-a"] * 257}, "$.state.discard"),
+        ({**state, "turn": {"player": 2**63}}, "$.state.turn.player"),
+    ]
+    for bad, where in cases:
+        answer = client.post("/v1/validate", json={"state": bad, "action": action})
+        assert answer.status_code == 400, where
+        assert answer.json()["error"] == "bad-request" and where in answer.json()["message"], answer.text
+
+
+def test_deep_nesting_is_400_not_a_crash(client: TestClient) -> None:
+    for body in ("[" * 100_000 + "]" * 100_000, '{"state":' * 20_000 + "1" + "}" * 20_000):
+        answer = client.post("/v1/validate", content=body, headers={"content-type": "application/json"})
+        assert answer.status_code == 400 and answer.json()["error"] == "bad-request"
