@@ -154,10 +154,10 @@ class Sealing:
         except (binascii.Error, ValueError, InvalidTag):
             raise SealError("bad-seal", "the seal does not authenticate: it was altered or cut") from None
         full = _DECODE_STATE.decode(whole)  # our own bytes, authenticated: they decode
-        public = msgspec.structs.replace(state, seal=None)
-        if _ENCODE(conceal(full)) != _ENCODE(public):
+        public, expected = msgspec.structs.replace(state, seal=None), conceal(full)
+        if expected != public:  # struct equality: field by field, as the encodings would compare
             raise SealError("bad-seal", "the public part does not match its seal: "
-                            f"{_first_difference(conceal(full), public)} was changed, or the seal "
+                            f"{_first_difference(expected, public)} was changed, or the seal "
                             "belongs to another state")
         return Opened(full, True, hashlib.sha256(whole).digest())
 
