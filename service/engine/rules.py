@@ -3,7 +3,8 @@
 The base game, Dirk and every expansion are `Module`s with the same small set of hooks: their
 actions (each with its check, apply, candidates and sampler), checks on other modules' actions,
 setup steps, end-of-turn steps in the order of RULES.md §H, what follows a scoring round,
-scoring categories and the components they own (for the consistency check). The engine runs
+scoring categories, the components they own (for the consistency check) and what a player may
+see of their state (for the views). The engine runs
 the hooks of the modules a state has on, in registry order, and never asks which module is on.
 """
 
@@ -65,6 +66,19 @@ class Pending(NamedTuple):
     rule: str
     what: str
     actions: tuple[type[Action], ...]
+
+
+class ViewPart(NamedTuple):
+    """What a viewer may see of a module's state (RULES.md §8): the type of that public part (a
+    Record: the view has an optional field of that type named after the module) and the function
+    giving it for the viewer's seat (None: a spectator, who sees only what is public).
+
+    Hidden information (deck, bag and pile contents and order, face-down things, secret choices)
+    is left out or replaced by counts; the viewer's own secrets show in the viewer's view only.
+    """
+
+    type: type[Any]
+    seen: Callable[[GameState, int | None], Any]
 
 
 @dataclass(frozen=True)
@@ -151,6 +165,8 @@ class Module:
     overpaid: Callable[[GameState, Any, int, Context], GameState] | None = None
     # Money beyond the hand a seat holds in a currency (the leftovers' richest), e.g. coins.
     money_held: Callable[[GameState, int, str], int] | None = None
+    # What a player (or a spectator) may see of this module's state, for the views.
+    view: ViewPart | None = None
     default_data: dict[str, Any] = field(default_factory=dict)
 
 

@@ -1,17 +1,23 @@
 """What one player (or a spectator) may see of a state (RULES.md §8).
 
 Hidden: the cards in another player's hand (only their number shows), the order of the deck
-and of the bag (only their sizes), and the generator's state.
+and of the bag (only their sizes), and the generator's state; and whatever each module hides,
+which its `view` hook leaves out (see `rules.ViewPart`). A client forwards views to players,
+never the state itself.
 """
 
 from __future__ import annotations
 
-from .modules.change.model import ChangeState
-from .modules.treasure.model import TreasureSeen, seen
-from .modules.vendors.model import VendorsSeen
-from .modules.vendors.model import seen as vendors_seen
-from .modules.walls.model import WallsState
-from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Record, Tile, Turn
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import msgspec
+
+from .modules import register_all
+from .records import Record
+from .rules import modules_of, registered
+from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Tile, Turn
+
+register_all()  # the view has a field per registered module
 
 
 class PlayerSeen(Record):
@@ -24,7 +30,10 @@ class PlayerSeen(Record):
     score: int = 0
 
 
-class View(Record):
+class BaseView(Record):
+    """The base game's part of every view: the state without the hands of the others, the deck,
+    the bag and the generator."""
+
     viewer: str | None
     players: tuple[PlayerSeen, ...]
     turn: Turn
@@ -40,11 +49,26 @@ class View(Record):
     rounds_held: tuple[int, ...] = ()
     removed: tuple[Tile, ...] = ()
     ranking: tuple[RankEntry, ...] = ()
-    walls: WallsState | None = None  # the wall cards set aside and used (public)
-    treasure: TreasureSeen | None = None  # the rooms and the bag's size (its order is hidden)
-    # The vendor discs and the supply; before every player has chosen, only the viewer's own disc.
-    vendors: VendorsSeen | None = None
-    change: ChangeState | None = None  # the coin bag (sorted) and every player's coins (public)
+
+
+def _view_type() -> Any:
+    """The view: the base game's part and one optional field per module that has a `view` hook,
+    named after the module and of its public part's type (null while the module is off). Built
+    from the registry, as the API's unions are, so this file knows no module."""
+    fields = [(m.id, m.view.type | None, None) for m in registered() if m.view is not None]
+    clash = [name for name, _, _ in fields if name in BaseView.__struct_fields__]
+    assert not clash, f"modules named like fields of the view: {clash}"
+    return msgspec.defstruct(
+        "View", fields, bases=(BaseView,), module=__name__,
+        namespace={"__doc__": "What one player (or a spectator) may see of a game state (RULES.md §8): "
+                              "hidden information is left out or replaced by counts."},
+        frozen=True, gc=False, forbid_unknown_fields=True, omit_defaults=True, kw_only=True)
+
+
+if TYPE_CHECKING:
+    View: TypeAlias = BaseView  # for the type checker; the module fields come from the registry
+else:
+    View = _view_type()
 
 
 class UnknownViewer(ValueError):
@@ -53,21 +77,19 @@ class UnknownViewer(ValueError):
 
 def view(state: GameState, viewer: str | None) -> View:
     """The state as `viewer` sees it; None is a spectator, who sees only what is public."""
-    if viewer is not None and state.seat_of(viewer) < 0:
+    seat = None if viewer is None else state.seat_of(viewer)
+    if seat is not None and seat < 0:
         raise UnknownViewer(f"no player is named {viewer!r}")
     players = tuple(
         PlayerSeen(name=p.name, hand_size=len(p.hand),
-                   hand=p.hand if p.name == viewer else None,
+                   hand=p.hand if i == seat else None,
                    alhambra=p.alhambra, reserve=p.reserve, held=p.held, score=p.score)
-        for p in state.players
+        for i, p in enumerate(state.players)
     )
+    parts = {m.id: m.view.seen(state, seat) for m in modules_of(state) if m.view is not None}
     return View(viewer=viewer, players=players, turn=state.turn, market=state.market,
                 modules=state.modules, phase=state.phase, display=state.display,
                 deck_size=len(state.deck), bag_size=len(state.bag), discard=state.discard,
                 dirk=state.dirk, scoring_called=state.scoring_called,
                 rounds_held=state.rounds_held, removed=state.removed, ranking=state.ranking,
-                walls=state.walls,
-                treasure=None if state.treasure is None else seen(state.treasure),
-                vendors=None if state.vendors is None else vendors_seen(
-                    state.vendors, -1 if viewer is None else state.seat_of(viewer)),
-                change=state.change)
+                **parts)

@@ -24,7 +24,7 @@ from ...base.buy import payments as building_payments
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
 from ...rng import Generator
-from ...rules import Context, Module, register
+from ...rules import Context, Module, ViewPart, register
 from ...state import GameState
 from ...violations import Violation
 from ..treasure import rules as treasure
@@ -290,6 +290,14 @@ def consistency(state: GameState) -> list[Violation]:
     return out
 
 
+def seen(state: GameState, seat: int | None) -> ChangeState:
+    """change.give: the coins are visible and the bag is kept sorted (a coin is drawn at
+    random with the game's generator), so everyone sees all of it."""
+    change = state.change
+    assert change is not None
+    return change
+
+
 CHANGE = register(Module(
     id="change",
     name="The Change",
@@ -307,5 +315,6 @@ CHANGE = register(Module(
     money_held=money_held,
     variants=((BuyBuilding, candidates_building, sample_building),
               (BuyTreasure, candidates_treasure, sample_treasure)),
+    view=ViewPart(ChangeState, seen),
     default_data=DATA,
 ))

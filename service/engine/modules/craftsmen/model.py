@@ -24,4 +24,17 @@ class CraftsmenState(Record):
     passing: bool = False
 
 
-__all__ = ["CraftsmenState"]
+class CraftsmenSeen(Record):
+    """What a viewer sees of the craftsmen (RULES.md §8, craftsmen.pass): the face-up cards;
+    per seat whether it holds a face-down card (`face_down`), which one only in its holder's
+    view (`own_face_down`); how many are out of the game, not which."""
+
+    face_up: tuple[Cards, ...] = ()
+    face_down: tuple[bool, ...] = ()
+    own_face_down: str | None = None
+    out_size: int = 0
+    used: str | None = None
+    passing: bool = False
+
+
+__all__ = ["CraftsmenSeen", "CraftsmenState"]

@@ -67,10 +67,10 @@ from ...grid import (
 )
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, register
+from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
 from ...state import Coord, GameState, PlacedTile, Tile, lift_tile, place_tile
 from ...violations import Violation
-from .model import CraftsmenState
+from .model import CraftsmenSeen, CraftsmenState
 
 DATA = load_data("craftsmen")
 KIND: dict[str, str] = {c["id"]: c["kind"] for c in DATA["cards"]}
@@ -788,6 +788,15 @@ def _free(action, rule, check, apply, candidates):  # type: ignore[no-untyped-de
                       candidates=candidates, sample=_sampler(candidates))
 
 
+def seen(state: GameState, seat: int | None) -> CraftsmenSeen:
+    """craftsmen.pass: a face-down craftsman only its holder sees; the cards out of the game
+    nobody (a count)."""
+    cs = _cs(state)
+    return CraftsmenSeen(face_up=cs.face_up, face_down=tuple(c is not None for c in cs.face_down),
+                         own_face_down=None if seat is None else cs.face_down[seat],
+                         out_size=len(cs.out), used=cs.used, passing=cs.passing)
+
+
 CRAFTSMEN = register(Module(
     id="craftsmen",
     name="Travelling Craftsmen",
@@ -829,5 +838,6 @@ CRAFTSMEN = register(Module(
     consistency=consistency,
     events=(CraftsmanUsed, CraftsmanPassed, CraftsmanTurnedUp, MarketTilesSwapped, MoneyExchanged),
     tokens=("rotation",),
+    view=ViewPart(CraftsmenSeen, seen),
     default_data=DATA,
 ))

@@ -19,7 +19,7 @@ from ...flow import spend_action, with_player, without
 from ...places import beyond_supply
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, register
+from ...rules import ActionRule, Context, Module, ViewPart, register
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
 from ...state import GameState, Player, Tile
 from ...violations import Violation
@@ -375,6 +375,13 @@ def check_position(position: Position) -> list[Violation]:
         f"{n} {kind} extensions on the table: there are only {held}"))
 
 
+def seen(state: GameState, seat: int | None) -> ExtensionsState:
+    """extensions.setup: the board lies face up, so everyone sees all of it."""
+    extensions = state.extensions
+    assert extensions is not None
+    return extensions
+
+
 EXTENSIONS = register(Module(
     id="extensions",
     name="Extensions",
@@ -390,5 +397,6 @@ EXTENSIONS = register(Module(
     check_position=check_position,
     events=(ExtensionBought,),
     tokens=("extension",),
+    view=ViewPart(ExtensionsState, seen),
     default_data=DATA,
 ))

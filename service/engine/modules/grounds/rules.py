@@ -27,7 +27,7 @@ from ...events import Event
 from ...flow import with_player
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, register
+from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
 from ...scoring import Position
 from ...state import GameState, Tile
 from ...violations import Violation
@@ -318,6 +318,13 @@ def check_position(position: Position) -> list[Violation]:
     return out
 
 
+def seen(state: GameState, seat: int | None) -> GroundsState:
+    """grounds.setup: the columns lie face up; the sites in the bag are hidden with the bag."""
+    grounds = state.grounds
+    assert grounds is not None
+    return grounds
+
+
 GROUNDS = register(Module(
     id="grounds",
     name="New Building Grounds",
@@ -336,5 +343,6 @@ GROUNDS = register(Module(
     check_position=check_position,
     events=(GroundLaid, ConstructionChosen, SiteBuiltForDirk),
     tokens=("construction",),
+    view=ViewPart(GroundsState, seen),
     default_data=DATA,
 ))

@@ -44,3 +44,32 @@ class PowerState(Record):
     hidden: Annotated[Many[HiddenTile], HIDDEN] = ()
     used_white: Ids = ()  # prosperity tiles whose die lowered a price this turn
     choices: Annotated[Many[EndChoice], HIDDEN] = ()
+
+
+class HiddenTileSeen(Record):
+    """A tile face down under a market tile as a viewer sees it: `tile` only in its owner's
+    view (absent: face down), where it lies and whose it is for everyone."""
+
+    tile: Text | None = None
+    above: Text | None = None
+    currency: Text = ""
+    owner: Text = ""
+
+
+class PowerSeen(Record):
+    """What a viewer sees of the powers (RULES.md §8, power.architecture, power.wisdom): all of
+    the state but what a power has drawn, which only the player using it (the active player)
+    sees (`drawn`; everyone sees how many, `drawn_size`), and the tiles hidden under market
+    tiles, which only their owners see."""
+
+    white: Int = 0
+    black: Int = 0
+    white_out: Int = 0
+    due: Ids = ()
+    using: Text | None = None
+    roll: Int = 0
+    drawn_size: Int = 0
+    drawn: Ids | None = None  # only in the view of the player using the power
+    hidden: Many[HiddenTileSeen] = ()
+    used_white: Ids = ()
+    choices: Many[EndChoice] = ()

@@ -22,11 +22,11 @@ from ...flow import with_player
 from ...grid import best_wall_pair, layout_of
 from ...records import Many, Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, register
+from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
 from ...scoring import Line, Position
 from ...state import GameState, MarketSpace, Tile, market_tile
 from ...violations import Violation
-from .model import EndChoice, HiddenTile, PowerState
+from .model import EndChoice, HiddenTile, HiddenTileSeen, PowerSeen, PowerState
 
 DATA = load_data("power")
 SPECIAL = {t["id"]: t["id"].rsplit("-", 1)[1] for t in DATA["tiles"]}  # tile -> its power
@@ -578,6 +578,19 @@ def check_position(position: Position) -> list[Violation]:
     return out
 
 
+def seen(state: GameState, seat: int | None) -> PowerSeen:
+    """power.architecture, power.wisdom: what a power drew only the player using it sees (the
+    active player); a tile hidden under a market tile only its owner."""
+    power = _power(state)
+    viewer = None if seat is None else state.players[seat].name
+    hidden = tuple(HiddenTileSeen(tile=h.tile if h.owner == viewer else None, above=h.above,
+                                  currency=h.currency, owner=h.owner) for h in power.hidden)
+    return PowerSeen(white=power.white, black=power.black, white_out=power.white_out, due=power.due,
+                     using=power.using, roll=power.roll, drawn_size=len(power.drawn),
+                     drawn=power.drawn if seat == state.turn.player and power.drawn else None,
+                     hidden=hidden, used_white=power.used_white, choices=power.choices)
+
+
 POWER = register(Module(
     id="power",
     name="Buildings of Power",
@@ -609,5 +622,6 @@ POWER = register(Module(
     events=(DieRolled, PowerUsed, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),
     tokens=("die",),
+    view=ViewPart(PowerSeen, seen),
     default_data=DATA,
 ))

@@ -34,4 +34,14 @@ class StaffState(Record):
     steps: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
 
 
-__all__ = ["Spot", "StaffState"]
+class StaffSeen(Record):
+    """What everyone sees of the staff (RULES.md §8): how many servants the face-down pile holds
+    (not which, nor their order), the face-up display, the marshals and the steps allowed."""
+
+    pile_size: int = 0
+    display: Servants = ()
+    marshals: Annotated[tuple[Spot, ...], msgspec.Meta(max_length=6)] = ()
+    steps: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+
+
+__all__ = ["Spot", "StaffSeen", "StaffState"]

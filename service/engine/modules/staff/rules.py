@@ -23,12 +23,12 @@ from ...grid import layout_of, walk_neighbours
 from ...places import beyond_supply, tiles_in_play
 from ...records import Many
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, modules_of_ids, register
+from ...rules import ActionRule, Context, Module, Pending, ViewPart, modules_of_ids, register
 from ...scoring import Line, Position, building_type, majority_lines
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
 from ..craftsmen.rules import BuilderRedesign
-from .model import Spot, StaffState
+from .model import Spot, StaffSeen, StaffState
 
 DATA = load_data("staff")
 SERVANTS: dict[str, int] = dict(DATA["servants"])
@@ -370,6 +370,14 @@ def check_position(position: Position) -> list[Violation]:
         f"{n} servants on {colour} tiles: there are only {held}"))
 
 
+def seen(state: GameState, seat: int | None) -> StaffSeen:
+    """staff.setup: the servant pile lies face down, so everyone sees only its size."""
+    staff = state.staff
+    assert staff is not None
+    return StaffSeen(pile_size=len(staff.pile), display=staff.display, marshals=staff.marshals,
+                     steps=staff.steps)
+
+
 STAFF = register(Module(
     id="staff",
     name="Palace Staff",
@@ -391,5 +399,6 @@ STAFF = register(Module(
     events=(ServantsLaid, MarshalMoved),
     lines=(StaffLine,),
     tokens=("servant",),
+    view=ViewPart(StaffSeen, seen),
     default_data=DATA,
 ))

@@ -23,7 +23,7 @@ from ...events import Event
 from ...flow import NEXT_TURN, with_player
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, register
+from ...rules import ActionRule, Context, Module, ViewPart, register
 from ...state import GameState
 from ...violations import Violation
 from .model import ThievesState
@@ -208,6 +208,14 @@ def consistency(state: GameState) -> list[Violation]:
     return out
 
 
+def seen(state: GameState, seat: int | None) -> ThievesState:
+    """thieves.setup: the thieves are dealt face up, and those out of the game are the rest
+    of the 12, so everyone sees all of it."""
+    thieves = state.thieves
+    assert thieves is not None
+    return thieves
+
+
 THIEVES_MODULE = register(Module(
     id="thieves",
     name="The Thieves",
@@ -222,5 +230,6 @@ THIEVES_MODULE = register(Module(
     expected=expected,
     consistency=consistency,
     events=(ThiefPlayed,),
+    view=ViewPart(ThievesState, seen),
     default_data=DATA,
 ))

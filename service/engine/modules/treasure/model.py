@@ -37,8 +37,4 @@ class TreasureSeen(Record):
     closed: bool = False
 
 
-def seen(treasure: TreasureState) -> TreasureSeen:
-    return TreasureSeen(rooms=treasure.rooms, bag_size=len(treasure.bag), closed=treasure.closed)
-
-
-__all__ = ["TreasureSeen", "TreasureState", "seen"]
+__all__ = ["TreasureSeen", "TreasureState"]

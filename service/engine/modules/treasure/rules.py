@@ -25,12 +25,12 @@ from ...flow import spend_action, with_player, without
 from ...places import beyond_supply, tiles_in_play
 from ...records import Int, Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, payment_values, register
+from ...rules import ActionRule, Context, Module, ViewPart, payment_values, register
 from ...scoring import Line, Position, building_type, shared_places
 from ...state import GameState, Player, Tile
 from ...violations import Violation
 from ..dirk import GiveToDirk
-from .model import TreasureState
+from .model import TreasureSeen, TreasureState
 
 DATA = load_data("treasure")
 CHESTS: dict[str, int] = dict(DATA["chests"])
@@ -504,6 +504,13 @@ def check_position(position: Position) -> list[Violation]:
         f"{n} chests on {colour} buildings: there are only {held}"))
 
 
+def seen(state: GameState, seat: int | None) -> TreasureSeen:
+    """treasure.setup: the chests in the bag are seen as a count (their order is hidden)."""
+    treasure = state.treasure
+    assert treasure is not None
+    return TreasureSeen(rooms=treasure.rooms, bag_size=len(treasure.bag), closed=treasure.closed)
+
+
 TREASURE = register(Module(
     id="treasure",
     name="The Treasure Chamber",
@@ -521,5 +528,6 @@ TREASURE = register(Module(
     events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled),
     lines=(TreasureLine,),
     tokens=("chest",),
+    view=ViewPart(TreasureSeen, seen),
     default_data=DATA,
 ))

@@ -48,12 +48,4 @@ class VendorsSeen(Record):
     discs: Many[Disc | None] = ()
 
 
-def seen(vendors: VendorsState, seat: int) -> VendorsSeen:
-    """The part of `vendors` the player at `seat` (-1: a spectator) may see."""
-    if all(d.chosen for d in vendors.discs):
-        return VendorsSeen(supply=vendors.supply, discs=vendors.discs)
-    return VendorsSeen(supply=None, discs=tuple(d if i == seat else None
-                                                for i, d in enumerate(vendors.discs)))
-
-
-__all__ = ["Disc", "VendorsSeen", "VendorsState", "seen"]
+__all__ = ["Disc", "VendorsSeen", "VendorsState"]

@@ -22,11 +22,11 @@ from ...events import Event
 from ...flow import with_player
 from ...records import Many, Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, register
+from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
 from ...scoring import Line, Position, building_type
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
-from .model import Disc, VendorsState
+from .model import Disc, VendorsSeen, VendorsState
 
 DATA = load_data("vendors")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -526,6 +526,17 @@ def check_position(position: Position) -> list[Violation]:
     return out
 
 
+def seen(state: GameState, seat: int | None) -> VendorsSeen:
+    """vendors.setup: the choices stay hidden until every player has made them; until then a
+    viewer sees only their own disc (the others' as null) and no supply (its colours would
+    give the choices away)."""
+    vendors = _vendors(state)
+    if all(d.chosen for d in vendors.discs):
+        return VendorsSeen(supply=vendors.supply, discs=vendors.discs)
+    return VendorsSeen(supply=None, discs=tuple(d if i == seat else None
+                                                for i, d in enumerate(vendors.discs)))
+
+
 VENDORS = register(Module(
     id="vendors",
     name="Street Vendors and Inhabitants",
@@ -552,5 +563,6 @@ VENDORS = register(Module(
     events=(InhabitantsChosen, DiscsRevealed, DiscLifted, VendorVisited, DiscPlaced, InhabitantsReturned),
     lines=(VendorsLine,),
     tokens=("inhabitant",),
+    view=ViewPart(VendorsSeen, seen),
     default_data=DATA,
 ))

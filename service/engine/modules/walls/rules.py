@@ -23,7 +23,7 @@ from ...flow import spend_action, with_player
 from ...grid import check_layout, rotate
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, register
+from ...rules import ActionRule, Context, Module, ViewPart, register
 from ...scoring import Position
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
@@ -279,6 +279,14 @@ def check_position(position: Position) -> list[Violation]:
     return out
 
 
+def seen(state: GameState, seat: int | None) -> WallsState:
+    """walls.reveal: the cards set aside lie face up and used ones on tiles; those still in
+    the deck are hidden with the deck."""
+    walls = state.walls
+    assert walls is not None
+    return walls
+
+
 WALLS_MODULE = register(Module(
     id="walls",
     name="The Walls",
@@ -295,5 +303,6 @@ WALLS_MODULE = register(Module(
     check_position=check_position,
     events=(WallCardSetAside, WallsAdded),
     tokens=("added_walls",),
+    view=ViewPart(WallsState, seen),
     default_data=DATA,
 ))

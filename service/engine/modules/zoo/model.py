@@ -20,6 +20,16 @@ class ZooState(Record):
     discarded: Kinds = ()
 
 
+class ZooSeen(Record):
+    """What everyone sees of the animals off the tiles (RULES.md §8): how many lie face down in
+    the supply and how many were put back unseen, not which; those discarded on reaching Dirk
+    (they lay face up on the market)."""
+
+    supply_size: int = 0
+    removed_size: int = 0
+    discarded: Kinds = ()
+
+
 class AnimalStep(Record):
     """One step: an animal of `kind` leaves the tile at (x, y) through its side `side`."""
 
@@ -30,5 +40,5 @@ class AnimalStep(Record):
 
 
 # Actions and events subclass the engine's unions; they are declared in rules.py, which may
-# import the engine. Only data the game state holds lives here.
-__all__ = ["AnimalStep", "ZooState"]
+# import the engine. Only data lives here: what the game state holds and what views show.
+__all__ = ["AnimalStep", "ZooSeen", "ZooState"]

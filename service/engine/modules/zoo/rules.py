@@ -16,11 +16,11 @@ from ...flow import with_player
 from ...grid import layout_of
 from ...records import Many, Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, register
+from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
 from ...scoring import Line, Position
 from ...state import GameState, PlacedTile, Player
 from ...violations import Violation
-from .model import AnimalStep, ZooState
+from .model import AnimalStep, ZooSeen, ZooState
 
 DATA = load_data("zoo")
 KINDS: tuple[str, ...] = tuple(DATA["kinds"])
@@ -290,6 +290,13 @@ def consistency(state: GameState) -> list[Violation]:
     return out
 
 
+def seen(state: GameState, seat: int | None) -> ZooSeen:
+    """What everyone sees (RULES.md §8): the supply and the animals put back unseen as counts."""
+    zoo = state.zoo
+    assert zoo is not None
+    return ZooSeen(supply_size=len(zoo.supply), removed_size=len(zoo.removed), discarded=zoo.discarded)
+
+
 def check_position(position: Position) -> list[Violation]:
     """Scoring positions: known kinds, at most 3 of each on the table."""
     counts: Counter[str] = Counter(
@@ -319,6 +326,7 @@ ZOO = register(Module(
     events=(AnimalsArrived, AnimalsMoved, AnimalsDiscarded),
     lines=(ZooLine,),
     tokens=("animals",),
+    view=ViewPart(ZooSeen, seen),
     default_data=DATA,
 ))
 
