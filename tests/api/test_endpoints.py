@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 from litestar.testing import TestClient
 
 from service.api.app import create_app
 from service.settings import Settings
+from tests.engine.play import play_until
 
 
 def _first_action(client: TestClient, state: Any) -> dict:
@@ -90,6 +92,28 @@ def test_view_hides_other_hands(client: TestClient, state: Any) -> None:
     assert "hand" in seen["Ana"] and "hand" not in seen["Ben"]
     spectator = client.post("/v1/view", json={"state": state}).json()
     assert all("hand" not in p for p in spectator["players"])
+
+
+def test_view_hides_the_modules_hidden_parts(client: TestClient) -> None:
+    """RULES.md §8 through HTTP: face-down piles and bags as sizes, a face-down craftsman only
+    in its holder's view, no deck or bag content and no generator state in any view."""
+    state = play_until(("craftsmen", "staff", "treasure"), 3, seed=1,
+                       wanted=lambda s: any(s.craftsmen.face_down))
+    holder = next(i for i, c in enumerate(state.craftsmen.face_down) if c is not None)
+    card = state.craftsmen.face_down[holder]
+    body = msgspec.json.decode(msgspec.json.encode(state))
+    for player in (None, "Ana", "Ben", "Cyd"):
+        r = client.post("/v1/view", json={"state": body, "player": player})
+        assert r.status_code == 200
+        seen = r.json()
+        assert seen["staff"]["pile_size"] == len(state.staff.pile) and "pile" not in seen["staff"]
+        assert seen["treasure"]["bag_size"] == len(state.treasure.bag) and "bag" not in seen["treasure"]
+        assert seen["craftsmen"]["face_down"] == [i == holder for i in range(3)]
+        mine = player == state.players[holder].name
+        assert seen["craftsmen"].get("own_face_down") == (card if mine else None)
+        assert (f'"{card}"' in r.text) == mine
+        assert not [c for c in (*state.deck, *state.bag) if f'"{c}"' in r.text]
+        assert state.rng not in r.text
 
 
 def test_modules_health_ready_and_stats(client: TestClient) -> None:

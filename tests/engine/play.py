@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import msgspec
@@ -75,6 +76,20 @@ def play_random_game(seed: int, players: int, modules: tuple[str, ...] = (), *,
         if outcome.game_over:
             return game
     raise AssertionError(f"game {seed} with {players} players did not end in {MAX_ACTIONS} actions")
+
+
+def play_until(modules: tuple[str, ...], players: int, seed: int,
+               wanted: Callable[[GameState], object]) -> GameState:
+    """The first state of a random game (from its setup on) for which `wanted` is true."""
+    state = new_game(NAMES[:players], modules, seed=seed).state
+    rng = Generator(seed ^ 0x5EED)
+    for _ in range(MAX_ACTIONS):
+        if wanted(state):
+            return state
+        action = random_action(state, rng)
+        assert action is not None and state.phase != "over"
+        state = apply(state, action).state
+    raise AssertionError(f"no wanted state in game {seed} with {players} players")
 
 
 def replay(game: Game) -> list[bytes]:
