@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Many, Record, Text
+from ...records import HIDDEN, Int, Many, Record, Text
 
 Cards = Annotated[tuple[Text, ...], msgspec.Meta(max_length=13)]
 
@@ -29,11 +29,11 @@ class CraftsmenSeen(Record):
     per seat whether it holds a face-down card (`face_down`), which one only in its holder's
     view (`own_face_down`); how many are out of the game, not which."""
 
-    face_up: tuple[Cards, ...] = ()
-    face_down: tuple[bool, ...] = ()
-    own_face_down: str | None = None
-    out_size: int = 0
-    used: str | None = None
+    face_up: Many[Cards] = ()
+    face_down: Many[bool] = ()
+    own_face_down: Text | None = None
+    out_size: Int = 0
+    used: Text | None = None
     passing: bool = False
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Record, Text
+from ...records import HIDDEN, Int, Record, Text
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 Servants = Annotated[tuple[Text, ...], msgspec.Meta(max_length=54)]
@@ -38,7 +38,7 @@ class StaffSeen(Record):
     """What everyone sees of the staff (RULES.md §8): how many servants the face-down pile holds
     (not which, nor their order), the face-up display, the marshals and the steps allowed."""
 
-    pile_size: int = 0
+    pile_size: Int = 0
     display: Servants = ()
     marshals: Annotated[tuple[Spot, ...], msgspec.Meta(max_length=6)] = ()
     steps: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from ...records import HIDDEN, Record, Text
+from ...records import HIDDEN, Int, Record, Text
 
 Kinds = Annotated[tuple[Text, ...], msgspec.Meta(max_length=24)]
 
@@ -25,8 +25,8 @@ class ZooSeen(Record):
     the supply and how many were put back unseen, not which; those discarded on reaching Dirk
     (they lay face up on the market)."""
 
-    supply_size: int = 0
-    removed_size: int = 0
+    supply_size: Int = 0
+    removed_size: Int = 0
     discarded: Kinds = ()
 
 
