@@ -172,6 +172,13 @@ class RedisTier:
     def _failed(self, what: str, error: BaseException) -> None:
         self.errors += 1
         self._open_until = time.monotonic() + self.breaker_seconds
+        # Every pooled connection may be dead (a restarted Redis): the first call after the
+        # breaker gets a new client, instead of failing once per stale connection, 5 s apart.
+        old, self._client = self._client, None
+        if old is not None:
+            task = asyncio.get_running_loop().create_task(_close_quietly(old))
+            self._writes.add(task)
+            task.add_done_callback(self._writes.discard)
         log.warning("redis %s failed (%s: %s); skipping Redis for %ss", what, type(error).__name__,
                     error, self.breaker_seconds)
 
@@ -247,6 +254,11 @@ class RedisTier:
     def stats(self) -> TierStats:
         return TierStats(enabled=self.enabled, hits=self.hits, misses=self.misses,
                          errors=self.errors, skipped=self.skipped, breaker_open=self.breaker_open)
+
+
+async def _close_quietly(client: Any) -> None:
+    with contextlib.suppress(Exception):
+        await client.aclose()
 
 
 class Cache:
