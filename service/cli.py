@@ -64,14 +64,44 @@ def _settings(args: argparse.Namespace) -> Any:
     return dataclasses.replace(Settings.from_env(), **given)
 
 
+def _metrics_dir(workers: int) -> tuple[str | None, bool]:
+    """With several workers, prometheus_client's multiprocess mode: the workers write their
+    metrics to files in PROMETHEUS_MULTIPROC_DIR and /metrics adds them up. A directory given by
+    the operator is emptied (old files would add a past run's counts); else a temporary one is
+    made. Returns the directory and whether it is ours to remove."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if given:
+        for old in Path(given).glob("*.db"):
+            old.unlink()
+        return given, False
+    if workers == 1:
+        return None, False
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = made = tempfile.mkdtemp(prefix="referee-metrics-")
+    return made, True
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """uvicorn with WORKERS processes; SIGTERM lets in-flight requests finish, then stops."""
+    import shutil
+
     import uvicorn
 
+    from .logs import uvicorn_config
+
     settings = _settings(args)
-    uvicorn.run("service.api.app:create_app", factory=True, host=settings.host, port=settings.port,
-                workers=settings.workers, log_level=settings.log_level,
-                timeout_graceful_shutdown=settings.shutdown_timeout_seconds)
+    metrics_dir, ours = _metrics_dir(settings.workers)
+    try:
+        uvicorn.run("service.api.app:create_app", factory=True, host=settings.host, port=settings.port,
+                    workers=settings.workers, log_level=settings.log_level, access_log=False,
+                    log_config=uvicorn_config(settings.log_level),
+                    timeout_graceful_shutdown=settings.shutdown_timeout_seconds)
+    finally:
+        if ours and metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
 
 

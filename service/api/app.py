@@ -1,7 +1,7 @@
 """The litestar application: `create_app(settings)` wires controllers, errors, cache and docs.
 
 `referee serve` runs it with uvicorn (`--factory service.api.app:create_app`), settings read
-once from the environment.
+once from the environment. Metrics and request logs: `observe.py`.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from litestar.logging import LoggingConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Contact, Server
 
-from service import playground
+from service import logs, playground
 from service.cache import Cache
 from service.seal import Sealing
 from service.settings import Settings
 
-from . import docs, handlers
+from . import docs, handlers, observe
 from .controllers import CONTROLLERS
 from .errors import EXCEPTION_HANDLERS
 
@@ -62,11 +62,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         "modules_answer": msgspec.json.encode(handlers.modules()),
     })
 
+    access_log = logs.AccessLog()
+
     async def close_cache() -> None:
+        access_log.flush()
         await cache.close()
 
-    return Litestar(
-        route_handlers=[*CONTROLLERS, docs.assets_router(), *playground.routes()],
+    app = Litestar(
+        route_handlers=[*CONTROLLERS, docs.assets_router(), *playground.routes(), observe.MetricsController],
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
@@ -74,10 +77,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
         on_shutdown=[close_cache],
         logging_config=LoggingConfig(
             root={"level": settings.log_level.upper(), "handlers": ["queue_listener"]},
+            formatters={"standard": logs.formatter()},
             log_exceptions="never",
         ),
         debug=False,
     )
+    # Around the whole app rather than as litestar middleware (which runs for matched routes
+    # only), so that every request, a 404 too, is counted and logged.
+    app.asgi_handler = observer = observe.RequestObserver(app.asgi_handler, cache,
+                                                          (route.path for route in app.routes), access_log)
+    app.state.observer = observer
+    return app
 
 
 logging.getLogger("service.api").addHandler(logging.NullHandler())
