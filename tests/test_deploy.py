@@ -18,15 +18,12 @@ import yaml
 from compose_spec import PyCompose
 
 from service.api.app import create_app
-from service.settings import Settings
+from service.settings import Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 MANIFESTS = sorted((DEPLOY / "k8s").glob("*.yaml"))
 K8S_VERSION = "1.30"  # the oldest Kubernetes the manifests are meant for
-# Variables the Deployment sets that are not (yet) settings of this code: the sealing key of
-# issue 6, under its placeholder name.
-PLACEHOLDERS = {"SEAL_KEYS"}
 
 
 def _documents() -> list[tuple[Path, dict[str, Any]]]:
@@ -119,16 +116,34 @@ def _setting_names() -> set[str]:
     return {name.upper() for name in Settings.__dataclass_fields__}
 
 
-def test_deployment_settings_are_settings_the_referee_accepts() -> None:
+def test_deployment_settings_are_settings_the_referee_accepts(tmp_path: Path) -> None:
     container = _container()
-    plain = {e["name"]: e["value"] for e in container["env"] if "value" in e}
+    plain = {e["name"]: e["value"] for e in container["env"]}
     config = _resource("ConfigMap", "referee-redis")["data"]
     assert set(plain) | set(config) <= _setting_names()
-    assert {e["name"] for e in container["env"]} - set(plain) <= PLACEHOLDERS
-    settings = Settings.from_env({**plain, **config})
-    assert settings.workers >= 1 and settings.redis_url
+    keys = tmp_path / "keys"  # the mounted Secret, here with a real key
+    keys.write_text(subprocess.run([str(Path(sys.executable).with_name("referee")), "keygen", "k1"],
+                                   capture_output=True, text=True, check=True).stdout)
+    settings = Settings.from_env({**plain, **config, "SEAL_KEYS_FILE": str(keys)})
+    assert settings.workers >= 1 and settings.redis_url and settings.sealing_keys()
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     assert ports["http"] == settings.port
+
+
+def test_the_sealing_keys_come_from_the_secret_and_its_placeholder_cannot_start(tmp_path: Path) -> None:
+    container = _container()
+    path = {e["name"]: e["value"] for e in container["env"]}["SEAL_KEYS_FILE"]
+    (mount,) = [m for m in container["volumeMounts"] if path.startswith(m["mountPath"] + "/")]
+    assert mount.get("readOnly") is True
+    pod = _resource("Deployment", "referee")["spec"]["template"]["spec"]
+    (volume,) = [v for v in pod["volumes"] if v["name"] == mount["name"]]
+    (item,) = volume["secret"]["items"]
+    assert path == f"{mount['mountPath']}/{item['path']}"
+    secret = _resource("Secret", volume["secret"]["secretName"])["stringData"]
+    placeholder = tmp_path / "keys"
+    placeholder.write_text(secret[item["key"]])
+    with pytest.raises(SettingsError, match="SEAL_KEYS_FILE"):
+        Settings.from_env({"SEAL_KEYS_FILE": str(placeholder)})
 
 
 def test_deployment_probes_ask_routes_the_referee_serves() -> None:
@@ -166,10 +181,6 @@ def test_references_between_resources_resolve() -> None:
     container = _container()
     for ref in container["envFrom"]:
         _resource("ConfigMap", ref["configMapRef"]["name"])
-    for e in container["env"]:
-        if "valueFrom" in e:
-            key = e["valueFrom"]["secretKeyRef"]
-            assert key["key"] in _resource("Secret", key["name"])["stringData"]
     redis = _resource("ConfigMap", "referee-redis")["data"]["REDIS_URL"]
     assert re.match(r"redis://referee-redis:6379/", redis)
     _resource("Service", "referee-redis")
@@ -208,4 +219,5 @@ def test_compose_runs_the_image_with_redis_and_valid_settings() -> None:
     assert referee["ports"] == [f"{settings.port}:{settings.port}"]
     assert referee["depends_on"]["redis"]["condition"] == "service_healthy"
     assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
-    assert "--maxmemory-policy" in redis["command"]
+    # Answers (a day) are evicted before one-future records (30 days): the nearest end first.
+    assert redis["command"][redis["command"].index("--maxmemory-policy") + 1] == "volatile-ttl"
