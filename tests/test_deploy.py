@@ -221,3 +221,23 @@ def test_compose_runs_the_image_with_redis_and_valid_settings() -> None:
     assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     # Answers (a day) are evicted before one-future records (30 days): the nearest end first.
     assert redis["command"][redis["command"].index("--maxmemory-policy") + 1] == "volatile-ttl"
+
+
+# --- what the image installs --------------------------------------------------------------------
+
+
+def test_the_package_the_image_installs_holds_every_file_of_service(tmp_path: Path) -> None:
+    """The image runs a non-editable install: a data file missing from package-data would be
+    missing there only."""
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+                   check=True, capture_output=True, timeout=300)
+    (wheel,) = tmp_path.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    packed = {name for name in names if name.startswith("service/")}
+    tracked = [name for name in subprocess.run(["git", "ls-files", "service"], cwd=ROOT, capture_output=True,
+                                               text=True, check=True).stdout.split()
+               if not name.endswith(".md")]  # notes for developers, not read at run time
+    assert tracked and set(tracked) <= packed
+    assert not any(name.startswith(("tests/", "bench/", "deploy/")) for name in names)
