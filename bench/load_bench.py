@@ -92,7 +92,11 @@ def start_redis(port: int, directory: str) -> subprocess.Popen[bytes]:
         raise SystemExit("redis-server is needed (apt-get install redis-server)")
     proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
                              "no", "--dir", directory], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for("redis-server", lambda: redis_answers(port))
+    try:
+        wait_for("redis-server", lambda: redis_answers(port))
+    except SystemExit:
+        stop(proc)
+        raise
     return proc
 
 
@@ -112,7 +116,12 @@ def start_server(port: int, workers: int, redis_port: int, log: Path, breaker: f
         proc = subprocess.Popen([str(BIN / "referee"), "serve"], cwd=ROOT, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
     # One worker runs in the server's own process; more are its children.
-    wait_for("the referee", lambda: healthy(port) and (workers == 1 or len(workers_of(proc.pid)) == workers))
+    try:
+        wait_for("the referee",
+                 lambda: healthy(port) and (workers == 1 or len(workers_of(proc.pid)) == workers))
+    except SystemExit:  # never leave a server behind
+        stop(proc)
+        raise
     return proc
 
 
