@@ -15,7 +15,7 @@ from service.engine.state import GameState
 # What RULES.md §8 and the modules' state docstrings call hidden, as (struct, field).
 HIDDEN = {
     ("GameState", "deck"), ("GameState", "bag"), ("GameState", "rng"), ("Player", "hand"),
-    ("ZooState", "supply"), ("PowerState", "drawn"), ("PowerState", "hidden"),
+    ("ZooState", "supply"), ("ZooState", "removed"), ("PowerState", "drawn"), ("PowerState", "hidden"),
     ("PowerState", "choices"), ("StaffState", "pile"), ("CraftsmenState", "face_down"),
     ("CraftsmenState", "out"), ("TreasureState", "bag"), ("Disc", "inhabitants"), ("Disc", "x"),
     ("Disc", "y"),
@@ -62,8 +62,8 @@ def test_the_public_part_holds_no_hidden_content(modules: list[str], players: in
     assert all(p.hand == () for p in public.players)
     for module in ("zoo", "staff", "treasure"):
         part = getattr(public, module)
-        assert part is None or (getattr(part, "supply", ()) == () and getattr(part, "pile", ()) == ()
-                                and getattr(part, "bag", ()) == ())
+        if part is not None:
+            assert all(getattr(part, f, ()) == () for f in ("supply", "removed", "pile", "bag"))
     # Everything else is as it was: concealing twice changes nothing, and the public fields agree.
     assert conceal(public) == public
     for field in ("market", "display", "discard", "turn", "phase", "walls", "change", "thieves"):

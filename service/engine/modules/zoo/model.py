@@ -16,7 +16,7 @@ class ZooState(Record):
     back in the box unseen at setup, and those discarded on reaching Dirk."""
 
     supply: Annotated[Kinds, HIDDEN] = ()
-    removed: Kinds = ()
+    removed: Annotated[Kinds, HIDDEN] = ()  # put back unseen (RULES.md §Z)
     discarded: Kinds = ()
 
 
