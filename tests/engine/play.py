@@ -92,6 +92,18 @@ def play_until(modules: tuple[str, ...], players: int, seed: int,
     raise AssertionError(f"no wanted state in game {seed} with {players} players")
 
 
+def after_steps(modules: tuple[str, ...] | list[str], players: int, seed: int, steps: int) -> GameState:
+    """A game after up to `steps` random actions from its setup (fewer if it ends)."""
+    state = new_game(NAMES[:players], modules, seed=seed).state
+    rng = Generator(seed)
+    for _ in range(steps):
+        action = random_action(state, rng)
+        if action is None:
+            break
+        state = apply(state, action).state
+    return state
+
+
 def replay(game: Game) -> list[bytes]:
     state = new_game(NAMES[:game.players], game.modules, seed=game.seed).state
     out = [msgspec.json.encode(state)]

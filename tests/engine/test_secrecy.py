@@ -7,10 +7,11 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.engine import Generator, apply, new_game, random_action
 from service.engine.rules import registered
 from service.engine.secrecy import _plan, conceal
 from service.engine.state import GameState
+
+from .play import after_steps
 
 # What RULES.md §8 and the modules' state docstrings call hidden, as (struct, field).
 HIDDEN = {
@@ -50,13 +51,7 @@ def test_exactly_the_hidden_fields_are_marked() -> None:
        players=st.integers(2, 5), seed=st.integers(0, 2**32), steps=st.integers(0, 60))
 def test_the_public_part_holds_no_hidden_content(modules: list[str], players: int, seed: int,
                                                  steps: int) -> None:
-    state = new_game(["Ana", "Ben", "Cyd", "Dov", "Eva"][:players], modules, seed=seed).state
-    rng = Generator(seed)
-    for _ in range(steps):
-        action = random_action(state, rng)
-        if action is None:
-            break
-        state = apply(state, action).state
+    state = after_steps(modules, players, seed, steps)
     public = conceal(state)
     assert public.deck == public.bag == () and public.rng == "0000000000000000"
     assert all(p.hand == () for p in public.players)

@@ -8,12 +8,13 @@ import xml.etree.ElementTree as ET
 import msgspec
 import pytest
 
-from service.engine import Generator, apply, new_game, random_action, score
+from service.engine import apply, new_game, score
 from service.engine.modules.vendors.rules import ChooseInhabitants
 from service.engine.scoring import Position
 from service.engine.state import TOKENS, GameState
 from service.engine.view import view
 from service.render import render_position, render_state, render_view
+from tests.engine.play import after_steps
 
 SVG = "{http://www.w3.org/2000/svg}"
 ALL_MODULES = ["craftsmen", "zoo", "power", "grounds", "extensions", "staff", "walls", "treasure",
@@ -51,14 +52,7 @@ def parse(svg: str) -> ET.Element:
 
 
 def random_state(modules: list[str], players: int = 3, steps: int = 60, seed: int = 5) -> GameState:
-    state = new_game(["Ana", "Ben", "Cyd", "Dov"][:players], modules, seed=seed).state
-    rng = Generator(seed)
-    for _ in range(steps):
-        action = random_action(state, rng)
-        if action is None:
-            break
-        state = apply(state, action).state
-    return state
+    return after_steps(modules, players, seed, steps)
 
 
 def _turned(sides: str, rotation: int) -> set[str]:
