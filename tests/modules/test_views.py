@@ -44,6 +44,8 @@ def unchanged_for_all(state: GameState) -> None:
 
 @pytest.mark.rule("zoo.setup")
 def test_zoo_the_supply_and_the_animals_put_back_show_as_counts() -> None:
+    """zoo.setup, seeds 000.29, 000.30: "Shuffle the 24 animal tiles face down" and "Two random
+    tiles are placed back in the box unseen": no view shows which."""
     state = play_until(("zoo",), 3, seed=3, wanted=lambda s: s.zoo.discarded or len(s.zoo.supply) < 18)
     seen = view(state, "Ana").zoo
     assert seen is not None and seen.supply_size == len(state.zoo.supply) and seen.removed_size == 2

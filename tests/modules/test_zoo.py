@@ -1,9 +1,10 @@
-"""Alhambra Zoo (RULES.md §Z): one test that allows and one that refuses per rule id, and the
-seed's scoring examples."""
+"""Alhambra Zoo (RULES.md §Z, seed 000): one test that allows and one that refuses per rule id,
+the seed's examples, and tests of its sentences (000.28 to 000.43) written from the text."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 from msgspec.structs import replace
@@ -18,15 +19,24 @@ from service.engine import (
     score,
     validate,
 )
-from service.engine.actions import BuyBuilding, PlaceBuilding
+from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE, NEIGHBOURS
 from service.engine.grid import layout_of
 from service.engine.modules.dirk import GiveToDirk
-from service.engine.modules.zoo.model import AnimalStep
-from service.engine.modules.zoo.rules import MoveAnimals, ZooLine, _single_steps, arrive, pending
+from service.engine.modules.zoo.model import AnimalStep, ZooState
+from service.engine.modules.zoo.rules import (
+    KINDS,
+    AnimalsArrived,
+    MoveAnimals,
+    ZooLine,
+    _single_steps,
+    arrive,
+    pending,
+)
 from service.engine.rules import Context
 from service.engine.scoring import Position, PositionPlayer
-from service.engine.state import GameState, PlacedTile, Tile
+from service.engine.state import GameState, PlacedTile, Tile, Turn
+from tests.engine.helpers import arrange, play, refused
 from tests.engine.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
@@ -87,6 +97,60 @@ def moving_state(also: Callable[[GameState], object] = lambda state: True) -> Ga
     raise AssertionError("no random game reached such an animal move")
 
 
+def zoo_arrange(state: GameState, animals: Mapping[tuple[int, int] | str, Sequence[str]] | None = None,
+                **where: object) -> GameState:
+    """`arrange` for a zoo game, with `animals` taken from the supply (or the box) onto Ana's
+    tiles: by position in her Alhambra, by tile id in her reserve. The market's animals go back
+    first; the gardens then on the market take theirs as they would arriving there."""
+    zoo = state.zoo
+    assert zoo is not None
+    pool = [*zoo.supply, *(k for s in state.market for k in s.animals), *zoo.removed]
+    state = replace(state, market=tuple(replace(s, animals=()) for s in state.market),
+                    zoo=replace(zoo, supply=(), removed=()))
+    state = arrange(state, check=False, **where)  # type: ignore[arg-type]
+    wanted = dict(animals or {})
+    for kinds in wanted.values():
+        for kind in kinds:
+            pool.remove(kind)
+    ana = state.players[0]
+    ana = replace(ana, alhambra=tuple(replace(p, animals=tuple(wanted.get((p.x, p.y), ())))
+                                      for p in ana.alhambra),
+                  reserve=tuple(replace(t, animals=tuple(wanted.get(t.tile, ()))) for t in ana.reserve))
+    state = replace(state, players=(ana, *state.players[1:]),
+                    zoo=ZooState(supply=tuple(pool[2:]), removed=tuple(pool[:2])))
+    state = arrive(state, Context(Generator(1)))
+    assert check_consistency(state) == []
+    return state
+
+
+# Ana's Alhambra: a row of open tiles east of the fountain, gardens at both ends.
+ROW = (("garden-10-open", 1, 0), ("arcades-9-open", 2, 0), ("chambers-10-open", 3, 0),
+       ("tower-11-open", 4, 0), ("garden-11-open", 5, 0))
+# A garden with a south wall at (1, 0) over a garden with a north wall at (1, 1); the way round
+# goes through the fountain and the open arcades at (0, 1).
+WALLED = (("garden-12-S", 1, 0), ("arcades-9-open", 0, 1), ("garden-10-N", 1, 1))
+ACTIONS_OVER = Turn(player=0, actions=0, acted=True)
+
+
+def moving(alhambra: Sequence[tuple[str, int, int]], hand: Sequence[str],
+           animals: Mapping[tuple[int, int] | str, Sequence[str]]) -> GameState:
+    """Ana's actions are over, nothing is held: she decides how her animals move."""
+    state = zoo_arrange(zoo_game(), animals, alhambras={"Ana": alhambra}, hands={"Ana": hand},
+                        active="Ana", turn=ACTIONS_OVER)
+    found = pending(state)
+    assert found is not None and found.rule == "zoo.move" and found.seat == 0
+    return state
+
+
+def east(kind: str, x: int, n: int) -> tuple[AnimalStep, ...]:
+    """`n` steps east along the row, from (x, 0)."""
+    return tuple(AnimalStep(kind=kind, x=x + i, y=0, side="E") for i in range(n))
+
+
+def animals_at(state: GameState, x: int, y: int) -> tuple[str, ...]:
+    return next(p.animals for p in state.players[0].alhambra if (p.x, p.y) == (x, y))
+
+
 def _walls_beside_animals(state: GameState) -> list[AnimalStep]:
     """Steps that would take an animal across a wall into a neighbouring tile."""
     layout = layout_of(state.active.alhambra)
@@ -104,11 +168,21 @@ def _walls_beside_animals(state: GameState) -> list[AnimalStep]:
 
 @pytest.mark.rule("zoo.setup")
 def test_zoo_setup_allows_22_face_down_animals_after_two_go_back_unseen() -> None:
+    """zoo.setup, seeds 000.28, 000.29, 000.30: "Exotic pets are finding a new home in the
+    Alhambra." "24 Animal tiles (3 each of 8 types)". "Shuffle the 24 animal tiles face down and
+    keep them next to the building market. Two random tiles are placed back in the box unseen."
+    (That nobody sees them: tests/modules/test_views.py.)"""
     state = zoo_game()
     assert state.zoo is not None and len(state.zoo.removed) == 2
     on_market = sum(len(s.animals) for s in state.market)
     assert len(state.zoo.supply) + on_market == 22
     assert check_consistency(state) == []
+    on_spaces = (k for s in state.market for k in s.animals)
+    everywhere = Counter((*state.zoo.supply, *state.zoo.removed, *on_spaces))
+    assert len(KINDS) == 8 and everywhere == {kind: 3 for kind in KINDS}
+    assert {"monkey", "pigeon", "cheetah"} <= set(KINDS)  # the kinds the seed names
+    # Shuffled with the game's generator: the two put back differ from game to game.
+    assert len({zoo_game(seed=s).zoo.removed for s in range(1, 9)}) > 1  # type: ignore[union-attr]
 
 
 @pytest.mark.rule("zoo.setup")
@@ -126,6 +200,8 @@ def test_zoo_setup_refuses_a_fourth_monkey_in_a_position() -> None:
 
 @pytest.mark.rule("zoo.arrive")
 def test_zoo_arrive_allows_two_animals_onto_a_garden_laid_on_the_market() -> None:
+    """zoo.arrive, seed 000.31: "Whenever a garden is revealed at the market, draw 2 animals and
+    place them face up on the garden." (At setup; at a refill: the next test.)"""
     state = with_garden_on_market()
     garden = next(s for s in state.market if s.tile and s.tile.startswith("garden"))
     assert len(garden.animals) == 2
@@ -133,6 +209,25 @@ def test_zoo_arrive_allows_two_animals_onto_a_garden_laid_on_the_market() -> Non
     ctx = Context(Generator(1))
     after = arrive(bare, ctx)
     assert len(next(s for s in after.market if s.tile == garden.tile).animals) == 2
+
+
+@pytest.mark.rule("zoo.arrive")
+def test_zoo_arrive_allows_two_animals_onto_a_garden_revealed_at_a_refill() -> None:
+    """zoo.arrive, seed 000.31: "Whenever a garden is revealed at the market, draw 2 animals and
+    place them face up on the garden." Ana buys the blue space's pavilion; the refill reveals
+    the garden on top of the bag there, and it takes the two animals on top of the supply."""
+    state = zoo_arrange(zoo_game(), market={"blue": "pavilion-8-open"}, hands={"Ana": ("blue-9-a",)},
+                        bag_top=("garden-10-open",), active="Ana")
+    assert state.zoo is not None
+    top = state.zoo.supply[:2]
+    outcome = play(state, BuyBuilding(player="Ana", tile="pavilion-8-open", payment=("blue-9-a",)),
+                   ReserveBuilding(player="Ana", tile="pavilion-8-open"))
+    after = outcome.state
+    blue = next(s for s in after.market if s.currency == "blue")
+    assert blue.tile == "garden-10-open" and blue.animals == top
+    assert after.zoo is not None and after.zoo.supply == state.zoo.supply[2:]
+    assert AnimalsArrived(tile="garden-10-open", animals=top) in outcome.events
+    assert after.active.name == "Ben"
 
 
 @pytest.mark.rule("zoo.arrive")
@@ -153,12 +248,35 @@ def test_zoo_arrive_refuses_animals_on_a_market_tile_that_is_no_garden() -> None
 
 @pytest.mark.rule("zoo.buy")
 def test_zoo_buy_allows_the_buyer_the_animals_of_the_garden_for_free() -> None:
+    """zoo.buy, seed 000.32: "Any player buying the garden receives the animals as well"."""
     state = with_garden_on_market()
     animals = next(s.animals for s in state.market if s.tile and s.tile.startswith("garden"))
     state, garden = buy_garden(state)
     held = next(t for t in state.active.held if t.tile == garden)
     assert held.animals == animals
     assert check_consistency(state) == []
+
+
+@pytest.mark.rule("zoo.buy")
+def test_zoo_buy_allows_the_animals_for_free_placed_with_the_garden_by_the_usual_rules() -> None:
+    """zoo.buy, seed 000.32: "Any player buying the garden receives the animals as well for free,
+    placing them together with the garden, following the usual rules." Paying the garden's
+    price exactly is an exact payment (the animals cost nothing); the garden goes where the
+    usual rules let it, its animals on it."""
+    state = zoo_arrange(zoo_game(), market={"green": "garden-10-open"},
+                        hands={"Ana": ("green-9-a", "green-1-a")}, active="Ana")
+    animals = next(s.animals for s in state.market if s.currency == "green")
+    assert len(animals) == 2
+    bought = play(state, BuyBuilding(player="Ana", tile="garden-10-open",
+                                     payment=("green-9-a", "green-1-a"))).state
+    assert bought.turn.actions == 1  # base.buy.exact-bonus: 10 paid for 10, another action
+    assert bought.players[0].held == (Tile(tile="garden-10-open", animals=animals),)
+    state = play(bought, TakeMoney(player="Ana", cards=bought.display[:1])).state
+    refused(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=2, y=0), "base.place.adjacent")
+    state = play(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0)).state
+    assert animals_at(state, 1, 0) == animals
+    found = pending(state)  # animals in her Alhambra now: she may move them
+    assert found is not None and found.rule == "zoo.move" and found.seat == 0
 
 
 @pytest.mark.rule("zoo.buy")
@@ -177,6 +295,8 @@ def test_zoo_buy_refuses_animals_to_the_buyer_of_another_building() -> None:
 
 @pytest.mark.rule("zoo.move")
 def test_zoo_move_allows_a_step_through_an_open_side_for_a_discarded_card() -> None:
+    """zoo.move, seed 000.33: "A player with animals in their Alhambra may move them at the end of
+    their turn by discarding a money card." (In random play.)"""
     state = moving_state()
     step = next(iter(_single_steps(state.active.alhambra)))
     card = state.active.hand[0]
@@ -185,6 +305,83 @@ def test_zoo_move_allows_a_step_through_an_open_side_for_a_discarded_card() -> N
     after = apply(state, action).state
     assert card in after.discard
     assert check_consistency(after) == []
+
+
+@pytest.mark.rule("zoo.move")
+def test_zoo_move_allows_the_seeds_example_a_card_worth_4_for_4_steps_of_any_currency() -> None:
+    """zoo.move, seeds 000.33, 000.34, 000.38: "A player with animals in their Alhambra may move
+    them at the end of their turn by discarding a money card. The value of the card equals the
+    number of steps the animals can take from tile to tile (the currency does not matter)."
+    "Example: A player plays a money card worth 4, thus may move their animals up to 4 steps.\""""
+    for currency in ("yellow", "green", "blue", "orange"):
+        card = f"{currency}-4-a"
+        state = moving(ROW, (card, "yellow-1-a"), {(1, 0): ("monkey",)})
+        outcome = play(state, MoveAnimals(player="Ana", card=card, steps=east("monkey", 1, 4)))
+        after = outcome.state
+        assert animals_at(after, 1, 0) == () and animals_at(after, 5, 0) == ("monkey",)
+        assert card in after.discard and after.players[0].hand == ("yellow-1-a",)
+        assert after.active.name == "Ben"  # the move ended Ana's turn
+
+
+@pytest.mark.rule("zoo.move")
+def test_zoo_move_refuses_a_fifth_step_for_a_card_worth_4() -> None:
+    """zoo.move, seeds 000.34, 000.38: the card "worth 4" moves the animals "up to 4 steps"."""
+    state = moving(ROW, ("orange-4-a",), {(1, 0): ("monkey",)})
+    five = (*east("monkey", 1, 4), AnimalStep(kind="monkey", x=5, y=0, side="W"))
+    refused(state, MoveAnimals(player="Ana", card="orange-4-a", steps=five), "zoo.move", "orange-4-a",
+            "4 steps")
+    # The same five steps with a card worth 5.
+    state = moving(ROW, ("orange-5-a",), {(1, 0): ("monkey",)})
+    after = play(state, MoveAnimals(player="Ana", card="orange-5-a", steps=five)).state
+    assert animals_at(after, 4, 0) == ("monkey",)
+
+
+@pytest.mark.rule("zoo.move")
+def test_zoo_move_allows_steps_split_between_animals_and_unused_steps_forfeited() -> None:
+    """zoo.move, seeds 000.36, 000.37: "The steps may be used for one animal only or can be split
+    between several animals." "A player may forfeit any steps if they want to do so." A card
+    worth 4: the monkey takes 2, the pigeon 1, the fourth is forfeited; a card worth 9 may be
+    discarded for no step at all."""
+    state = moving(ROW, ("green-4-a",), {(1, 0): ("monkey",), (5, 0): ("pigeon",)})
+    steps = (*east("monkey", 1, 2), AnimalStep(kind="pigeon", x=5, y=0, side="W"))
+    after = play(state, MoveAnimals(player="Ana", card="green-4-a", steps=steps)).state
+    assert animals_at(after, 3, 0) == ("monkey",) and animals_at(after, 4, 0) == ("pigeon",)
+    assert animals_at(after, 1, 0) == animals_at(after, 5, 0) == ()
+    state = moving(ROW, ("blue-9-a",), {(1, 0): ("monkey",)})
+    after = play(state, MoveAnimals(player="Ana", card="blue-9-a")).state
+    assert animals_at(after, 1, 0) == ("monkey",) and "blue-9-a" in after.discard
+
+
+@pytest.mark.rule("zoo.move")
+def test_zoo_move_refuses_a_wall_or_an_empty_space_but_allows_the_way_round() -> None:
+    """zoo.move, seed 000.35: "The animals may move only orthogonally, and they cannot cross
+    walls." (A step names a side, N, E, S or W: a diagonal step cannot even be written.) Steps
+    go "from tile to tile" (seed 000.34), never onto an empty space."""
+    state = moving(WALLED, ("green-3-a",), {(1, 0): ("monkey",)})
+    across = AnimalStep(kind="monkey", x=1, y=0, side="S")
+    refused(state, MoveAnimals(player="Ana", card="green-3-a", steps=(across,)), "zoo.move", "walled")
+    off = AnimalStep(kind="monkey", x=1, y=0, side="E")
+    refused(state, MoveAnimals(player="Ana", card="green-3-a", steps=(off,)), "zoo.move", "(2, 0)")
+    round_ = (AnimalStep(kind="monkey", x=1, y=0, side="W"), AnimalStep(kind="monkey", x=0, y=0, side="S"),
+              AnimalStep(kind="monkey", x=0, y=1, side="E"))
+    after = play(state, MoveAnimals(player="Ana", card="green-3-a", steps=round_)).state
+    assert animals_at(after, 1, 1) == ("monkey",) and animals_at(after, 1, 0) == ()
+
+
+@pytest.mark.rule("zoo.move")
+def test_zoo_move_refuses_a_move_to_a_player_whose_animals_are_only_in_the_reserve() -> None:
+    """zoo.move, seed 000.33: "A player with animals in their Alhambra may move them": animals on
+    a garden in the reserve give no move; the same garden in the Alhambra does."""
+    state = zoo_arrange(zoo_game(), {"garden-11-open": ("monkey",)}, reserves={"Ana": ("garden-11-open",)},
+                        hands={"Ana": ("green-4-a",)}, active="Ana")
+    after = play(state, TakeMoney(player="Ana", cards=state.display[:1])).state
+    assert after.active.name == "Ben" and pending(after) is None
+    refused(after, MoveAnimals(player="Ana", card="green-4-a"), "zoo.move", "no such decision")
+    state = zoo_arrange(zoo_game(), {(1, 0): ("monkey",)}, alhambras={"Ana": (("garden-11-open", 1, 0),)},
+                        hands={"Ana": ("green-4-a",)}, active="Ana")
+    after = play(state, TakeMoney(player="Ana", cards=state.display[:1])).state
+    found = pending(after)
+    assert after.active.name == "Ana" and found is not None and found.rule == "zoo.move"
 
 
 def _steps_onto_empty(state: GameState) -> list[AnimalStep]:
@@ -216,6 +413,7 @@ def test_zoo_move_refuses_an_empty_space_or_too_many_steps() -> None:
 
 @pytest.mark.rule("zoo.move")
 def test_zoo_move_refuses_to_cross_a_wall() -> None:
+    """zoo.move, seed 000.35: "they cannot cross walls" (in random play)."""
     state = moving_state(_walls_beside_animals)
     step = _walls_beside_animals(state)[0]
     refused = validate(state, MoveAnimals(player=state.active.name, card=state.active.hand[0],
@@ -234,12 +432,20 @@ def _zoo_points(*tiles: PlacedTile) -> int:
 
 @pytest.mark.rule("zoo.score")
 def test_zoo_score_allows_three_monkeys_on_a_garden_3_points() -> None:
+    """zoo.score, seeds 000.39, 000.41: "Each garden with exactly one kind of animal scores as many
+    points as the number of these animals." "Example: 3 monkeys are on a garden (no other
+    animals), the player scores 3 points." Two such gardens add up."""
     assert _zoo_points(PlacedTile(x=1, y=0, tile="garden-10-open",
                                   animals=("monkey", "monkey", "monkey"))) == 3
+    assert _zoo_points(PlacedTile(x=1, y=0, tile="garden-10-open", animals=("monkey", "monkey")),
+                       PlacedTile(x=-1, y=0, tile="garden-11-open", animals=("camel",))) == 3
 
 
 @pytest.mark.rule("zoo.score")
 def test_zoo_score_refuses_two_pigeons_and_a_cheetah_and_animals_off_gardens() -> None:
+    """zoo.score, seeds 000.40, 000.42: "There are 2 pigeons and 1 cheetah on the player's second
+    garden - no points at all." "Animals on other tiles than a garden are not worth any
+    points.\""""
     assert _zoo_points(PlacedTile(x=1, y=0, tile="garden-10-open",
                                   animals=("pigeon", "pigeon", "cheetah"))) == 0
     assert _zoo_points(PlacedTile(x=1, y=0, tile="tower-11-open", animals=("camel",))) == 0
@@ -249,6 +455,7 @@ def test_zoo_score_refuses_two_pigeons_and_a_cheetah_and_animals_off_gardens() -
 
 @pytest.mark.rule("zoo.dirk")
 def test_zoo_dirk_allows_a_gift_but_its_animals_are_discarded() -> None:
+    """zoo.dirk, seed 000.43: "If Dirk gets any animal tiles they are immediately discarded.\""""
     state = with_garden_on_market(players=2)
     animals = next(s.animals for s in state.market if s.tile and s.tile.startswith("garden"))
     state, garden = buy_garden(state)
@@ -261,6 +468,7 @@ def test_zoo_dirk_allows_a_gift_but_its_animals_are_discarded() -> None:
 
 @pytest.mark.rule("zoo.dirk")
 def test_zoo_dirk_refuses_a_state_where_dirk_keeps_animals() -> None:
+    """zoo.dirk, seed 000.43: Dirk's animals are "immediately discarded": he never keeps one."""
     state = zoo_game(players=2)
     assert state.dirk is not None and state.zoo is not None
     tiles = (replace(state.dirk.tiles[0], animals=state.zoo.supply[:1]), *state.dirk.tiles[1:])
