@@ -1,5 +1,6 @@
-"""Extensions (RULES.md §E): one test that allows and one that refuses per rule id, the seed's
-example, the listing of legal purchases, and random complete games."""
+"""Extensions (RULES.md §E, seed 001): one test that allows and one that refuses per rule id, the
+seed's example, tests of its sentences (001.13 to 001.28) written from the text, the listing of
+legal purchases, and random complete games."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from service.engine.catalogue import CATALOGUE
 from service.engine.modules.extensions.rules import AMOUNTS, COLUMNS, BuyExtension, ExtensionBought, payments
 from service.engine.scoring import MajorityLine, Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
+from tests.engine.helpers import play
 from tests.engine.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
@@ -97,6 +99,10 @@ def rules_of(violations: Sequence[object]) -> set[str]:
 
 @pytest.mark.rule("extensions.setup")
 def test_extensions_setup_allows_the_12_tiles_face_up_on_4_columns_of_3() -> None:
+    """extensions.setup, seeds 001.14, 001.15, 001.16: "12 Extension tiles". "Put the extension
+    board next to the building market." "Shuffle the 12 extension tiles and place them face up
+    on the spaces of the extension board." (Face up: every view shows the board,
+    tests/modules/test_views.py.)"""
     state = ext_game()
     assert state.extensions is not None
     board = state.extensions.board
@@ -112,6 +118,8 @@ def test_extensions_setup_allows_the_12_tiles_face_up_on_4_columns_of_3() -> Non
 
 @pytest.mark.rule("extensions.setup")
 def test_extensions_setup_refuses_a_tile_twice_on_the_board_or_a_third_garden_extension() -> None:
+    """extensions.setup, seed 001.14: there are 12 extension tiles (2 of each type, Default data),
+    each once."""
     state = ext_game()
     assert state.extensions is not None
     board = state.extensions.board
@@ -138,6 +146,10 @@ def test_extensions_setup_refuses_a_tile_twice_on_the_board_or_a_third_garden_ex
 
 @pytest.mark.rule("extensions.action")
 def test_extensions_action_allows_three_cards_of_the_columns_combination() -> None:
+    """extensions.action, seeds 001.13, 001.17, 001.18, 001.24: "The players may now extend their
+    buildings." "The player plays three money cards of one combination as shown on the extension
+    board. Then, the player may take one extension tile from the column of that combination."
+    "The player places the extension tile on a building of that type immediately.\""""
     state, ids, garden = garden_ready()
     action = buy(state, ids, garden)
     assert validate(state, action) == []
@@ -154,6 +166,9 @@ def test_extensions_action_allows_three_cards_of_the_columns_combination() -> No
 
 @pytest.mark.rule("extensions.action")
 def test_extensions_action_refuses_another_combination_or_count_or_tile() -> None:
+    """extensions.action, seeds 001.17, 001.18: "three money cards of one combination as shown on
+    the extension board", and the tile "from the column of that combination": not two or four
+    cards, not yellow-green-green for column 1's yellow-yellow-green."""
     state, ids, garden = garden_ready(cards=(("yellow", 5), ("green", 2), ("green", 4), ("yellow", 3)))
     wrong = validate(state, buy(state, ids[:3], garden))  # yellow-green-green for column 1
     assert rules_of(wrong) == {"extensions.action"} and "yellow-yellow-green" in wrong[0].message
@@ -176,6 +191,9 @@ def test_extensions_action_refuses_another_combination_or_count_or_tile() -> Non
 
 @pytest.mark.rule("extensions.matching")
 def test_extensions_matching_allows_another_action_when_the_cards_total_at_most_the_amount() -> None:
+    """extensions.matching, seed 001.19: "If the total of the played money cards is less than or
+    equal to the amount shown next to the tile, the purchase is considered matching, and the
+    player continues their turn.\""""
     # The seed's example: yellow 5, yellow 2, green 4 (11) match the tiles beside 12 and 14.
     for row in (1, 2):
         state, ids, garden = garden_ready(row=row)
@@ -188,7 +206,42 @@ def test_extensions_matching_allows_another_action_when_the_cards_total_at_most_
 
 
 @pytest.mark.rule("extensions.matching")
+def test_extensions_matching_allows_cards_totalling_exactly_the_amount() -> None:
+    """extensions.matching, seed 001.19: "less than or equal to the amount shown next to the
+    tile": yellow 5, yellow 3 and green 2 make 10, the amount beside the top tile (10)."""
+    state, ids, garden = garden_ready(row=0, cards=(("yellow", 5), ("yellow", 3), ("green", 2)))
+    assert AMOUNTS[0] == 10
+    outcome = play(state, buy(state, ids, garden))
+    assert next(e for e in outcome.events if isinstance(e, ExtensionBought)).matching
+    assert outcome.state.turn.actions == 1 and outcome.state.active.name == state.active.name
+
+
+@pytest.mark.rule("extensions.matching")
+def test_extensions_matching_allows_the_seeds_example_seraglio_or_arcades_but_not_the_pavilion() -> None:
+    """extensions.matching, seeds 001.21, 001.22: "Example: The player plays the combination yellow
+    5 - yellow 2 - green 4, and may choose from pavilion, arcades or seraglio. Continuing the
+    example above, both the seraglio or the arcades would be a matching purchase, but not the
+    pavilion." Column 1 (yellow-yellow-green) holds the pavilion beside 10, the seraglio beside
+    12 and the arcades beside 14; the player owns one building of each of these types."""
+    board = put(put(put(ext_game(), "extension-pavilion-1", 0, 0), "extension-seraglio-1", 0, 1),
+                "extension-arcades-1", 0, 2)
+    state, ids, tiles = give(board, (("yellow", 5), ("yellow", 2), ("green", 4)),
+                             reserve=("pavilion", "seraglio", "arcades"))
+    listed = {a.extension for a in legal_actions(state, 100_000)[0]
+              if isinstance(a, BuyExtension) and sorted(a.payment) == sorted(ids)}
+    assert listed == {"extension-pavilion-1", "extension-seraglio-1", "extension-arcades-1"}
+    for kind, tile in zip(("pavilion", "seraglio", "arcades"), tiles, strict=True):
+        outcome = play(state, buy(state, ids, tile, extension=f"extension-{kind}-1"))
+        matching = next(e for e in outcome.events if isinstance(e, ExtensionBought)).matching
+        assert matching == (kind != "pavilion"), kind
+        # Matching: the player continues their turn; the pavilion's 11 > 10 ends it.
+        assert (outcome.state.active.name == state.active.name) == matching, kind
+
+
+@pytest.mark.rule("extensions.matching")
 def test_extensions_matching_refuses_another_action_when_the_cards_total_more() -> None:
+    """extensions.matching, seed 001.20: "Otherwise, the purchase is not matching and the
+    player's turn ends." (With a building held, only its placement remains.)"""
     state, ids, garden = garden_ready(row=0)  # 11 > 10: not matching, the turn's actions end
     outcome = apply(state, buy(state, ids, garden))
     assert not next(e for e in outcome.events if isinstance(e, ExtensionBought)).matching
@@ -213,6 +266,11 @@ def test_extensions_matching_refuses_another_action_when_the_cards_total_more() 
 
 @pytest.mark.rule("extensions.owns-type")
 def test_extensions_owns_type_allows_a_building_bought_this_turn_and_it_keeps_the_extension() -> None:
+    """extensions.owns-type, seeds 001.23, 001.24, 001.25: "A player may buy an extension tile only
+    if they own that type of building (in their Alhambra or their reserve) or bought that type of
+    building during this turn. The player places the extension tile on a building of that type
+    immediately. The extension remains part of the building even when redesigning the
+    Alhambra." (Here: bought this turn, then put in the reserve.)"""
     for seed in range(1, 200):
         state = put(ext_game(seed=seed), "extension-garden-1", 0, 2)
         space = next((s for s in state.market if s.tile and CATALOGUE.tiles[s.tile].type == "garden"), None)
@@ -237,6 +295,9 @@ def test_extensions_owns_type_allows_a_building_bought_this_turn_and_it_keeps_th
 
 @pytest.mark.rule("extensions.owns-type")
 def test_extensions_owns_type_allows_the_alhambra_and_keeps_it_through_a_redesign() -> None:
+    """extensions.owns-type, seeds 001.23, 001.25: a building "in their Alhambra"; "The extension
+    remains part of the building even when redesigning the Alhambra." (The reserve: the
+    action's tests, whose garden lies there.)"""
     state, ids, garden = garden_ready(row=2)
     seat = state.turn.player
     p = state.active
@@ -258,6 +319,9 @@ def test_extensions_owns_type_allows_the_alhambra_and_keeps_it_through_a_redesig
 
 @pytest.mark.rule("extensions.owns-type")
 def test_extensions_owns_type_refuses_no_building_of_the_type_or_one_already_extended() -> None:
+    """extensions.owns-type, seeds 001.23, 001.26: "only if they own that type of building" (a
+    tower is no garden; another's garden is not theirs); "A building can be extended only
+    once.\""""
     state, ids, garden = garden_ready(row=2)
     state, _, (tower,) = give(state, reserve=("tower",))
     wrong_type = validate(state, buy(state, ids, tower))
@@ -306,6 +370,8 @@ def _garden_counts(*players: PositionPlayer, modules: tuple[str, ...] = ("extens
 
 @pytest.mark.rule("extensions.score")
 def test_extensions_score_allows_an_extended_building_to_count_as_two() -> None:
+    """extensions.score, seed 001.27: "An extended building counts as 2 buildings for
+    majorities." (Dirk's too.)"""
     ana = PositionPlayer(name="Ana", alhambra=(PlacedTile(x=0, y=0, tile="fountain"),
                                                PlacedTile(x=1, y=0, tile="garden-10-open", extension=True)))
     ben = PositionPlayer(name="Ben", alhambra=(PlacedTile(x=0, y=0, tile="fountain"),
@@ -323,6 +389,8 @@ def test_extensions_score_allows_an_extended_building_to_count_as_two() -> None:
 
 @pytest.mark.rule("extensions.score")
 def test_extensions_score_refuses_to_count_an_extension_in_the_reserve_or_without_the_module() -> None:
+    """extensions.score, seed 001.27: it counts twice "for majorities", where reserve buildings
+    never count."""
     ana = PositionPlayer(name="Ana", alhambra=(PlacedTile(x=0, y=0, tile="fountain"),
                                                PlacedTile(x=1, y=0, tile="garden-10-open")),
                          reserve=(Tile(tile="garden-11-open", extension=True),))
@@ -343,6 +411,7 @@ def dirk_ready(dirk: Sequence[str] = ("garden",)) -> tuple[GameState, tuple[str,
 
 @pytest.mark.rule("extensions.dirk")
 def test_extensions_dirk_allows_giving_an_extension_to_dirks_building() -> None:
+    """extensions.dirk, seed 001.28: "The players may give an extension to Dirk as a gift.\""""
     state, ids, _, (dirks,) = dirk_ready()
     action = buy(state, ids, dirks)
     assert validate(state, action) == []
@@ -359,6 +428,8 @@ def test_extensions_dirk_allows_giving_an_extension_to_dirks_building() -> None:
 
 @pytest.mark.rule("extensions.dirk")
 def test_extensions_dirk_refuses_a_building_of_another_type_or_already_extended() -> None:
+    """extensions.dirk, seeds 001.28, 001.23, 001.26: the gift goes on a building of Dirk's of the
+    extension's type, extended only once, and only a player owning that type may buy it."""
     state, ids, _, (tower,) = dirk_ready(dirk=("tower",))
     refused = validate(state, buy(state, ids, tower))
     assert rules_of(refused) == {"extensions.dirk"} and "tower" in refused[0].message

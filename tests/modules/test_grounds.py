@@ -1,5 +1,6 @@
-"""New Building Grounds (RULES.md §G): one test that allows and one that refuses per rule id,
-the seed's example (a site of price 12 bought on the blue space) and random complete games."""
+"""New Building Grounds (RULES.md §G, seed 001): one test that allows and one that refuses per
+rule id, the seed's example (a site of price 12 bought on the blue space), tests of its sentences
+(001.1 to 001.12) written from the text, and random complete games."""
 
 from __future__ import annotations
 
@@ -124,6 +125,11 @@ def majority(breakdown_lines: tuple[object, ...], building: str) -> MajorityLine
 
 @pytest.mark.rule("grounds.setup")
 def test_grounds_setup_allows_sites_in_the_bag_and_four_columns_of_three() -> None:
+    """grounds.setup, seeds 001.2, 001.3, 001.4, 001.5: "12 Buildings under construction (2 tiles
+    of each building type with construction icon)". "Shuffle the 8 building site tiles in with
+    the other Alhambra tiles." "Place the four number tiles in a row next to the building
+    market. Then, randomly place 3 building under construction tiles in a column under each
+    number tile.\""""
     outcome = new_game(NAMES, ["grounds"], seed=5)
     state = outcome.state
     sites = [t for t in (*state.bag, *(s.tile for s in state.market)) if t and t.startswith("site-")]
@@ -137,6 +143,8 @@ def test_grounds_setup_allows_sites_in_the_bag_and_four_columns_of_three() -> No
     assert check_consistency(state) == []
     # The sites are shuffled in with the game's generator: another seed, another bag.
     assert new_game(NAMES, ["grounds"], seed=6).state.bag != state.bag
+    # "randomly place": the columns differ from game to game.
+    assert len({grounds_game(seed=s).grounds.columns for s in range(1, 9)}) > 1  # type: ignore[union-attr]
 
 
 @pytest.mark.rule("grounds.setup")
@@ -161,6 +169,15 @@ def test_grounds_setup_refuses_a_fourth_building_in_a_column_or_a_third_pavilion
 
 @pytest.mark.rule("grounds.buy")
 def test_grounds_buy_allows_the_seed_example_a_site_of_12_on_the_blue_space() -> None:
+    """grounds.buy, seeds 001.1, 001.6, 001.7, 001.8, 001.9, 001.10: "New buildings are available
+    from the new building ground." "Whenever a building site is available at the market, the
+    active player may buy it for the price shown on it. Immediately, they choose one of the
+    buildings under construction from the column with the matching number as the purchased tile
+    and place it on that building site. It may be placed in the player's Alhambra or their
+    reserve." "Example: This building site can be purchased for a price of 12 denari (blue
+    currency). Then, the player decides if they want to build a pavilion, arcades or chambers,
+    placing the chosen tile on top of the building site." (Here: the Alhambra; the reserve:
+    the next test.)"""
     state = seed_example()
     buyer = state.active.name
     state = bought(state)
@@ -185,6 +202,39 @@ def test_grounds_buy_allows_the_seed_example_a_site_of_12_on_the_blue_space() ->
     line = majority(next(s.lines for s in score_state(state, 1).players if s.name == buyer), "arcades")
     assert line.count == 1 and line.place == 1
     assert check_consistency(state) == []
+
+
+@pytest.mark.rule("grounds.buy")
+def test_grounds_buy_allows_the_site_with_its_building_into_the_reserve() -> None:
+    """grounds.buy, seed 001.8: "It may be placed in the player's Alhambra or their reserve." The
+    seed's example again, the pair put in the reserve; there it counts for no majority."""
+    state = bought(seed_example())
+    buyer = state.active.name
+    state = apply(state, ChooseConstruction(player=buyer, site="site-4-12-ES", building="pavilion")).state
+    state = apply(state, TakeMoney(player=buyer, cards=state.display[:1])).state  # the exact payment's action
+    state = apply(state, ReserveBuilding(player=buyer, tile="site-4-12-ES")).state
+    me = next(p for p in state.players if p.name == buyer)
+    assert me.reserve[-1] == Tile(tile="site-4-12-ES", construction="pavilion")
+    assert state.active.name != buyer  # the turn is over
+    assert majority(next(s.lines for s in score_state(state, 1).players if s.name == buyer),
+                    "pavilion").count == 0
+    assert check_consistency(state) == []
+
+
+@pytest.mark.rule("grounds.buy")
+def test_grounds_buy_refuses_less_than_the_price_shown_on_the_site_or_another_currency() -> None:
+    """grounds.buy, seeds 001.6, 001.9: the site is bought "for the price shown on it": "This
+    building site can be purchased for a price of 12 denari (blue currency)." 11 denari are too
+    little; the blue space takes no florins."""
+    state = with_columns(grounds_game(), *SEED_COLUMNS)
+    state = site_on(state, "site-4-12-ES", "blue")
+    state = holding(state, state.turn.player, "blue-9-a", "blue-2-a", "yellow-3-a")
+    buyer = state.active.name
+    short = validate(state, BuyBuilding(player=buyer, tile="site-4-12-ES", payment=("blue-9-a", "blue-2-a")))
+    assert short[0].rule == "base.buy.amount" and "12" in short[0].message
+    florins = validate(state, BuyBuilding(player=buyer, tile="site-4-12-ES",
+                                          payment=("blue-9-a", "yellow-3-a")))
+    assert florins[0].rule == "base.buy.currency"
 
 
 @pytest.mark.rule("grounds.buy")
@@ -216,6 +266,9 @@ def test_grounds_buy_refuses_a_site_whose_column_is_empty() -> None:
 
 @pytest.mark.rule("grounds.buy")
 def test_grounds_buy_refuses_a_building_not_in_the_column_and_anything_else_meanwhile() -> None:
+    """grounds.buy, seed 001.7: "Immediately, they choose one of the buildings under construction
+    from the column with the matching number": a tower is not in column 4, and nothing else
+    happens before the choice."""
     state = bought(seed_example())
     buyer = state.active.name
     wrong = validate(state, ChooseConstruction(player=buyer, site="site-4-12-ES", building="tower"))
@@ -268,6 +321,8 @@ def _position(*tiles: PlacedTile, modules: tuple[str, ...] = ("grounds",)) -> Po
 
 @pytest.mark.rule("grounds.score")
 def test_grounds_score_allows_a_site_to_count_as_its_building_type() -> None:
+    """grounds.score, seed 001.11: "Buildings under construction count as any other buildings of
+    that type.\""""
     # Two gardens for Ana (one printed, one under construction) beat Ben's one.
     breakdown = score(_position(PlacedTile(x=-1, y=0, tile="garden-11-open"),
                                 PlacedTile(x=1, y=0, tile="site-2-8-E", construction="garden")))
@@ -278,6 +333,8 @@ def test_grounds_score_allows_a_site_to_count_as_its_building_type() -> None:
 
 @pytest.mark.rule("grounds.score")
 def test_grounds_score_refuses_a_bare_site_or_a_building_on_a_printed_tile() -> None:
+    """grounds.score, seed 001.11: only a building under construction (on its site) counts as a
+    building of its type; a bare site counts as none."""
     breakdown = score(_position(PlacedTile(x=1, y=0, tile="site-2-8-E")))
     assert all(ln.count == 0 for ln in breakdown.players[0].lines if isinstance(ln, MajorityLine))
     with pytest.raises(InconsistentState) as refused:
@@ -302,6 +359,8 @@ def _dirk_game_with_a_site(site: bool = True) -> tuple[GameState, GroundLaid]:
 
 @pytest.mark.rule("grounds.dirk")
 def test_grounds_dirk_allows_a_site_from_the_bag_to_take_the_top_of_its_column() -> None:
+    """grounds.dirk, seed 001.12: "If Dirk buys a building site, he takes the topmost building
+    under construction of that column." (Dirk buys nothing: a site reaches him from the bag.)"""
     state, laid = _dirk_game_with_a_site()
     assert state.dirk is not None and state.grounds is not None
     for t in state.dirk.tiles:
@@ -339,6 +398,8 @@ def test_grounds_dirk_allows_a_gift_with_the_building_its_buyer_chose() -> None:
 
 @pytest.mark.rule("grounds.dirk")
 def test_grounds_dirk_refuses_a_building_from_an_empty_column_or_a_bare_site_beside_a_full_one() -> None:
+    """grounds.dirk, seed 001.12: Dirk "takes the topmost building under construction of that
+    column": none when the column is empty, always one while it holds any."""
     state, _ = _dirk_game_with_a_site()
     assert state.dirk is not None and state.grounds is not None
     # A site whose column is empty stays bare and counts for nothing.
