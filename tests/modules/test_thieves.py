@@ -1,5 +1,7 @@
-"""The Thieves (RULES.md §T): one test that allows and one that refuses per rule id, the
-thieves' window through the HTTP API, and random complete games."""
+"""The Thieves (RULES.md §T, seed 003 "Els lladres"): one test that allows and one that refuses per
+rule id, tests of the seed's sentences (003.11 to 003.18, quoted in Catalan with an English
+translation) written from the text, the thieves' window through the HTTP API, and random
+complete games."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ from litestar.testing import TestClient
 from msgspec.structs import replace
 
 from service.api.app import create_app
-from service.engine import check_consistency, new_game
+from service.engine import GameRequestError, check_consistency, new_game
 from service.engine.actions import BuyBuilding, TakeMoney
 from service.engine.modules.thieves.model import ThievesState
-from service.engine.modules.thieves.rules import CARDS, DEAL, Steal, ThiefPlayed
+from service.engine.modules.thieves.rules import CARDS, CURRENCY, DEAL, Steal, ThiefPlayed
 from service.engine.state import GameState
 from service.settings import Settings
 from tests.engine.helpers import NAMES, SCORING_CARDS, allowed, arrange, play, refused
@@ -60,17 +62,24 @@ def window(players: int = 3, hands: Mapping[str, Sequence[str]] | None = None,
 @pytest.mark.rule("thieves.setup")
 @pytest.mark.parametrize(("players", "each"), [(2, 4), (3, 4), (4, 3), (5, 2), (6, 2)])
 def test_setup_allows_dealing_thieves_by_player_count(players: int, each: int) -> None:
+    """thieves.setup, seeds 003.11, 003.12: "Repartiu quatre lladres a cadascú amb dos o tres
+    jugadors, tres amb quatre, i dos amb cinc o sis; retireu els sobrants." (Deal four thieves to
+    each player with two or three players, three with four, and two with five or six; remove the
+    rest.) "Cada carta mostra una moneda." (Each card shows a currency.)"""
     state = new_game(NAMES[:players], ["thieves"], seed=players).state
     t = thieves(state)
     assert [len(h) for h in t.hands] == [each] * players
     assert len(t.out) == 12 - players * each and not t.played and not t.window
     assert sorted([*t.out, *(c for h in t.hands for c in h)]) == sorted(CARDS)
     assert {c.split("-")[1] for c in CARDS} == {"yellow", "green", "blue", "orange"}
+    assert sorted(CURRENCY.values()) == sorted(["yellow", "green", "blue", "orange"] * 3)  # Default data
     assert len(t.hands) == players  # with two players Dirk gets none
 
 
 @pytest.mark.rule("thieves.setup")
 def test_setup_refuses_a_state_with_thieves_for_dirk_or_the_wrong_count() -> None:
+    """thieves.setup, seed 003.11: "Repartiu quatre lladres a cadascú amb dos o tres jugadors [...]
+    retireu els sobrants." (Four each with two players, to the players only; the rest removed.)"""
     state = new_game(NAMES[:2], ["thieves"], seed=2).state
     t = thieves(state)
     bad = replace(state, thieves=replace(t, hands=(*t.hands, t.out[:2]), out=t.out[2:]))
@@ -84,6 +93,12 @@ def test_setup_refuses_a_state_with_thieves_for_dirk_or_the_wrong_count() -> Non
 
 @pytest.mark.rule("thieves.steal")
 def test_steal_allows_several_thieves_in_the_window_and_refills_the_display() -> None:
+    """thieves.steal, seeds 003.13, 003.15: "Després d'un torn acabat, pots descartar un lladre
+    per agafar una carta visible d'aquella moneda" (After a completed turn, you may discard a
+    thief to take a visible card of its currency). "Reposeu el mercat després de cada robatori;
+    és possible jugar més d'un lladre, sempre que respecteu aquest moment d'ús." (Refill the
+    market after each theft; playing more than one thief is possible, as long as you keep to
+    this moment of use.)"""
     state = window(hands={"Cyd": ("thief-green-1", "thief-blue-1")})
     assert state.display == (*DISPLAY[1:], "yellow-5-a")
     outcome = play(state, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"),
@@ -99,6 +114,8 @@ def test_steal_allows_several_thieves_in_the_window_and_refills_the_display() ->
 
 @pytest.mark.rule("thieves.steal")
 def test_steal_allows_a_scoring_card_drawn_in_the_refill_to_be_scored_at_once() -> None:
+    """thieves.steal, seed 003.15: "Reposeu el mercat després de cada robatori" (Refill the market
+    after each theft): a scoring card that refill draws is scored as at any refill."""
     state = window(hands={"Cyd": ("thief-green-1",)},
                    deck_top=("yellow-5-a", SCORING_CARDS[0], "green-6-a"))
     outcome = play(state, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"))
@@ -108,7 +125,25 @@ def test_steal_allows_a_scoring_card_drawn_in_the_refill_to_be_scored_at_once() 
 
 
 @pytest.mark.rule("thieves.steal")
+def test_steal_allows_a_visible_card_of_any_value_but_refuses_one_not_visible() -> None:
+    """thieves.steal, seed 003.13: "pots descartar un lladre per agafar una carta visible d'aquella
+    moneda, de qualsevol valor" (you may discard a thief to take a visible card of that currency,
+    of any value): a yellow 9, above the 5 of a take of several cards, but not the yellow 8
+    still face down in the deck."""
+    state = window(hands={"Cyd": ("thief-yellow-1", "thief-yellow-2")},
+                   deck_top=("yellow-9-a", "green-6-a", "blue-7-a", "orange-8-a", "yellow-8-a"))
+    assert "yellow-9-a" in state.display and "yellow-8-a" in state.deck
+    refused(state, Steal(player="Cyd", thief="thief-yellow-2", card="yellow-8-a"), "thieves.steal",
+            "yellow-8-a")
+    after = allowed(state, Steal(player="Cyd", thief="thief-yellow-1", card="yellow-9-a"))
+    assert "yellow-9-a" in after.players[2].hand and "thief-yellow-1" in thieves(after).played
+
+
+@pytest.mark.rule("thieves.steal")
 def test_steal_refuses_without_an_open_window_or_a_held_thief() -> None:
+    """thieves.steal, seed 003.13: "Després d'un torn acabat, pots descartar un lladre" (After a
+    completed turn you may discard a thief): not before the first turn, not with a thief one does
+    not hold, not once the next player has acted."""
     state = new_game(NAMES[:3], ["thieves"], seed=3).state
     state = arrange(state, display=DISPLAY, active="Ana")
     state = with_thieves(state, {"Cyd": ("thief-green-1",)})
@@ -126,6 +161,9 @@ def test_steal_refuses_without_an_open_window_or_a_held_thief() -> None:
 
 @pytest.mark.rule("thieves.steal")
 def test_steal_refuses_once_the_next_player_took_an_action_that_leaves_the_turn_going() -> None:
+    """thieves.steal, seeds 003.13, 003.15: only "Després d'un torn acabat" (after a completed
+    turn) and "sempre que respecteu aquest moment d'ús" (keeping to this moment of use): once the
+    next turn is under way, no theft until it is over."""
     state = window(hands={"Cyd": ("thief-green-1",)})
     state = arrange(state, hands={"Ben": ("blue-2-a",)}, market={"blue": "pavilion-2-NEW"})
     after = allowed(state, BuyBuilding(player="Ben", tile="pavilion-2-NEW", payment=("blue-2-a",)))
@@ -139,6 +177,9 @@ def test_steal_refuses_once_the_next_player_took_an_action_that_leaves_the_turn_
 
 @pytest.mark.rule("thieves.not-next")
 def test_not_next_allows_the_player_whose_turn_ended() -> None:
+    """thieves.not-next, seed 003.14: "No pots fer-ho immediatament abans del teu propi torn." (You
+    may not do it immediately before your own turn.) Ana's own turn just ended: with two players
+    Ben's turn comes next, so she may."""
     state = window(players=2, hands={"Ana": ("thief-blue-1",)})
     after = allowed(state, Steal(player="Ana", thief="thief-blue-1", card="blue-3-a"))
     assert "blue-3-a" in after.players[0].hand
@@ -146,6 +187,11 @@ def test_not_next_allows_the_player_whose_turn_ended() -> None:
 
 @pytest.mark.rule("thieves.not-next")
 def test_not_next_refuses_the_next_player() -> None:
+    """thieves.not-next, seeds 003.14, 003.18: "No pots fer-ho immediatament abans del teu propi
+    torn." (You may not do it immediately before your own turn.) "A diferència del visir, que sí
+    que pot intervenir abans del torn del propietari, el lladre té aquesta prohibició expressa."
+    (Unlike the vizier, who may step in before its owner's turn, the thief is expressly
+    forbidden to.) Ben's turn comes next."""
     state = window(hands={"Ben": ("thief-blue-1",)})
     refused(state, Steal(player="Ben", thief="thief-blue-1", card="blue-3-a"), "thieves.not-next", "Ben")
 
@@ -155,6 +201,8 @@ def test_not_next_refuses_the_next_player() -> None:
 
 @pytest.mark.rule("thieves.order")
 def test_order_allows_thefts_from_the_second_player_on_the_left_round_to_the_one_whose_turn_ended() -> None:
+    """thieves.order, seed 003.16: "Si diversos jugadors volen actuar, seguiu l'ordre de torn." (If
+    several players want to act, follow the turn order.) RULES.md decides where it starts."""
     state = window(players=4, hands={"Cyd": ("thief-green-1",), "Dov": ("thief-blue-1",),
                                      "Ana": ("thief-orange-1",)})
     after = play(state, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"),
@@ -165,6 +213,8 @@ def test_order_allows_thefts_from_the_second_player_on_the_left_round_to_the_one
 
 @pytest.mark.rule("thieves.order")
 def test_order_refuses_a_theft_earlier_in_the_order_than_the_last_thief() -> None:
+    """thieves.order, seed 003.16: "seguiu l'ordre de torn" (follow the turn order): after Dov's
+    theft, Cyd (before him in the order) may no longer steal."""
     state = window(players=4, hands={"Cyd": ("thief-green-1",), "Dov": ("thief-blue-1",)})
     after = allowed(state, Steal(player="Dov", thief="thief-blue-1", card="blue-3-a"))
     refused(after, Steal(player="Cyd", thief="thief-green-1", card="green-2-a"), "thieves.order",
@@ -176,6 +226,8 @@ def test_order_refuses_a_theft_earlier_in_the_order_than_the_last_thief() -> Non
 
 @pytest.mark.rule("thieves.money-only")
 def test_money_only_allows_a_money_card_of_the_thief_currency() -> None:
+    """thieves.money-only, seeds 003.12, 003.13: the thief takes "una carta visible d'aquella
+    moneda" (a visible card of that currency), the one the thief card shows."""
     state = window(hands={"Cyd": ("thief-orange-1",)})
     after = allowed(state, Steal(player="Cyd", thief="thief-orange-1", card="orange-4-a"))
     assert "orange-4-a" in after.players[2].hand
@@ -183,6 +235,10 @@ def test_money_only_allows_a_money_card_of_the_thief_currency() -> None:
 
 @pytest.mark.rule("thieves.money-only")
 def test_money_only_refuses_another_currency_and_a_wall_card() -> None:
+    """thieves.money-only, seeds 003.13, 003.17: "d'aquella moneda" (of that currency); "No pots
+    robar oficines de canvi ni altres cartes especials." (You may not steal exchange offices or
+    other special cards.) A wall card set aside beside the display is such a special card;
+    exchange offices are not supported (RULES.md §H)."""
     state = window(hands={"Cyd": ("thief-orange-1",)}, modules=("walls",))
     refused(state, Steal(player="Cyd", thief="thief-orange-1", card="green-2-a"), "thieves.money-only",
             "green-2-a")
@@ -192,6 +248,10 @@ def test_money_only_refuses_another_currency_and_a_wall_card() -> None:
     assert check_consistency(walled) == []
     refused(walled, Steal(player="Cyd", thief="thief-orange-1", card="wall-N"), "thieves.money-only",
             "wall-N")
+    with pytest.raises(GameRequestError) as unsupported:
+        new_game(NAMES[:3], ["thieves", "exchange-offices"])
+    assert any(v.rule == "modules.unsupported" and "exchange-offices" in v.message
+               for v in unsupported.value.violations)
 
 
 # --- the HTTP API ----------------------------------------------------------------------------
