@@ -1,6 +1,8 @@
-"""The Change (RULES.md §K): one test that allows and one that refuses per rule id, the seed's
-example (paying 17 for a building of 10 gives 3 coins), coins with the treasure chamber and the
-leftovers, the listing, and random complete games."""
+"""The Change (RULES.md §K, seed 003 "El canvi"): one test that allows and one that refuses per
+rule id, the seed's example (paying 17 for a building of 10 gives 3 coins), tests of its
+sentences (003.19 to 003.27, quoted in Catalan with an English translation) written from the
+text, coins with the treasure chamber and the leftovers, the listing, and random complete
+games."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 from msgspec.structs import replace
 
-from service.engine import check_consistency, legal_actions, new_game
+from service.engine import GameRequestError, check_consistency, legal_actions, new_game
 from service.engine.actions import BuyBuilding, ReserveBuilding
 from service.engine.base.turn import hand_out_leftover, richest
 from service.engine.modules.change.model import ChangeState
@@ -69,6 +71,11 @@ def buy(state: GameState, space: str, tile: str, cards: tuple[str, ...],
 
 @pytest.mark.rule("change.give")
 def test_change_give_allows_the_seeds_example_paying_17_for_10_gives_3_coins() -> None:
+    """change.give, seeds 003.20, 003.21: "Quan paguis de més per un edifici, treu a l'atzar una
+    moneda per cada dues unitats de sobrepreu." (When you overpay for a building, draw one coin
+    at random for every two units overpaid.) "Per exemple, pagar 17 per un edifici de 10 dona
+    tres monedes; la unitat sobrant no dona res." (For example, paying 17 for a building of 10
+    gives three coins; the unit left over gives nothing.)"""
     state, action = buy(change_game(), "green", "arcades-10-open", ("green-9-a", "green-8-a"))
     outcome = play(state, action)
     given = [e for e in outcome.events if isinstance(e, CoinsGiven)]
@@ -80,6 +87,8 @@ def test_change_give_allows_the_seeds_example_paying_17_for_10_gives_3_coins() -
 
 @pytest.mark.rule("change.give")
 def test_change_give_allows_a_bag_with_too_few_to_give_what_it_has() -> None:
+    """change.give, seed 003.25: "Si la bossa és buida, no es dona canvi." (If the bag is empty, no
+    change is given.) A bag with one coin gives that one."""
     state, action = buy(change_game(), "green", "arcades-10-open", ("green-9-a", "green-8-a"),
                         bag=("coin-blue-1",))
     after = allowed(state, action)
@@ -89,7 +98,29 @@ def test_change_give_allows_a_bag_with_too_few_to_give_what_it_has() -> None:
 
 
 @pytest.mark.rule("change.give")
+def test_change_give_allows_coins_of_any_currency_drawn_at_random() -> None:
+    """change.give, seeds 003.20, 003.22: "treu a l'atzar una moneda" (draw a coin at random); "No
+    han de ser de la moneda amb què has pagat." (They need not be of the currency you paid
+    with.) Paying in dirhams (green) from a bag of denars and ducats gives those; from the full
+    bag, the coins drawn differ from game to game."""
+    state, action = buy(change_game(), "green", "arcades-10-open", ("green-9-a", "green-8-a"),
+                        bag=("coin-blue-1", "coin-blue-2", "coin-orange-1", "coin-orange-2"))
+    given = coins_of(allowed(state, action), "Ana")
+    assert len(given) == 3 and not any(c.startswith("coin-green") for c in given)
+    drawn = set()
+    for seed in range(1, 7):
+        state, action = buy(change_game(seed=seed), "green", "arcades-10-open", ("green-9-a", "green-8-a"))
+        drawn.add(tuple(sorted(coins_of(allowed(state, action), "Ana"))))
+    assert len(drawn) > 1
+
+
+@pytest.mark.rule("change.give")
 def test_change_give_refuses_change_for_an_odd_unit_an_exact_payment_or_treasure_chests() -> None:
+    """change.give, seeds 003.20, 003.21, 003.26: one coin "per cada dues unitats de sobrepreu"
+    (for every two units overpaid), "la unitat sobrant no dona res" (the unit left over gives
+    nothing). The seed also gives change for "les compres de campaments o personatges" (buying
+    camps or characters, other expansions); RULES.md decides that among the supported purchases
+    only buildings give change: a treasure room does not."""
     # 11 for 10: the odd unit earns nothing.
     state, action = buy(change_game(), "green", "arcades-10-open", ("green-9-a", "green-2-a"))
     after = allowed(state, action)
@@ -107,7 +138,22 @@ def test_change_give_refuses_change_for_an_odd_unit_an_exact_payment_or_treasure
 
 
 @pytest.mark.rule("change.give")
+def test_change_give_refuses_a_game_with_diamonds_camps_or_characters() -> None:
+    """change.give, seed 003.26: "El sobrepagament amb diamants i les compres de campaments o
+    personatges també poden donar canvi." (Overpaying with diamonds and buying camps or
+    characters may give change too.) Those are modules of other expansions, which the referee
+    does not support (RULES.md §H): a game asking for one is refused."""
+    for other in ("diamonds", "camps", "characters"):
+        with pytest.raises(GameRequestError) as refused_game:
+            new_game(NAMES[:3], ["change", other])
+        assert any(v.rule == "modules.unsupported" and other in v.message
+                   for v in refused_game.value.violations)
+
+
+@pytest.mark.rule("change.give")
 def test_change_give_allows_change_counted_from_the_reduced_price() -> None:
+    """change.give, seed 003.20: "Quan paguis de més per un edifici" (when you overpay for a
+    building): more than its price, here the price a carpenter reduced."""
     from tests.modules.test_craftsmen import hire
 
     state = change_game(modules=("change", "craftsmen"))
@@ -125,6 +171,10 @@ def test_change_give_allows_change_counted_from_the_reduced_price() -> None:
 
 @pytest.mark.rule("change.spend")
 def test_change_spend_allows_coins_alone_or_with_cards_and_they_go_back_to_the_bag() -> None:
+    """change.spend, seed 003.24: "Valen 1 de la moneda indicada i es poden combinar amb bitllets
+    de la mateixa moneda per pagar; quan les gastes tornen a la bossa." (They are worth 1 of the
+    currency shown and may be combined with notes of the same currency to pay; when spent they
+    go back into the bag.)"""
     # Coins alone, exactly the price: an exact payment, another action.
     state, _ = buy(change_game(), "blue", "pavilion-2-NEW", (), coins={"Ana": ("coin-blue-1", "coin-blue-2")})
     outcome = play(state, BuyBuilding(player="Ana", tile="pavilion-2-NEW", payment=(),
@@ -149,6 +199,9 @@ def test_change_spend_allows_coins_alone_or_with_cards_and_they_go_back_to_the_b
 
 @pytest.mark.rule("change.spend")
 def test_change_spend_refuses_coins_not_held_of_another_currency_or_without_the_module() -> None:
+    """change.spend, seed 003.24: "Valen 1 de la moneda indicada i es poden combinar amb bitllets
+    de la mateixa moneda" (worth 1 of the currency shown, combined with notes of the same
+    currency): a dirham coin does not pay on the denar space, and 5 + 1 is not 7."""
     state, _ = buy(change_game(), "blue", "pavilion-6-N", ("blue-5-a",), coins={"Ben": ("coin-blue-1",)})
     refused(state, BuyBuilding(player="Ana", tile="pavilion-6-N", payment=("blue-5-a",),
                                coins=("coin-blue-1",)), "change.spend", "coin-blue-1")
@@ -178,6 +231,8 @@ def test_change_spend_refuses_coins_not_held_of_another_currency_or_without_the_
 
 @pytest.mark.rule("change.count")
 def test_change_count_allows_coins_to_win_a_leftover_tile() -> None:
+    """change.count, seed 003.27: "Les monedes compten en el repartiment final dels edificis
+    sobrants." (The coins count in the final sharing out of the leftover buildings.)"""
     state = arrange(change_game(), hands={"Ana": ("yellow-5-a",), "Ben": ("yellow-5-b",), "Cyd": ()},
                     market={"yellow": "pavilion-8-open"})
     state = with_coins(state, {"Ben": ("coin-yellow-1",)})
@@ -193,6 +248,8 @@ def test_change_count_allows_coins_to_win_a_leftover_tile() -> None:
 
 @pytest.mark.rule("change.count")
 def test_change_count_refuses_coins_of_another_currency() -> None:
+    """change.count, seeds 003.27, 003.24: the coins count, each as 1 "de la moneda indicada" (of
+    the currency shown): denar and dirham coins add nothing to florins."""
     state = arrange(change_game(), hands={"Ana": ("yellow-5-a",), "Ben": ("yellow-5-b",), "Cyd": ()},
                     market={"yellow": "pavilion-8-open"})
     state = with_coins(state, {"Ben": ("coin-blue-1", "coin-green-1")})
@@ -206,8 +263,11 @@ def test_change_count_refuses_coins_of_another_currency() -> None:
 
 
 def test_every_coin_is_in_the_game_once() -> None:
+    """RULES.md §K components, seed 003.19: "Poseu les vint-i-quatre monedes d'1 a la bossa." (Put
+    the twenty-four coins of 1 in the bag.)"""
     state = change_game()
     assert sorted(change(state).bag) == sorted(COINS) and len(COINS) == 24
+    assert all(value == 1 for _, value in COINS.values()) and not any(change(state).coins)
     assert all(c.startswith("coin-") for c in COINS)
     twice = replace(state, change=replace(change(state), coins=(("coin-blue-1",), (), ())))
     assert any("coin-blue-1" in v.message for v in check_consistency(twice))
@@ -221,11 +281,15 @@ def test_the_listing_offers_purchases_with_coins() -> None:
 
 
 def test_the_view_shows_everyones_coins() -> None:
+    """RULES.md §1 ("Coins of the Change module are visible"), seed 003.23: "Conserva-les
+    visibles." (Keep them visible.) Another player and a spectator see Ben's coin."""
     from service.engine.view import view
 
     state = with_coins(change_game(), {"Ben": ("coin-blue-1",)})
     seen = view(state, "Ana").change
     assert seen is not None and seen.coins[1] == ("coin-blue-1",)
+    spectator = view(state, None).change
+    assert spectator is not None and spectator.coins[1] == ("coin-blue-1",)
 
 
 def test_a_purchase_reserved_keeps_the_coins() -> None:
