@@ -1,13 +1,23 @@
-"""Street Vendors and Inhabitants (RULES.md §V): one test that allows and one that refuses per
-rule id, the seed's example (3 colours plus a repeated colour score 6 + 1), hidden setup
-choices in the views, random games."""
+"""Street Vendors and Inhabitants (RULES.md §V, seed 003 "Els venedors ambulants i els
+habitants"): one test that allows and one that refuses per rule id, tests of the seed's sentences
+(003.28 to 003.41, quoted in Catalan with an English translation) written from the text, hidden
+setup choices in the views, random games."""
 
 from __future__ import annotations
 
 import pytest
 from msgspec.structs import replace
 
-from service.engine import InconsistentState, apply, check_consistency, new_game, score, validate
+from service.engine import (
+    GameRequestError,
+    InconsistentState,
+    apply,
+    check_consistency,
+    new_game,
+    score,
+    score_state,
+    validate,
+)
 from service.engine.actions import PlaceBuilding, RemoveToReserve, TakeMoney
 from service.engine.modules.vendors.rules import (
     ChooseInhabitants,
@@ -43,6 +53,8 @@ def building_turn(held: str = "garden-10-open", alhambra: tuple[tuple[str, int, 
 
 
 def test_setup_choices_are_hidden_until_everyone_chose() -> None:
+    """RULES.md §8, seed 003.28: "tria en secret tres habitants" (secretly chooses three
+    inhabitants): nobody else sees the choice until every player has made theirs."""
     state = new_game(NAMES[:3], ["vendors"], seed=1).state
     state = allowed(state, ChooseInhabitants(player="Ana", inhabitants=CHOICE, x=0, y=-1))
     ben = view(state, "Ben").vendors
@@ -58,6 +70,11 @@ def test_setup_choices_are_hidden_until_everyone_chose() -> None:
 
 @pytest.mark.rule("vendors.setup")
 def test_setup_allows_each_player_in_seat_order_before_the_first_turn() -> None:
+    """vendors.setup, seeds 003.28, 003.29, 003.30: "Cadascú rep un disc de venedor i tria en secret
+    tres habitants entre un de cada color." (Each player takes a vendor disc and secretly chooses
+    three inhabitants from one of each colour.) "Poseu aquests tres sobre el disc i el disc al
+    costat de la font." (Put these three on the disc and the disc beside the fountain.) "La resta
+    forma la reserva comuna." (The rest form the common supply: 42 less the 9 on the discs.)"""
     state = new_game(NAMES[:3], ["vendors"], seed=2).state
     found = pending(state)
     assert found is not None and found.seat == 0 and found.rule == "vendors.setup"
@@ -67,11 +84,15 @@ def test_setup_allows_each_player_in_seat_order_before_the_first_turn() -> None:
     assert all(d.inhabitants == ("pavilion", "garden", "tower") and (d.x, d.y) == (1, 0)
                for d in vendors.discs)
     assert len(vendors.supply) == 42 - 9
+    assert sorted(vendors.supply).count("garden") == 7 - 3 and vendors.supply.count("seraglio") == 7
     assert pending(state) is None
 
 
 @pytest.mark.rule("vendors.setup")
 def test_setup_refuses_a_bad_choice_another_seat_or_an_action_first() -> None:
+    """vendors.setup, seeds 003.28, 003.29: three inhabitants "entre un de cada color" (from one of
+    each colour: two gardens are not possible), the disc "al costat de la font" (beside the
+    fountain: not two spaces away)."""
     state = new_game(NAMES[:3], ["vendors"], seed=1).state
     refused(state, ChooseInhabitants(player="Ana", inhabitants=("garden", "garden", "tower"), x=1, y=0),
             "vendors.setup", "different colours")
@@ -82,8 +103,15 @@ def test_setup_refuses_a_bad_choice_another_seat_or_an_action_first() -> None:
 
 @pytest.mark.rule("vendors.visit")
 def test_visit_allows_settling_a_matching_inhabitant_and_restocking() -> None:
+    """vendors.visit, seeds 003.31, 003.32: "Quan col·loquis un edifici a la casella ocupada pel
+    venedor, aparta temporalment el disc." (When you place a building on the space the vendor
+    occupies, set the disc aside for a while.) "Si hi té un habitant del color de l'edifici, en
+    pots passar un a l'edifici i triar un habitant nou de la reserva per reposar-lo." (If it
+    carries an inhabitant of the building's colour, you may move one onto the building and
+    choose a new inhabitant from the supply to replace it.)"""
     state = building_turn()
     state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    assert state.vendors is not None and state.vendors.discs[0].lifted
     found = pending(state)
     assert found is not None and found.rule == "vendors.visit" and found.seat == 0
     state = allowed(state, VisitVendor(player="Ana", settle="garden", take="chambers"))
@@ -95,6 +123,9 @@ def test_visit_allows_settling_a_matching_inhabitant_and_restocking() -> None:
 
 @pytest.mark.rule("vendors.visit")
 def test_visit_allows_a_swap_when_no_colour_matches() -> None:
+    """vendors.visit, seed 003.33: "Si no coincideix cap color, pots intercanviar un habitant del
+    disc per un de la reserva." (If no colour matches, you may swap an inhabitant of the disc for
+    one from the supply.) Chambers on a disc of garden, tower and pavilion."""
     state = building_turn(held="chambers-10-open")
     state = allowed(state, PlaceBuilding(player="Ana", tile="chambers-10-open", x=1, y=0))
     state = allowed(state, VisitVendor(player="Ana", give="tower", take="seraglio"))
@@ -105,6 +136,9 @@ def test_visit_allows_a_swap_when_no_colour_matches() -> None:
 
 @pytest.mark.rule("vendors.visit")
 def test_visit_refuses_a_wrong_colour_a_swap_on_a_match_and_a_missing_restock() -> None:
+    """vendors.visit, seeds 003.32, 003.33: an inhabitant "del color de l'edifici" (of the
+    building's colour) moves in, and the disc is restocked "per reposar-lo" (to replace it); the
+    swap only "Si no coincideix cap color" (if no colour matches)."""
     state = building_turn()
     state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
     refused(state, VisitVendor(player="Ana", settle="tower", take="garden"), "vendors.visit", "garden")
@@ -118,6 +152,10 @@ def test_visit_refuses_a_wrong_colour_a_swap_on_a_match_and_a_missing_restock() 
 
 @pytest.mark.rule("vendors.relocate")
 def test_relocate_allows_an_empty_space_next_to_the_alhambra() -> None:
+    """vendors.relocate, seed 003.34: "Al final de la construcció, situa el disc en una casella
+    lliure adjacent per un costat a qualsevol edifici de la teva Alhambra." (At the end of the
+    construction, put the disc on a free space sharing a side with any building of your
+    Alhambra.)"""
     state = building_turn()
     state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
     state = allowed(state, VisitVendor(player="Ana"))
@@ -131,6 +169,8 @@ def test_relocate_allows_an_empty_space_next_to_the_alhambra() -> None:
 
 @pytest.mark.rule("vendors.relocate")
 def test_relocate_refuses_a_taken_or_distant_space_and_other_actions() -> None:
+    """vendors.relocate, seed 003.34: "una casella lliure adjacent per un costat" (a free space
+    sharing a side): not the garden's space, not one two spaces away."""
     state = building_turn()
     state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
     state = allowed(state, VisitVendor(player="Ana"))
@@ -141,6 +181,8 @@ def test_relocate_refuses_a_taken_or_distant_space_and_other_actions() -> None:
 
 @pytest.mark.rule("vendors.one-per-building")
 def test_one_per_building_allows_returning_an_inhabitant_to_the_supply() -> None:
+    """vendors.one-per-building, seed 003.36: "Si retires un edifici habitat, retorna l'habitant a
+    la reserva." (If you remove an inhabited building, return the inhabitant to the supply.)"""
     state = building_turn()
     state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
     state = allowed(state, VisitVendor(player="Ana", settle="garden", take="chambers"))
@@ -158,6 +200,9 @@ def test_one_per_building_allows_returning_an_inhabitant_to_the_supply() -> None
 
 @pytest.mark.rule("vendors.one-per-building")
 def test_one_per_building_refuses_a_restock_from_an_empty_supply_and_inhabitants_off_the_alhambra() -> None:
+    """vendors.one-per-building, seeds 003.37, 003.36: "Quan la reserva s'esgota, no es reposa."
+    (When the supply runs out, the disc is not restocked.) An inhabitant never stays on a
+    building off the Alhambra."""
     state = building_turn()
     state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
     vendors = state.vendors
@@ -173,6 +218,32 @@ def test_one_per_building_refuses_a_restock_from_an_empty_supply_and_inhabitants
     assert any(v.rule == "vendors.one-per-building" for v in check_consistency(bad))
 
 
+@pytest.mark.rule("vendors.one-per-building")
+def test_one_per_building_refuses_a_second_inhabitant_and_a_game_with_workers_huts() -> None:
+    """vendors.one-per-building, seed 003.35: "Un edifici només rep un habitant en aquesta
+    operació; els cobertissos no en poden rebre." (A building takes only one inhabitant in this
+    operation; the sheds cannot take any.) A garden that already has its inhabitant (moved onto
+    the disc's space within the Alhambra, as a builder does) takes no second one; the sheds
+    (workers' huts, another expansion) are not supported (RULES.md §H)."""
+    state = building_turn()
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    vendors = state.vendors
+    assert vendors is not None
+    ana = state.players[0]
+    supply = list(vendors.supply)
+    supply.remove("garden")
+    inhabited = replace(state, vendors=replace(vendors, supply=tuple(supply)), players=(
+        replace(ana, alhambra=tuple(replace(t, inhabitant=t.tile == "garden-10-open") for t in ana.alhambra)),
+        *state.players[1:]))
+    assert check_consistency(inhabited) == []
+    refused(inhabited, VisitVendor(player="Ana", settle="garden", take="chambers"),
+            "vendors.one-per-building", "garden-10-open")
+    with pytest.raises(GameRequestError) as unsupported:
+        new_game(NAMES[:3], ["vendors", "workers-huts"])
+    assert any(v.rule == "modules.unsupported" and "workers-huts" in v.message
+               for v in unsupported.value.violations)
+
+
 def _position(*inhabited: str, disc_only: bool = False) -> Position:
     tiles = [PlacedTile(tile="fountain", x=0, y=0)]
     tiles += [PlacedTile(tile=t, x=i + 1, y=0, inhabitant=not disc_only) for i, t in enumerate(inhabited)]
@@ -186,6 +257,10 @@ def _line(position: Position) -> VendorsLine:
 
 @pytest.mark.rule("vendors.score")
 def test_score_allows_the_seed_example_three_colours_and_a_repeat_score_6_plus_1() -> None:
+    """vendors.score, seeds 003.38, 003.40: "agrupa els habitants instal·lats en sèries de colors
+    diferents" (group the settled inhabitants in sets of different colours); "Cada habitant
+    només entra en una sèrie; els repetits formen sèries addicionals." (Each inhabitant is in
+    one set only; repeated colours form further sets.)"""
     line = _line(_position("garden-10-open", "tower-11-open", "pavilion-8-open", "garden-11-open"))
     assert line.points == 6 + 1 and line.sets == (3, 1) and line.inhabitants == 4
     points = (1, 3, 6, 10, 15, 21)
@@ -193,7 +268,39 @@ def test_score_allows_the_seed_example_three_colours_and_a_repeat_score_6_plus_1
 
 
 @pytest.mark.rule("vendors.score")
+def test_score_allows_1_3_6_10_15_21_for_sets_of_1_to_6_colours_in_each_round() -> None:
+    """vendors.score, seeds 003.38, 003.39: "En cadascun dels tres recomptes" (in each of the three
+    scorings); "Una sèrie d'1, 2, 3, 4, 5 o 6 colors dona respectivament 1, 3, 6, 10, 15 o 21
+    punts." (A set of 1, 2, 3, 4, 5 or 6 colours scores 1, 3, 6, 10, 15 or 21 points.)"""
+    one_of_each = ("pavilion-8-open", "seraglio-9-open", "arcades-9-open", "chambers-10-open",
+                   "garden-10-open", "tower-11-open")
+    for n, points in zip(range(1, 7), (1, 3, 6, 10, 15, 21), strict=True):
+        for round_ in (1, 2, 3):
+            position = replace(_position(*one_of_each[:n]), round=round_)
+            line = _line(position)
+            assert (line.points, line.sets) == (points, (n,)), (n, round_)
+
+
+@pytest.mark.rule("vendors.score")
+def test_score_refuses_points_for_inhabitants_still_on_the_disc() -> None:
+    """vendors.score, seed 003.41: "Els que encara són al disc no puntuen." (Those still on the
+    disc score nothing.) Every disc carries three; only Ana's settled garden scores, 1 point."""
+    state = chosen_game()
+    for round_ in (1, 2, 3):
+        assert all(ln.points == 0 for p in score_state(state, round_).players
+                   for ln in p.lines if isinstance(ln, VendorsLine))
+    state = building_turn()
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    state = allowed(state, VisitVendor(player="Ana", settle="garden", take="chambers"))
+    assert state.vendors is not None and len(state.vendors.discs[0].inhabitants) == 3
+    ana = next(ln for ln in score_state(state, 1).players[0].lines if isinstance(ln, VendorsLine))
+    assert (ana.points, ana.inhabitants) == (1, 1)
+
+
+@pytest.mark.rule("vendors.score")
 def test_score_refuses_points_for_buildings_without_inhabitants_and_too_many_of_a_colour() -> None:
+    """vendors.score, seed 003.38: only "els habitants instal·lats" (the settled inhabitants)
+    score; there are 7 of a colour."""
     assert _line(_position("garden-10-open", "tower-11-open", disc_only=True)).points == 0
     gardens = ("garden-6-ESW", "garden-7-NSW", "garden-8-SW", "garden-8-NE", "garden-8-NW", "garden-9-E",
                "garden-10-N", "garden-10-W")

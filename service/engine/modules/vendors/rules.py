@@ -246,9 +246,11 @@ def check_visit(state: GameState, action: VisitVendor) -> list[Violation]:
     if action.settle is not None:
         building = _building_at(state.players[seat], disc.x, disc.y)
         what = building.tile if building is not None else "the building"
-        why = "already has an inhabitant" if building is not None and building.inhabitant else \
-            "has no inhabitant of its colour on the disc"
-        return [Violation(rule, f"{what} {why}: no {action.settle} inhabitant moves in")]
+        if building is not None and building.inhabitant:  # a building holds at most one
+            return [Violation("vendors.one-per-building", f"{what} already has an inhabitant: no "
+                                                          f"{action.settle} inhabitant moves in")]
+        return [Violation(rule, f"{what} has no inhabitant of its colour on the disc: no "
+                                f"{action.settle} inhabitant moves in")]
     if (action.give is None) != (action.take is None):
         return [Violation(rule, "a swap names both `give` (from the disc) and `take` (from the supply)")]
     out = []
