@@ -1,0 +1,95 @@
+"""How the four modules of seed 003 are used ("Com s'utilitza l'expansió", seeds 003.1 to 003.3,
+quoted in Catalan with an English translation): alone or together, on top of the base game's
+rules, each bringing only its own components."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.engine import new_game, score
+from service.engine.actions import PlaceBuilding, TakeMoney
+from service.engine.modules.thieves.rules import Steal
+from service.engine.modules.vendors.rules import ChooseInhabitants, VisitVendor
+from service.engine.modules.walls.rules import AddWalls
+from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
+from service.engine.state import GameState, PlacedTile, Turn
+from tests.engine.helpers import NAMES, allowed, arrange, play, refused
+from tests.engine.play import play_random_game
+
+FOUR = ("walls", "thieves", "change", "vendors")
+
+
+def four_game(players: int = 3, seed: int = 1) -> GameState:
+    """A game with the four modules, every vendor disc chosen: Ana's first turn."""
+    state = new_game(NAMES[:players], list(FOUR), seed=seed).state
+    for p in state.players:
+        state = allowed(state, ChooseInhabitants(player=p.name, inhabitants=("garden", "tower", "pavilion"),
+                                                 x=0, y=-1))
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_four_modules_combined_play_complete_games(players: int) -> None:
+    """Seed 003.1: "Aquests quatre mòduls s'afegeixen al joc bàsic d'Alhambra, separadament o
+    combinats." (These four modules are added to the base game of Alhambra, separately or
+    combined.) Separately: each module's random games (test_walls.py, test_thieves.py,
+    test_change.py, test_vendors.py); combined: here, each module doing its part."""
+    game = play_random_game(1000 + players, players, FOUR, list_every=80)
+    assert game.states[-1].phase == "over" and game.rounds[-1] == 3
+    done = {type(a) for a in game.actions}
+    assert {Steal, VisitVendor, AddWalls} <= done
+    assert any(s.change is not None and any(s.change.coins) for s in game.states)
+
+
+def test_each_module_prepares_only_its_own_components() -> None:
+    """Seed 003.3: "Prepareu només els components dels mòduls triats." (Prepare only the
+    components of the chosen modules.)"""
+    parts = {"walls": "walls", "thieves": "thieves", "change": "change", "vendors": "vendors"}
+    for chosen in FOUR:
+        state = new_game(NAMES[:3], [chosen], seed=2).state
+        assert {m for m, part in parts.items() if getattr(state, part) is not None} == {chosen}, chosen
+        walls_in_deck = any(c.startswith("wall-") for c in state.deck)
+        assert walls_in_deck == (chosen == "walls"), chosen
+    state = new_game(NAMES[:3], [], seed=2).state
+    assert all(getattr(state, part) is None for part in parts.values())
+    assert len(state.deck) + len(state.display) + sum(len(p.hand) for p in state.players) == 108 + 2
+
+
+@pytest.mark.rule("base.place.sides-match")
+def test_with_the_four_modules_the_base_rules_still_refuse_a_turn_or_building_they_forbid() -> None:
+    """Seed 003.2: "Manteniu les regles normals de torn, construcció, majoria d'edificis i muralla
+    exterior." (Keep the normal rules of the turn, of building, of the building majorities and
+    of the outer wall.) With all four modules on: only the active player acts, once; a building
+    must match its neighbours' sides."""
+    state = four_game()
+    refused(state, TakeMoney(player="Ben", cards=state.display[:1]), "base.turn.order", "Ana")
+    taken = play(state, TakeMoney(player="Ana", cards=state.display[:1])).state
+    assert taken.active.name == "Ben"
+    state = arrange(state, held={"Ana": ["garden-6-ESW"]}, active="Ana",
+                    turn=Turn(player=0, actions=0, acted=True))
+    refused(state, TakeMoney(player="Ana", cards=state.display[:1]), "base.turn.one-action")
+    refused(state, PlaceBuilding(player="Ana", tile="garden-6-ESW", x=1, y=0), "base.place.sides-match",
+            "garden-6-ESW")
+    allowed(state, PlaceBuilding(player="Ana", tile="garden-6-ESW", x=0, y=1))
+
+
+def test_with_the_four_modules_majorities_and_the_outer_wall_score_as_in_the_base_game() -> None:
+    """Seed 003.2: "Manteniu les regles normals de [...] majoria d'edificis i muralla exterior."
+    (Keep the normal rules of the building majorities and of the outer wall.) The same table
+    scores the same majority and wall lines with the four modules on as without them."""
+    players = (
+        PositionPlayer(name="Ana", alhambra=(PlacedTile(tile="fountain", x=0, y=0),
+                                             PlacedTile(tile="garden-6-ESW", x=0, y=1),
+                                             PlacedTile(tile="tower-11-open", x=1, y=0))),
+        PositionPlayer(name="Ben", alhambra=(PlacedTile(tile="fountain", x=0, y=0),
+                                             PlacedTile(tile="garden-10-open", x=-1, y=0),
+                                             PlacedTile(tile="garden-11-open", x=0, y=-1))),
+    )
+    for round_ in (1, 2, 3):
+        plain = score(Position(round=round_, players=players))
+        with_four = score(Position(round=round_, players=players, modules=FOUR))
+        for a, b in zip(plain.players, with_four.players, strict=True):
+            base_lines = [ln for ln in b.lines if isinstance(ln, (MajorityLine, WallLine))]
+            assert base_lines == list(a.lines), round_
+            assert b.total == a.total  # nothing on the table for the modules to score
+
