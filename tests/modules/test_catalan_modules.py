@@ -1,6 +1,6 @@
-"""How the four modules of seed 003 are used ("Com s'utilitza l'expansió", seeds 003.1 to 003.3,
-quoted in Catalan with an English translation): alone or together, on top of the base game's
-rules, each bringing only its own components."""
+"""How the four modules of seed 003 are used (its section "Com s'utilitza l'expansió", sentences
+003.1 to 003.3, quoted in Catalan with an English translation): alone or together, on top of
+the base game's rules, each bringing only its own components."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def four_game(players: int = 3, seed: int = 1) -> GameState:
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_the_four_modules_combined_play_complete_games(players: int) -> None:
-    """Seed 003.1: "Aquests quatre mòduls s'afegeixen al joc bàsic d'Alhambra, separadament o
+    """seed 003.1: "Aquests quatre mòduls s'afegeixen al joc bàsic d'Alhambra, separadament o
     combinats." (These four modules are added to the base game of Alhambra, separately or
     combined.) Separately: each module's random games (test_walls.py, test_thieves.py,
     test_change.py, test_vendors.py); combined: here, each module doing its part."""
@@ -42,7 +42,7 @@ def test_the_four_modules_combined_play_complete_games(players: int) -> None:
 
 
 def test_each_module_prepares_only_its_own_components() -> None:
-    """Seed 003.3: "Prepareu només els components dels mòduls triats." (Prepare only the
+    """seed 003.3: "Prepareu només els components dels mòduls triats." (Prepare only the
     components of the chosen modules.)"""
     parts = {"walls": "walls", "thieves": "thieves", "change": "change", "vendors": "vendors"}
     for chosen in FOUR:
@@ -57,10 +57,11 @@ def test_each_module_prepares_only_its_own_components() -> None:
 
 @pytest.mark.rule("base.place.sides-match")
 def test_with_the_four_modules_the_base_rules_still_refuse_a_turn_or_building_they_forbid() -> None:
-    """Seed 003.2: "Manteniu les regles normals de torn, construcció, majoria d'edificis i muralla
-    exterior." (Keep the normal rules of the turn, of building, of the building majorities and
-    of the outer wall.) With all four modules on: only the active player acts, once; a building
-    must match its neighbours' sides."""
+    """base.place.sides-match, base.turn.order, base.turn.one-action, seed 003.2: "Manteniu les
+    regles normals de torn, construcció, majoria d'edificis i muralla exterior." (Keep the normal
+    rules of the turn, of building, of the building majorities and of the outer wall.) With all
+    four modules on: only the active player acts, once; a building must match its neighbours'
+    sides."""
     state = four_game()
     refused(state, TakeMoney(player="Ben", cards=state.display[:1]), "base.turn.order", "Ana")
     taken = play(state, TakeMoney(player="Ana", cards=state.display[:1])).state
@@ -74,9 +75,10 @@ def test_with_the_four_modules_the_base_rules_still_refuse_a_turn_or_building_th
 
 
 def test_with_the_four_modules_majorities_and_the_outer_wall_score_as_in_the_base_game() -> None:
-    """Seed 003.2: "Manteniu les regles normals de [...] majoria d'edificis i muralla exterior."
-    (Keep the normal rules of the building majorities and of the outer wall.) The same table
-    scores the same majority and wall lines with the four modules on as without them."""
+    """base.score.majority, base.score.wall, seed 003.2: "Manteniu les regles normals de [...]
+    majoria d'edificis i muralla exterior." (Keep the normal rules of the building majorities
+    and of the outer wall.) The same table scores the same majority and wall lines with the
+    four modules on as without them."""
     players = (
         PositionPlayer(name="Ana", alhambra=(PlacedTile(tile="fountain", x=0, y=0),
                                              PlacedTile(tile="garden-6-ESW", x=0, y=1),
