@@ -13,6 +13,7 @@ from service.engine import (
     InconsistentState,
     apply,
     check_consistency,
+    legal_actions,
     new_game,
     score,
     score_state,
@@ -220,7 +221,7 @@ def test_one_per_building_refuses_a_restock_from_an_empty_supply_and_inhabitants
 
 @pytest.mark.rule("vendors.one-per-building")
 def test_one_per_building_refuses_a_second_inhabitant_and_a_game_with_workers_huts() -> None:
-    """vendors.one-per-building, seed 003.35: "Un edifici només rep un habitant en aquesta
+    """vendors.one-per-building, seeds 003.35, 003.33: "Un edifici només rep un habitant en aquesta
     operació; els cobertissos no en poden rebre." (A building takes only one inhabitant in this
     operation; the sheds cannot take any.) A garden that already has its inhabitant (moved onto
     the disc's space within the Alhambra, as a builder does) takes no second one; the sheds
@@ -238,6 +239,10 @@ def test_one_per_building_refuses_a_second_inhabitant_and_a_game_with_workers_hu
     assert check_consistency(inhabited) == []
     refused(inhabited, VisitVendor(player="Ana", settle="garden", take="chambers"),
             "vendors.one-per-building", "garden-10-open")
+    # The disc's garden inhabitant matches the garden's colour, so no swap either (seed 003.33:
+    # only "Si no coincideix cap color", if no colour matches): the visit brings nothing.
+    refused(inhabited, VisitVendor(player="Ana", give="tower", take="chambers"), "vendors.visit", "garden")
+    assert legal_actions(inhabited)[0] == [VisitVendor(player="Ana")]
     with pytest.raises(GameRequestError) as unsupported:
         new_game(NAMES[:3], ["vendors", "workers-huts"])
     assert any(v.rule == "modules.unsupported" and "workers-huts" in v.message

@@ -204,15 +204,21 @@ def _building_at(player: Player, x: int, y: int) -> PlacedTile | None:
     return next((t for t in player.alhambra if t.x == x and t.y == y), None)
 
 
-def can_settle(state: GameState, seat: int) -> str | None:
-    """The colour the visited building takes from the disc, if a colour matches (and the
-    building holds no inhabitant yet); None: no colour matches."""
+def matching_colour(state: GameState, seat: int) -> str | None:
+    """The visited building's colour if the disc carries an inhabitant of it; None: no colour
+    matches (only then a swap, vendors.visit)."""
     disc = _vendors(state).discs[seat]
     building = _building_at(state.players[seat], disc.x, disc.y)
-    if building is None or building.inhabitant:
-        return None
-    colour = colour_of(building)
+    colour = None if building is None else colour_of(building)
     return colour if colour in disc.inhabitants else None
+
+
+def can_settle(state: GameState, seat: int) -> str | None:
+    """The colour the visited building takes from the disc: a colour matches and the building
+    holds no inhabitant yet (vendors.one-per-building)."""
+    disc = _vendors(state).discs[seat]
+    building = _building_at(state.players[seat], disc.x, disc.y)
+    return None if building is None or building.inhabitant else matching_colour(state, seat)
 
 
 def check_visit(state: GameState, action: VisitVendor) -> list[Violation]:
@@ -251,6 +257,11 @@ def check_visit(state: GameState, action: VisitVendor) -> list[Violation]:
                                                           f"{action.settle} inhabitant moves in")]
         return [Violation(rule, f"{what} has no inhabitant of its colour on the disc: no "
                                 f"{action.settle} inhabitant moves in")]
+    matched = matching_colour(state, seat)
+    if matched is not None and action.give is not None:  # its building already has one
+        return [Violation(rule, f"the disc carries a {matched} inhabitant for the {matched} building, "
+                                "which already has its inhabitant: no swap (only when no colour "
+                                "matches)")]
     if (action.give is None) != (action.take is None):
         return [Violation(rule, "a swap names both `give` (from the disc) and `take` (from the supply)")]
     out = []
@@ -296,6 +307,8 @@ def candidates_visit(state: GameState, seat: int) -> Iterator[VisitVendor]:
             yield VisitVendor(player=name, settle=match)
         for take in supply:
             yield VisitVendor(player=name, settle=match, take=take)
+        return
+    if matching_colour(state, seat) is not None:  # a match on an inhabited building: nothing
         return
     for give in sorted(set(vendors.discs[seat].inhabitants)):
         for take in supply:
