@@ -141,8 +141,9 @@ class Readiness(Answer):
 
 
 ErrorCode = Literal[
-    "bad-request", "inconsistent-state", "illegal-action", "bad-game-request", "unknown-player",
-    "not-found", "method-not-allowed", "body-too-large", "unsupported-media-type", "internal-error",
+    "bad-request", "inconsistent-state", "outdated-state", "illegal-action", "bad-game-request",
+    "unknown-player", "not-found", "method-not-allowed", "body-too-large", "unsupported-media-type",
+    "internal-error",
     "bad-seal", "unsealed-state", "already-advanced", "one-future-unavailable",
 ]
 

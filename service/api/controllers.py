@@ -57,7 +57,9 @@ BAD_REQUEST = _error("The body is not JSON or does not fit the schema (wrong typ
                      "value out of range); the message names the field's path, e.g. `$.state.turn`.")
 TOO_LARGE = _error("The body is larger than the limit (setting MAX_BODY_BYTES, 256 KiB by default).")
 INCONSISTENT = _error("`inconsistent-state`: the state (or position) cannot occur in a game; "
-                      "`violations` says why. With sealing on: `bad-seal` (altered, cut, another "
+                      "`violations` says why. `outdated-state`: the state was made under an older "
+                      "edition of the rules whose changes concern its game (`state.edition`). "
+                      "With sealing on: `bad-seal` (altered, cut, another "
                       "state's or an unknown key's seal) or `unsealed-state`.")
 
 
@@ -181,7 +183,8 @@ class ApplyController(Controller):
           responses=_responses(Applied, "The new state, the events, the scoring rounds triggered and "
                                "whether the game is over.",
                                s422=_error("`illegal-action` with the violations, `inconsistent-state`, "
-                                           "or with sealing on `bad-seal` / `unsealed-state`."),
+                                           "`outdated-state`, or with sealing on `bad-seal` / "
+                                           "`unsealed-state`."),
                                s409=_error("`already-advanced`: with sealing and Redis on, another "
                                            "action was already applied to this sealed state "
                                            "(referee.one-future)."),
@@ -232,8 +235,8 @@ class ViewController(Controller):
     @post(operation_id="viewState", summary="What one player may see of a state", status_code=200,
           dto=StrictBody.of(ViewQuery), return_dto=None,
           responses=_responses(View, "The state with what the player may not see hidden (RULES.md §8).",
-                               s422=_error("`inconsistent-state`, or `unknown-player` when no player "
-                                           "has that name.")))
+                               s422=_error("`inconsistent-state`, `outdated-state`, or `unknown-player` "
+                                           "when no player has that name.")))
     async def view(self, request: Request[Any, Any, Any], data: JSONBody[ViewQuery]) -> Response[bytes]:
         """Hands of the others, the deck's and the bag's order and the generator are hidden; a
         missing `player` is a spectator."""
@@ -252,7 +255,8 @@ class RenderController(Controller):
                                 "and tokens, each reserve, the market, the money display, the module "
                                 "parts and the scores (with a position: its scoring round)."),
               400: BAD_REQUEST, 413: TOO_LARGE,
-              422: _error("`inconsistent-state`, or `unknown-player` when no player has that name."),
+              422: _error("`inconsistent-state`, `outdated-state`, or `unknown-player` when no player has "
+                          "that name."),
           })
     def render(self, request: Request[Any, Any, Any], data: JSONBody[RenderQuery]) -> Response[bytes]:
         """`{"state", "player"}`: the whole state (with sealing on: what a spectator sees), or

@@ -118,13 +118,18 @@ def checked(state: engine.GameState, sealing: Sealing = UNSEALED) -> engine.Game
     if opened.digest in KNOWN:
         return opened.state
     try:
-        problems = engine.check_consistency(opened.state)
+        state = engine.admitted(opened.state)
+    except engine.OutdatedState as e:
+        raise RequestError(422, "outdated-state", e.violation.message, [e.violation]) from None
+    try:
+        problems = engine.check_consistency(state)
     except Exception as e:
         problems = _unchecked("state", e)
     if problems:
         raise _refused("inconsistent-state", "the state cannot occur in a game", problems)
-    KNOWN.add(opened.digest)
-    return opened.state
+    if state is opened.state:
+        KNOWN.add(opened.digest)
+    return state
 
 
 def handed_out(state: engine.GameState, sealing: Sealing) -> msgspec.Raw:

@@ -7,10 +7,12 @@
     random_action(state, generator) -> Action | None
     score(position) / score_state(state, round) -> Breakdown
     check_consistency(state) -> list[Violation]
+    admitted(state) -> GameState               (raises OutdatedState: editions.py)
 """
 
 from .actions import Action
 from .consistency import check_consistency
+from .editions import EDITION, OutdatedState, admitted
 from .game import (
     GameRequestError,
     Outcome,
@@ -30,8 +32,27 @@ from .state import GameState
 from .violations import IllegalAction, InconsistentState, Violation
 
 __all__ = [
-    "Action", "Breakdown", "GameRequestError", "GameState", "Generator", "IllegalAction",
-    "InconsistentState", "Outcome", "Position", "Violation", "apply", "check_consistency",
-    "check_state", "iter_legal_actions", "legal_actions", "new_game", "random_action", "score",
-    "score_state", "validate",
+    "EDITION",
+    "Action",
+    "Breakdown",
+    "GameRequestError",
+    "GameState",
+    "Generator",
+    "IllegalAction",
+    "InconsistentState",
+    "Outcome",
+    "OutdatedState",
+    "Position",
+    "Violation",
+    "admitted",
+    "apply",
+    "check_consistency",
+    "check_state",
+    "iter_legal_actions",
+    "legal_actions",
+    "new_game",
+    "random_action",
+    "score",
+    "score_state",
+    "validate",
 ]

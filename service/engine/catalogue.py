@@ -57,6 +57,7 @@ class MoneyCard:
     id: str
     currency: str
     value: int
+    copy: str  # `a`, `b`, `c`: the three copies of every card (dirk.setup leaves some in the box)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,8 @@ class Catalogue:
     take_money_total_at_most: int
     majority_points: MappingProxyType[int, MappingProxyType[str, tuple[int, ...]]]
     dirk_name: str
+    # dirk.setup: the copies of every money card left in the box with two players (e.g. "c").
+    dirk_money_copies_in_the_box: tuple[str, ...]
     dirk_tiles_at_setup: int
     dirk_tiles_after_round_1: int
     dirk_bag_share_after_round_2: int
@@ -99,7 +102,7 @@ def _load(raw: dict[str, Any]) -> Catalogue:
                 raise ValueError(f"tile id {tile.id} appears twice")
             tiles[tile.id] = tile
     money = {
-        f"{currency}-{value}-{copy}": MoneyCard(f"{currency}-{value}-{copy}", currency, value)
+        f"{currency}-{value}-{copy}": MoneyCard(f"{currency}-{value}-{copy}", currency, value, copy)
         for currency in currencies
         for value in raw["money"]["values"]
         for copy in raw["money"]["copies"]
@@ -122,6 +125,7 @@ def _load(raw: dict[str, Any]) -> Catalogue:
         take_money_total_at_most=raw["take_money_total_at_most"],
         majority_points=MappingProxyType(points),
         dirk_name=dirk["name"],
+        dirk_money_copies_in_the_box=tuple(dirk["money_copies_in_the_box"]),
         dirk_tiles_at_setup=dirk["tiles_at_setup"],
         dirk_tiles_after_round_1=dirk["tiles_after_round_1"],
         dirk_bag_share_after_round_2=dirk["bag_share_after_round_2"],
@@ -140,6 +144,8 @@ def _check(cat: Catalogue) -> None:
     for round_, table in cat.majority_points.items():
         if set(table) != set(cat.building_types) or any(len(p) != round_ for p in table.values()):
             raise ValueError(f"majority points of round {round_} do not cover every type")
+    if not set(cat.dirk_money_copies_in_the_box) < {card.copy for card in cat.money.values()}:
+        raise ValueError("Dirk's game must leave some, not all, copies of the money cards in the box")
     if sorted(cat.scoring_round_of(c) for c in cat.scoring_cards) != [1, 2]:
         raise ValueError("there must be the scoring cards of rounds 1 and 2")
 

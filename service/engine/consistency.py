@@ -153,9 +153,13 @@ def _census_problems(state: GameState, modules: tuple[Module, ...],
         if m.components is not None:
             for component, where in m.components(state):
                 places.setdefault(component, []).append(where)
+    withdrawn = {c: m.name for m in modules if m.withdrawn is not None for c in m.withdrawn(state)}
     for component, found_in in places.items():
         want = expected.get(component, 0)
-        if want == 0:
+        if want == 0 and component in withdrawn:
+            out.append(Violation(INCONSISTENT, f"{component!r} stays in the box in this game "
+                                               f"({withdrawn[component]}), but it is in {found_in[0]}"))
+        elif want == 0:
             what = "a component of this game" if component in KNOWN_IDS else "a tile or card of any catalogue"
             out.append(Violation(INCONSISTENT, f"{component!r} is not {what} (found in {found_in[0]})"))
         elif len(found_in) > want:

@@ -13,6 +13,7 @@ from .actions import Action
 from .base.turn import after_final_placement, empty_market
 from .catalogue import CATALOGUE, FOUNTAIN
 from .consistency import check_consistency, foreign_tokens
+from .editions import EDITION
 from .events import Event
 from .flow import finish_turn, is_turn_over
 from .grid import check_layout
@@ -95,6 +96,7 @@ def new_game(players: Sequence[str], modules: Sequence[str] = (), seed: int = 0)
         turn=Turn(player=0),
         market=empty_market(),
         dirk=Dirk(name=CATALOGUE.dirk_name) if len(players) == 2 else None,
+        edition=EDITION,
     )
     ctx = Context(Generator(seed_state(seed)))
     for step in setup_steps(modules_of_ids(chosen, state.dirk is not None)):

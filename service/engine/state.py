@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .editions import EDITION
 from .modules.change.model import ChangeState
 from .modules.craftsmen.model import CraftsmenState
 from .modules.extensions.model import ExtensionsState
@@ -155,6 +156,16 @@ class RankEntry(Record):
 Phase = Literal["play", "final-placement", "over"]
 
 
+# The rules edition a state was made under (engine/editions.py); a state without one is of
+# edition 1, made before editions existed.
+RulesEdition = Annotated[int, msgspec.Meta(
+    ge=1, le=EDITION,
+    description=f"The edition of the rules this state was made under; the referee sets it. This "
+                f"referee plays edition {EDITION}; a state of an older edition plays on when no "
+                f"rule that changed since applies to its game, else it is refused with 422 "
+                f"`outdated-state`. Absent: edition 1.")]
+
+
 class GameState(Record):
     players: Many[Player]
     turn: Turn
@@ -188,6 +199,7 @@ class GameState(Record):
     # Set by the HTTP referee when sealing is on (service/seal.py): this whole state, encrypted
     # and authenticated; the fields above then hold only its public part. The engine ignores it.
     seal: Annotated[str, msgspec.Meta(min_length=1, max_length=65_536)] | None = None
+    edition: RulesEdition = 1
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

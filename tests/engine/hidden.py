@@ -127,7 +127,9 @@ def other_choices(state: GameState, seat: int | None, rnd: random.Random) -> Gam
     for i, disc in enumerate(discs):
         if i == seat or not disc.chosen:
             continue
-        choice = sorted_colours(rnd.sample(COLOURS, ON_DISC))
+        choice = disc.inhabitants
+        while choice == disc.inhabitants:  # another choice, so the perturbation shows
+            choice = sorted_colours(rnd.sample(COLOURS, ON_DISC))
         supply += disc.inhabitants
         for c in choice:
             supply.remove(c)
@@ -165,23 +167,23 @@ def secrets(state: GameState, seat: int | None) -> set[str]:
     return out
 
 
-def _strings(node: object) -> Iterator[str]:
+def strings_of(node: object) -> Iterator[str]:
     """Every string of a decoded JSON document, keys included."""
     if isinstance(node, str):
         yield node
     elif isinstance(node, list):
         for item in node:
-            yield from _strings(item)
+            yield from strings_of(item)
     elif isinstance(node, dict):
         for key, value in node.items():
             yield key
-            yield from _strings(value)
+            yield from strings_of(value)
 
 
 def assert_holds_no_secret(state: GameState, seat: int | None) -> None:
     """No id of a secret of `seat`'s, no generator state, no others' vendor choices."""
     seen = encoded(state, seat)
-    leaked = sorted(secrets(state, seat) & set(_strings(msgspec.json.decode(seen))))
+    leaked = sorted(secrets(state, seat) & set(strings_of(msgspec.json.decode(seen))))
     assert not leaked, f"the view of seat {seat} shows {leaked}"
     assert state.rng.encode() not in seen and b'"rng"' not in seen
     if state.vendors is not None and not all(d.chosen for d in state.vendors.discs):

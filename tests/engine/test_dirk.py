@@ -31,12 +31,46 @@ def duel(**kw: object) -> GameState:
 
 @pytest.mark.rule("dirk.setup")
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_dirk_setup_allows_six_tiles_and_the_full_money_deck(seed: int) -> None:
+def test_dirk_setup_allows_six_tiles_and_a_deck_of_72_money_cards(seed: int) -> None:
+    """RULES.md dirk.setup: "With two players one of the three copies of every money card is
+    left in the box: the deck holds 72 money cards (each currency's values 1 to 9, two copies:
+    ids ending `-a` and `-b`)." The starting money, the first player and the display come from
+    those 72 (issue 12 item 9: the deal used all 108)."""
     state = new_game(["Ana", "Ben"], seed=seed).state
     assert state.dirk is not None and state.dirk.name == "Dirk"
     assert len(state.dirk.tiles) == 6 and len(state.bag) == 54 - 4 - 6
     cards = [*state.deck, *state.display, *(c for p in state.players for c in p.hand)]
-    assert sorted(c for c in cards if c in CATALOGUE.money) == sorted(CATALOGUE.money)  # all 108
+    money = sorted(c for c in cards if c in CATALOGUE.money)
+    assert len(money) == 72 == len(set(money))
+    assert money == sorted(c for c in CATALOGUE.money if c[-2:] in ("-a", "-b"))
+    assert sorted(c for c in cards if c not in CATALOGUE.money) == ["scoring-1", "scoring-2"]
+
+
+@pytest.mark.rule("dirk.setup")
+def test_dirk_setup_allows_all_108_money_cards_with_three_players() -> None:
+    """RULES.md §1: 108 money cards; only "with two players the `c` copies stay in the box"."""
+    state = new_game(["Ana", "Ben", "Cyd"], seed=1).state
+    cards = [*state.deck, *state.display, *(c for p in state.players for c in p.hand)]
+    assert sorted(c for c in cards if c in CATALOGUE.money) == sorted(CATALOGUE.money)
+
+
+@pytest.mark.rule("dirk.setup")
+@pytest.mark.parametrize("where", ["deck", "display", "hand"])
+def test_dirk_setup_refuses_a_two_player_state_holding_a_third_copy(where: str) -> None:
+    """RULES.md dirk.setup: "A two-player state holding a third copy (`-c`) cannot occur."
+    The consistency check names the card, where it lies and why."""
+    state = new_game(["Ana", "Ben"], seed=1).state
+    assert check_consistency(state) == []
+    if where == "deck":
+        state = replace(state, deck=("blue-9-c", *state.deck))
+    elif where == "display":
+        state = replace(state, display=(*state.display[:3], "blue-9-c"), deck=(state.display[3], *state.deck))
+    else:
+        ana = state.players[0]
+        state = replace(state, players=(replace(ana, hand=(*ana.hand, "blue-9-c")), state.players[1]))
+    problems = check_consistency(state)
+    assert [v.rule for v in problems] == ["inconsistent-state"], problems
+    assert "'blue-9-c' stays in the box in this game (Two players: Dirk)" in problems[0].message
 
 
 @pytest.mark.rule("dirk.setup")
@@ -62,7 +96,7 @@ def test_dirk_setup_refuses_two_players_without_dirk_or_a_player_named_dirk() ->
 
 @pytest.mark.rule("dirk.refills")
 def test_dirk_refills_allows_six_tiles_after_round_1() -> None:
-    state = duel(deck_top=("scoring-1", "orange-9-c"), bag_top=SIX)
+    state = duel(deck_top=("scoring-1", "orange-9-b"), bag_top=SIX)
     outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
     dirk = outcome.state.dirk
     assert dirk is not None and len(dirk.tiles) == 12
@@ -73,7 +107,7 @@ def test_dirk_refills_allows_six_tiles_after_round_1() -> None:
 
 @pytest.mark.rule("dirk.refills")
 def test_dirk_refills_allows_a_third_of_the_bag_after_round_2() -> None:
-    state = duel(deck_top=("scoring-2", "orange-9-c"), rounds_held=(1,))
+    state = duel(deck_top=("scoring-2", "orange-9-b"), rounds_held=(1,))
     left = len(state.bag)
     assert left == 44
     outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
@@ -84,7 +118,7 @@ def test_dirk_refills_allows_a_third_of_the_bag_after_round_2() -> None:
 
 @pytest.mark.rule("dirk.refills")
 def test_dirk_refills_refuses_a_tile_when_a_third_rounds_down_to_nothing() -> None:
-    state = duel(deck_top=("scoring-2", "orange-9-c"), rounds_held=(1,), bag=("tower-13-E", "tower-12-open"))
+    state = duel(deck_top=("scoring-2", "orange-9-b"), rounds_held=(1,), bag=("tower-13-E", "tower-12-open"))
     outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
     assert outcome.scoring[0].round == 2
     assert outcome.state.dirk is not None and state.dirk is not None
@@ -94,7 +128,7 @@ def test_dirk_refills_refuses_a_tile_when_a_third_rounds_down_to_nothing() -> No
 
 @pytest.mark.rule("dirk.refills")
 def test_dirk_refills_refuses_tiles_without_a_scoring_round() -> None:
-    state = duel(deck_top=("orange-9-c",))
+    state = duel(deck_top=("orange-9-b",))
     outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
     assert outcome.state.dirk == state.dirk and outcome.state.bag == state.bag
     assert not any(isinstance(e, DirkReceivedTiles) for e in outcome.events)
@@ -106,7 +140,7 @@ def test_dirk_refills_refuses_tiles_without_a_scoring_round() -> None:
 @pytest.mark.rule("dirk.scores")
 def test_dirk_scores_allows_majorities_with_all_his_tiles_and_a_place_in_the_ranking() -> None:
     state = duel(
-        deck_top=("scoring-1", "orange-9-c"),
+        deck_top=("scoring-1", "orange-9-b"),
         dirk=("tower-13-E", "tower-7-NEW", "garden-6-ESW"),
         alhambras={
             "Ana": [("tower-11-open", 1, 0)],

@@ -43,6 +43,23 @@ def give_from_bag(state: GameState, count: int, ctx: Context) -> GameState:
     return replace(state, bag=state.bag[count:], dirk=dirk)
 
 
+# dirk.setup: with two players one of the three copies of every money card stays in the box.
+IN_THE_BOX = tuple(c.id for c in CATALOGUE.money.values()
+                   if c.copy in CATALOGUE.dirk_money_copies_in_the_box)
+_IN_THE_BOX = frozenset(IN_THE_BOX)
+
+
+def leave_copies_in_the_box(state: GameState, ctx: Context) -> GameState:
+    """dirk.setup: the money deck just shuffled loses the copies that stay in the box (72 cards
+    are left), before any card is dealt."""
+    return replace(state, deck=tuple(c for c in state.deck if c not in _IN_THE_BOX))
+
+
+def withdrawn(state: GameState) -> tuple[str, ...]:
+    """The money cards a two-player game never holds (the consistency check refuses them)."""
+    return IN_THE_BOX
+
+
 def setup(state: GameState, ctx: Context) -> GameState:
     """dirk.setup: 6 tiles from the bag."""
     return give_from_bag(state, CATALOGUE.dirk_tiles_at_setup, ctx)
@@ -101,11 +118,14 @@ DIRK = register(Module(
     actions=(ActionRule(action=GiveToDirk, rule="dirk.gift", kind="placement", check=check_gift,
                         apply=apply_gift, candidates=candidates_gift, sample=sample_gift,
                         phases=("play",)),),
-    setup=((55, setup),),
+    # Right after the deck is shuffled (10), before starting money is dealt (50).
+    setup=((12, leave_copies_in_the_box), (55, setup)),
     after_scoring_round=after_scoring_round,
     components=located,
+    withdrawn=withdrawn,
     events=(DirkReceivedTiles, BuildingGivenToDirk),
-    default_data={"tiles_at_setup": CATALOGUE.dirk_tiles_at_setup,
+    default_data={"money_copies_in_the_box": list(CATALOGUE.dirk_money_copies_in_the_box),
+                  "tiles_at_setup": CATALOGUE.dirk_tiles_at_setup,
                   "tiles_after_round_1": CATALOGUE.dirk_tiles_after_round_1,
                   "bag_share_after_round_2": CATALOGUE.dirk_bag_share_after_round_2},
 ))

@@ -34,9 +34,13 @@ class Disc(Record):
 class VendorsState(Record):
     """The common supply of inhabitants (colours, public once every player has chosen) and the
     discs by seat. An inhabitant on a building is the building's `inhabitant` token, of the
-    building's colour."""
+    building's colour.
 
-    supply: Colours = ()
+    The supply is hidden in the public part (secrecy.conceal) like the discs' choices: while
+    anyone is still choosing, it tells what the others chose (the colours a player did not
+    choose go into it); views show it once every player has chosen."""
+
+    supply: Annotated[Colours, HIDDEN] = ()
     discs: Annotated[tuple[Disc, ...], msgspec.Meta(max_length=6)] = ()
 
 
