@@ -40,6 +40,9 @@ EDITIONS = (
         "dirk.setup", "craftsmen.flip", "craftsmen.use-one", "craftsmen.carpenter",
         "craftsmen.mosaic-artist", "power.end-of-turn", "power.architecture", "power.wisdom",
         "walls.reveal", "staff.marshal-tile", "treasure.pass",
+        # Found by reading the seeds: a building that has its inhabitant, moved onto the disc's
+        # space, allows no swap (seed 003.33).
+        "vendors.visit",
     )),
 )
 EDITION = EDITIONS[-1].number

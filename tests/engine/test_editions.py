@@ -57,6 +57,7 @@ def test_an_older_state_that_no_change_concerns_plays_on_under_the_current_editi
     (3, ("walls",), "walls.reveal"),
     (5, ("staff",), "staff.marshal-tile"),
     (3, ("treasure",), "treasure.pass"),
+    (3, ("vendors",), "vendors.visit"),
 ])
 def test_an_older_state_that_a_change_concerns_is_refused_as_outdated(
         players: int, modules: tuple[str, ...], changed: str) -> None:
