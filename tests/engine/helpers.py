@@ -182,8 +182,15 @@ def arrange(
 
     if turn is None and active is not None:
         turn = Turn(player=[p.name for p in players].index(active))
+    craftsmen = state.craftsmen
+    if craftsmen is not None and turn is not None and any(craftsmen.face_down):
+        # craftsmen.flip: during play the face-down craftsman lies before the active player.
+        down = next(c for c in craftsmen.face_down if c is not None)
+        craftsmen = replace(craftsmen, face_down=tuple(down if seat == turn.player else None
+                                                       for seat in range(len(players))))
     state = replace(
         state,
+        craftsmen=craftsmen,
         players=tuple(players),
         display=tuple(new_display),
         discard=tuple(new_discard),

@@ -3,10 +3,11 @@ and random complete games."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
-from service.engine import check_consistency, new_game
+from service.engine import check_consistency, legal_actions, new_game
 from service.engine.actions import BuyBuilding, PlaceBuilding, PlaceFromReserve, TakeMoney
 from service.engine.grid import walls_of
 from service.engine.modules.craftsmen.model import CraftsmenState
@@ -15,14 +16,17 @@ from service.engine.modules.craftsmen.rules import (
     KIND,
     MARK,
     BuilderRedesign,
+    CraftsmanTurnedUp,
     ExchangeMoney,
     PassCraftsman,
     SwapMarketTiles,
     UseBlacksmith,
 )
 from service.engine.rules import pending_decision
+from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused
+from service.engine.view import view
+from tests.engine.helpers import NAMES, allowed, arrange, event_types, play, refused
 from tests.engine.play import play_random_game
 
 
@@ -35,14 +39,18 @@ def cs(state: GameState) -> CraftsmenState:
     return state.craftsmen
 
 
-def hire(state: GameState, *cards: str, used: str | None = None) -> GameState:
-    """The active player holds `cards` face up (padded to three); the others two each."""
+def hire(state: GameState, *cards: str, down: str | None = None, used: str | None = None) -> GameState:
+    """The active player holds `cards` face up (padded to two) and `down` (or another card) face
+    down, as during their turn (craftsmen.flip); the others two face up each."""
     n = len(state.players)
     marks = DATA["marks_in_play"][str(n)]
-    pool = [c for c in KIND if MARK[c] in marks and c not in cards]
+    pool = [c for c in KIND if MARK[c] in marks and c not in cards and c != down]
     mine = list(cards)
-    while len(mine) < 3:
+    assert len(mine) <= DATA["dealt_face_up"], "a player holds two face-up craftsmen"
+    while len(mine) < DATA["dealt_face_up"]:
         mine.append(pool.pop(0))
+    face_down: list[str | None] = [None] * n
+    face_down[state.turn.player] = down if down is not None else pool.pop(0)
     face_up = []
     for seat in range(n):
         if seat == state.turn.player:
@@ -51,47 +59,58 @@ def hire(state: GameState, *cards: str, used: str | None = None) -> GameState:
             face_up.append(tuple(pool[:2]))
             pool = pool[2:]
     out = (*pool, *(c for c in KIND if MARK[c] not in marks))
-    state = replace(state, craftsmen=CraftsmenState(face_up=tuple(face_up), face_down=(None,) * n,
+    state = replace(state, craftsmen=CraftsmenState(face_up=tuple(face_up), face_down=tuple(face_down),
                                                     out=out, used=used))
     assert check_consistency(state) == [], check_consistency(state)
     return state
 
 
 PLACING = Turn(player=0, actions=0, acted=True)  # Ana bought and places her buildings
-NONE = ("builder", "stonemason", "goldsmith")  # for the refusals of the other abilities
+NONE = ("brickmaker", "coiner")  # for the refusals of the other abilities
 
 
-def ana(state: GameState, *cards: str, **where: object) -> GameState:
-    """Ana active, holding `cards` face up, with the components placed as `arrange` says."""
-    return hire(arrange(state, active="Ana", **where), *cards)  # type: ignore[arg-type]
+def ana(state: GameState, *cards: str, down: str | None = None, **where: object) -> GameState:
+    """Ana active, holding `cards` face up (and `down` face down), with the components placed as
+    `arrange` says."""
+    return hire(arrange(state, active="Ana", **where), *cards, down=down)  # type: ignore[arg-type]
 
 
 # --- craftsmen.setup ------------------------------------------------------------------------
 
 
 @pytest.mark.rule("craftsmen.setup")
-def test_craftsmen_setup_allows_two_each_and_a_third_for_the_first_player() -> None:
+def test_craftsmen_setup_allows_two_face_up_each_and_a_third_face_down_for_the_first_player() -> None:
+    """seeds 000.2, 000.3, 000.4, 000.5, 000.6: "When playing with 2 - 4 players, sort out the
+    craftsmen marked 6 and 5/6, and return them to the box." "When playing with 5 players, sort
+    out the craftsmen marked 6" "When playing with 6 players, all craftsmen are in the game."
+    "Shuffle the craftsmen and deal 2 randomly to each player, which should be placed face up in
+    front of them." "The first player is dealt a third, face down, craftsman." """
     for n, in_game in ((2, 9), (3, 9), (4, 9), (5, 11), (6, 13)):
         state = cgame(n)
         c = cs(state)
         first = state.turn.player
-        assert [len(c.face_up[s]) for s in range(n)] == [3 if s == first else 2 for s in range(n)]
-        in_play = [x for cards in c.face_up for x in cards]
+        assert [len(c.face_up[s]) for s in range(n)] == [2] * n
+        assert [d is not None for d in c.face_down] == [s == first for s in range(n)]
+        in_play = [x for cards in c.face_up for x in cards] + [x for x in c.face_down if x]
         assert len(in_play) == 2 * n + 1 and len(in_play) + len(c.out) == 13
-        assert sum(1 for x in KIND if MARK[x] in DATA["marks_in_play"][str(n)]) == in_game
-        assert all(MARK[x] in DATA["marks_in_play"][str(n)] for x in in_play)
+        marks = DATA["marks_in_play"][str(n)]
+        assert sum(1 for x in KIND if MARK[x] in marks) == in_game
+        assert all(MARK[x] in marks for x in in_play)
         assert check_consistency(state) == []
+    assert not {MARK[x] for x in KIND if MARK[x] in DATA["marks_in_play"]["4"]} & {"6", "5/6"}
+    assert len({cs(cgame(3, seed)).face_up for seed in range(6)}) > 1  # dealt at random
 
 
 @pytest.mark.rule("craftsmen.setup")
 def test_craftsmen_setup_refuses_a_marked_card_with_three_players() -> None:
+    """seed 000.2: "When playing with 2 - 4 players, sort out the craftsmen marked 6 and 5/6"."""
     state = cgame(3)
     c = cs(state)
     first = state.turn.player
     face_up = list(c.face_up)
-    face_up[first] = (*face_up[first][:2], "blacksmith-2")
+    face_up[first] = (face_up[first][0], "blacksmith-2")
     bad = replace(state, craftsmen=replace(c, face_up=tuple(face_up),
-                                           out=tuple(x for x in (*c.out, c.face_up[first][2])
+                                           out=tuple(x for x in (*c.out, c.face_up[first][1])
                                                      if x != "blacksmith-2")))
     problems = check_consistency(bad)
     assert any(v.rule == "craftsmen.setup" and "blacksmith-2" in v.message for v in problems)
@@ -101,52 +120,133 @@ def test_craftsmen_setup_refuses_a_marked_card_with_three_players() -> None:
 
 
 def after_take(players: int = 3) -> GameState:
-    state = ana(cgame(players), "stonemason", "builder", "coiner", display=["blue-1-a", "green-2-a",
-                                                                            "yellow-3-a", "orange-4-a"])
+    """Ana (stonemason and builder face up, the coiner face down) took money: her turn ends."""
+    state = ana(cgame(players), "stonemason", "builder", down="coiner",
+                display=["blue-1-a", "green-2-a", "yellow-3-a", "orange-4-a"])
     return allowed(state, TakeMoney(player="Ana", cards=("blue-1-a",)))
 
 
+def strings(value: object) -> set[str]:
+    """Every string in the JSON encoding of `value`."""
+    out: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, str):
+            out.add(node)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                out.add(key)
+                walk(item)
+
+    walk(msgspec.json.decode(msgspec.json.encode(value)))
+    return out
+
+
 @pytest.mark.rule("craftsmen.pass")
-def test_craftsmen_pass_allows_any_face_up_card_when_none_was_used() -> None:
+def test_craftsmen_pass_allows_either_face_up_card_when_none_was_used() -> None:
+    """seeds 000.9, 000.11: "At the end of their turn, the player passes their used craftsman to
+    their left neighbor." "If a player did not use a craftsmen, they still must pass a
+    craftsmen, but may choose either of their face up cards." """
     state = after_take()
     waiting = pending_decision(state)
     assert waiting is not None and waiting.rule == "craftsmen.pass" and state.active.name == "Ana"
+    listed, _ = legal_actions(state)
+    assert sorted(listed, key=str) == [PassCraftsman(player="Ana", craftsman="builder"),
+                                       PassCraftsman(player="Ana", craftsman="stonemason")]
+    refused(state, TakeMoney(player="Ben", cards=state.display[:1]), "craftsmen.pass", "Ana")  # must pass
     after = allowed(state, PassCraftsman(player="Ana", craftsman="builder"))
     assert after.active.name == "Ben"
     assert "builder" not in cs(after).face_up[0]
-    assert "builder" in cs(after).face_up[1]  # turned up at the start of Ben's turn
+    assert cs(after).face_down[1] == "builder"  # the left neighbour, face down
 
 
 @pytest.mark.rule("craftsmen.pass")
 def test_craftsmen_pass_refuses_another_card_than_the_one_used() -> None:
-    state = ana(cgame(), "stonemason", "builder", "coiner", hands={"Ana": ["blue-2-a"]},
+    """seed 000.9: "the player passes their used craftsman to their left neighbor." """
+    state = ana(cgame(), "stonemason", "builder", down="coiner", hands={"Ana": ["blue-2-a"]},
                 display=["blue-9-a", "green-2-a", "yellow-3-a", "orange-4-a"])
     state = allowed(state, ExchangeMoney(player="Ana", give="blue-2-a", take="blue-9-a"))
     state = allowed(state, TakeMoney(player="Ana", cards=("green-2-a",)))
     refused(state, PassCraftsman(player="Ana", craftsman="builder"), "craftsmen.pass", "stonemason")
     refused(state, PassCraftsman(player="Ana", craftsman="carpenter"), "craftsmen.pass", "carpenter")
     after = allowed(state, PassCraftsman(player="Ana", craftsman="stonemason"))
-    assert "stonemason" in cs(after).face_up[1]
+    assert cs(after).face_down[1] == "stonemason"
 
 
 @pytest.mark.rule("craftsmen.flip")
-def test_craftsmen_flip_allows_the_passed_card_face_down_then_up_at_the_turn_start() -> None:
-    state = after_take()
-    outcome = play(state, PassCraftsman(player="Ana", craftsman="coiner"))
-    names = [type(e).__name__ for e in outcome.events]
-    assert names.index("CraftsmanPassed") < names.index("TurnStarted") < names.index("CraftsmanTurnedUp")
-    assert cs(outcome.state).face_down == (None, None, None)
-    assert len(cs(outcome.state).face_up[1]) == 3
+def test_craftsmen_flip_allows_the_first_players_third_card_up_at_the_end_of_their_first_turn() -> None:
+    """seeds 000.6, 000.7 with craftsmen.flip: "The first player is dealt a third, face down,
+    craftsman." "Finally, the active player flips their face down craftsman face up, thus having
+    a choice between two craftsmen during their next turn." Right after passing at the end of
+    the first turn; until then no other seat sees it (events, views, a sealed state's public
+    part)."""
+    outcome = new_game(NAMES[:3], ("craftsmen",), seed=1)
+    state = outcome.state
+    first = state.turn.player
+    name = state.active.name
+    third = cs(state).face_down[first]
+    assert third is not None and third not in cs(state).face_up[first]
+    assert third not in strings(outcome.events)
+    assert third not in strings(conceal(state))  # the public part of a sealed state
+    for seat, p in enumerate(state.players):
+        seen = view(state, p.name)
+        assert seen.craftsmen is not None and seen.craftsmen.face_down == tuple(s == first for s in range(3))
+        assert seen.craftsmen.own_face_down == (third if seat == first else None)
+        assert seat == first or third not in strings(seen)
+    assert third not in strings(view(state, None))
+    state = allowed(state, TakeMoney(player=name, cards=state.display[:1]))
+    assert cs(state).face_down[first] == third  # still down when the actions are over
+    kept, passed = cs(state).face_up[first]
+    outcome = play(state, PassCraftsman(player=name, craftsman=passed))
+    names = event_types(outcome)
+    assert names.index("CraftsmanPassed") < names.index("CraftsmanTurnedUp") < names.index("TurnStarted")
+    turned = next(e for e in outcome.events if isinstance(e, CraftsmanTurnedUp))
+    assert (turned.player, turned.craftsman) == (name, third)
+    after = cs(outcome.state)
+    assert after.face_up[first] == (kept, third) and after.face_down[first] is None
+    assert after.face_down[outcome.state.turn.player] == passed
 
 
 @pytest.mark.rule("craftsmen.flip")
-def test_craftsmen_flip_refuses_a_face_down_card_left_at_the_active_player() -> None:
-    state = ana(cgame(), "stonemason", "builder", "coiner")
+def test_craftsmen_flip_allows_a_received_card_up_only_after_its_receiver_passes() -> None:
+    """seeds 000.7, 000.10 with craftsmen.flip: "That player puts it face down next to their two
+    face up craftsmen." It stays face down all through the receiver's next turn and is turned
+    up right after they pass, at the end of it."""
+    state = allowed(after_take(), PassCraftsman(player="Ana", craftsman="builder"))
     c = cs(state)
-    face_up = list(c.face_up)
-    face_up[0] = ("stonemason", "builder")
-    bad = replace(state, craftsmen=replace(c, face_up=tuple(face_up), face_down=("coiner", None, None)))
-    assert any(v.rule == "craftsmen.flip" for v in check_consistency(bad))
+    assert state.active.name == "Ben" and c.face_down == (None, "builder", None)
+    assert c.face_up[0] == ("stonemason", "coiner")  # Ana's turned up at the end of her turn
+    assert len(c.face_up[1]) == 2 and "builder" not in c.face_up[1]
+    assert view(state, "Ben").craftsmen.own_face_down == "builder"  # type: ignore[union-attr]
+    assert view(state, "Cyd").craftsmen.own_face_down is None  # type: ignore[union-attr]
+    state = allowed(state, TakeMoney(player="Ben", cards=state.display[:1]))
+    kept, passed = c.face_up[1]
+    after = allowed(state, PassCraftsman(player="Ben", craftsman=passed))
+    assert cs(after).face_up[1] == (kept, "builder") and cs(after).face_down == (None, None, passed)
+
+
+@pytest.mark.rule("craftsmen.flip")
+def test_craftsmen_flip_refuses_using_or_passing_a_face_down_card() -> None:
+    """seeds 000.7, 000.8 with craftsmen.flip: "a choice between two craftsmen during their next
+    turn"; "a player may use the special ability of one of their face up craftsmen". The builder
+    Ben received stays face down, unusable and not to be passed, all through his turn; a state
+    whose active player holds three face up cannot occur."""
+    state = allowed(after_take(), PassCraftsman(player="Ana", craftsman="builder"))
+    refused(state, BuilderRedesign(player="Ben", tile="fountain", x=0, y=1), "craftsmen.builder", "builder")
+    state = allowed(state, TakeMoney(player="Ben", cards=state.display[:1]))
+    refused(state, PassCraftsman(player="Ben", craftsman="builder"), "craftsmen.pass", "builder")
+    assert [a.craftsman for a in legal_actions(state)[0]] == list(cs(state).face_up[1])  # type: ignore[attr-defined]
+    c = cs(state)
+    three = replace(c, face_up=(c.face_up[0], (*c.face_up[1], "builder"), c.face_up[2]),
+                    face_down=(None,) * 3)
+    assert any(v.rule == "craftsmen.flip" and "Ben" in v.message
+               for v in check_consistency(replace(state, craftsmen=three)))
+    elsewhere = replace(c, face_down=("builder", None, None))
+    assert any(v.rule == "craftsmen.flip" and "Ana" in v.message
+               for v in check_consistency(replace(state, craftsmen=elsewhere)))
 
 
 # --- craftsmen.use-one ----------------------------------------------------------------------
@@ -154,6 +254,8 @@ def test_craftsmen_flip_refuses_a_face_down_card_left_at_the_active_player() -> 
 
 @pytest.mark.rule("craftsmen.use-one")
 def test_craftsmen_use_one_allows_one_ability_then_the_turn_action() -> None:
+    """seed 000.8: "During their turn, a player may use the special ability of one of their face
+    up craftsmen." """
     state = ana(cgame(), "stonemason", "goldsmith", hands={"Ana": ["blue-2-a"]},
                 display=["blue-9-a", "green-2-a", "yellow-3-a", "orange-4-a"])
     state = allowed(state, ExchangeMoney(player="Ana", give="blue-2-a", take="blue-9-a"))
@@ -163,7 +265,9 @@ def test_craftsmen_use_one_allows_one_ability_then_the_turn_action() -> None:
 
 @pytest.mark.rule("craftsmen.use-one")
 def test_craftsmen_use_one_refuses_a_second_ability_in_the_turn() -> None:
-    state = ana(cgame(), "stonemason", "goldsmith", "carpenter", hands={"Ana": ["blue-2-a", "green-8-a"]},
+    """seed 000.8: "a player may use the special ability of one of their face up craftsmen" (one
+    ability, once a turn)."""
+    state = ana(cgame(), "stonemason", "goldsmith", hands={"Ana": ["blue-2-a", "green-8-a"]},
                 display=["blue-9-a", "green-2-a", "yellow-3-a", "orange-4-a"],
                 market={"green": "garden-10-open"})
     state = allowed(state, ExchangeMoney(player="Ana", give="blue-2-a", take="blue-9-a"))
@@ -181,18 +285,20 @@ def test_craftsmen_use_one_refuses_a_second_ability_in_the_turn() -> None:
 
 @pytest.mark.rule("craftsmen.dirk")
 def test_craftsmen_dirk_allows_two_players_passing_to_each_other() -> None:
+    """seed 000.12: "Dirk never gets any craftsmen." """
     state = cgame(2)
-    assert len(cs(state).face_up) == 2
+    assert len(cs(state).face_up) == 2 and len(cs(state).face_down) == 2
     state = after_take(players=2)
     after = allowed(state, PassCraftsman(player="Ana", craftsman="builder"))
-    assert after.active.name == "Ben" and "builder" in cs(after).face_up[1]
+    assert after.active.name == "Ben" and cs(after).face_down[1] == "builder"
 
 
 @pytest.mark.rule("craftsmen.dirk")
 def test_craftsmen_dirk_refuses_craftsmen_held_by_dirk() -> None:
+    """seed 000.12: "Dirk never gets any craftsmen." """
     state = cgame(2)
     c = cs(state)
-    bad = replace(state, craftsmen=replace(c, face_up=(*c.face_up, c.out[:2]), face_down=(None, None, None),
+    bad = replace(state, craftsmen=replace(c, face_up=(*c.face_up, c.out[:2]), face_down=(*c.face_down, None),
                                            out=c.out[2:]))
     assert any(v.rule == "craftsmen.dirk" for v in check_consistency(bad))
 
@@ -201,17 +307,25 @@ def test_craftsmen_dirk_refuses_craftsmen_held_by_dirk() -> None:
 
 
 @pytest.mark.rule("craftsmen.mosaic-artist")
-def test_craftsmen_mosaic_artist_allows_a_reserve_tile_turned() -> None:
+def test_craftsmen_mosaic_artist_allows_a_bought_or_reserve_tile_turned() -> None:
+    """seeds 000.13, 000.14: "The artist allows turning a building in any direction when adding
+    it to your Alhambra." "This may be done with a building from the reserve as well." """
     state = ana(cgame(), "mosaic-artist", reserves={"Ana": ["seraglio-8-S"]}, alhambras={"Ana": []})
     refused(state, PlaceFromReserve(player="Ana", tile="seraglio-8-S", x=0, y=-1), "base.place.sides-match")
     after = allowed(state, PlaceFromReserve(player="Ana", tile="seraglio-8-S", x=0, y=-1, rotation=180))
     tile = next(t for t in after.players[0].alhambra if t.tile == "seraglio-8-S")
     assert tile.rotation == 180 and walls_of(tile) == 1  # its wall is now on the north side
     assert cs(after).used == "mosaic-artist"
+    held = ana(cgame(), "mosaic-artist", held={"Ana": ["seraglio-8-S"]}, alhambras={"Ana": []}, turn=PLACING)
+    turned = {a.rotation for a in legal_actions(held)[0] if isinstance(a, PlaceBuilding)}
+    assert turned == {None, 90, 180, 270}  # any direction
+    after = allowed(held, PlaceBuilding(player="Ana", tile="seraglio-8-S", x=1, y=0, rotation=270))
+    assert walls_of(next(t for t in after.players[0].alhambra if t.tile == "seraglio-8-S")) == 2  # E
 
 
 @pytest.mark.rule("craftsmen.mosaic-artist")
 def test_craftsmen_mosaic_artist_refuses_a_rotation_without_the_artist_or_the_module() -> None:
+    """seed 000.13: "The artist allows turning a building" (only the artist does)."""
     state = ana(cgame(), *NONE, held={"Ana": ["seraglio-8-S"]}, alhambras={"Ana": []})
     refused(state, PlaceBuilding(player="Ana", tile="seraglio-8-S", x=0, y=-1, rotation=180),
             "craftsmen.mosaic-artist", "mosaic-artist")
@@ -225,6 +339,8 @@ def test_craftsmen_mosaic_artist_refuses_a_rotation_without_the_artist_or_the_mo
 
 @pytest.mark.rule("craftsmen.carpenter")
 def test_craftsmen_carpenter_allows_two_off_and_an_exact_payment() -> None:
+    """seed 000.15: "The carpenter reduces the purchase price of a building from the market by 1
+    or 2." """
     state = ana(cgame(), "carpenter", hands={"Ana": ["green-8-a"]}, market={"green": "garden-10-open"})
     after = allowed(state, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-8-a",),
                                        discount=2))
@@ -234,6 +350,7 @@ def test_craftsmen_carpenter_allows_two_off_and_an_exact_payment() -> None:
 
 @pytest.mark.rule("craftsmen.carpenter")
 def test_craftsmen_carpenter_refuses_without_the_carpenter_or_too_little() -> None:
+    """seed 000.15: "The carpenter reduces the purchase price" (by at most 2, only with it)."""
     state = ana(cgame(), "carpenter", hands={"Ana": ["green-7-a"]}, market={"green": "garden-10-open"})
     refused(state, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-7-a",), discount=2),
             "base.buy.amount", "8")
@@ -247,6 +364,9 @@ def test_craftsmen_carpenter_refuses_without_the_carpenter_or_too_little() -> No
 
 @pytest.mark.rule("craftsmen.blacksmith")
 def test_craftsmen_blacksmith_allows_six_cards_without_using_the_action() -> None:
+    """seeds 000.16, 000.17: "Increase the display of money cards to 6 immediately." "It is
+    replenished to 4 cards only (as usual), if there are less than 4 cards at the end of a
+    player's turn." """
     state = ana(cgame(), "blacksmith")
     after = allowed(state, UseBlacksmith(player="Ana"))
     assert len(after.display) == 6 and after.turn.actions == 1 and not after.turn.acted
@@ -256,9 +376,24 @@ def test_craftsmen_blacksmith_allows_six_cards_without_using_the_action() -> Non
 
 
 @pytest.mark.rule("craftsmen.blacksmith")
+def test_craftsmen_blacksmith_allows_a_scoring_card_drawn_resolved_at_the_end_of_the_turn() -> None:
+    """seed 000.18: "If, when increasing the display, a scoring card is revealed, it is resolved
+    at the end of the player's turn." """
+    state = ana(cgame(), "blacksmith", display=["blue-1-a", "green-2-a", "yellow-3-a", "orange-4-a"],
+                deck_top=["blue-5-a", "scoring-1", "green-5-a"])
+    outcome = play(state, UseBlacksmith(player="Ana"))
+    assert outcome.state.display[4:] == ("blue-5-a", "green-5-a")
+    assert outcome.state.scoring_called == (1,) and outcome.scoring == ()  # not yet
+    assert outcome.state.rounds_held == () and outcome.state.turn.actions == 1
+    ended = play(outcome.state, TakeMoney(player="Ana", cards=("blue-1-a",)))  # the turn ends
+    assert [b.round for b in ended.scoring] == [1] and ended.state.rounds_held == (1,)
+
+
+@pytest.mark.rule("craftsmen.blacksmith")
 def test_craftsmen_blacksmith_refuses_without_it_or_with_a_full_display() -> None:
-    state = ana(cgame(), *NONE)
-    refused(state, UseBlacksmith(player="Ana"), "craftsmen.blacksmith", "blacksmith")
+    """seed 000.16: "Increase the display of money cards to 6" (not beyond, only with it)."""
+    state = ana(cgame(), *NONE, down="blacksmith")
+    refused(state, UseBlacksmith(player="Ana"), "craftsmen.blacksmith", "blacksmith")  # face down
     full = allowed(ana(cgame(), "blacksmith"), UseBlacksmith(player="Ana"))
     full = hire(replace(full, craftsmen=replace(cs(full), used=None)), "blacksmith")
     refused(full, UseBlacksmith(player="Ana"), "craftsmen.blacksmith", "6")
@@ -272,6 +407,8 @@ DISPLAY = ["blue-3-a", "blue-5-a", "green-1-a", "yellow-2-a"]
 
 @pytest.mark.rule("craftsmen.goldsmith")
 def test_craftsmen_goldsmith_allows_taking_up_to_eight() -> None:
+    """seed 000.19: "When taking money, you may take money cards worth a total of 8 (instead of
+    5)." """
     state = ana(cgame(), "goldsmith", display=DISPLAY)
     refused(state, TakeMoney(player="Ana", cards=("blue-3-a", "blue-5-a")), "base.money.take")
     after = allowed(state, TakeMoney(player="Ana", cards=("blue-3-a", "blue-5-a"), goldsmith=True))
@@ -280,10 +417,11 @@ def test_craftsmen_goldsmith_allows_taking_up_to_eight() -> None:
 
 @pytest.mark.rule("craftsmen.goldsmith")
 def test_craftsmen_goldsmith_refuses_nine_or_no_goldsmith() -> None:
+    """seed 000.19: "money cards worth a total of 8" (not 9)."""
     state = ana(cgame(), "goldsmith", display=DISPLAY)
     refused(state, TakeMoney(player="Ana", cards=("blue-3-a", "blue-5-a", "green-1-a"), goldsmith=True),
             "base.money.take", "8")
-    other = ana(cgame(), "builder", "stonemason", "coiner", display=DISPLAY)
+    other = ana(cgame(), "builder", "stonemason", display=DISPLAY)
     refused(other, TakeMoney(player="Ana", cards=("blue-3-a", "blue-5-a"), goldsmith=True),
             "craftsmen.goldsmith", "goldsmith")
 
@@ -296,21 +434,29 @@ COIN = {"hands": {"Ana": ["green-4-a"]}, "display": ["green-6-a", "blue-2-a", "y
 
 @pytest.mark.rule("craftsmen.coiner")
 def test_craftsmen_coiner_allows_hand_and_display_cards() -> None:
+    """seed 000.20: "The coiner allows buying a building with a combination of money from your
+    hand and/or the display." """
     state = ana(cgame(), "coiner", **COIN)
     after = allowed(state, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-4-a",),
                                        from_display=("green-6-a",)))
     assert "green-6-a" in after.discard and "green-6-a" not in after.display
     assert after.turn.actions == 1  # 4 + 6 is exact
+    only = ana(cgame(), "coiner", **{**COIN, "display": ["green-6-a", "green-5-a", "yellow-3-a"]})
+    after = allowed(only, BuyBuilding(player="Ana", tile="garden-10-open", payment=(),
+                                      from_display=("green-6-a", "green-5-a")))  # the display alone
+    assert after.players[0].hand == ("green-4-a",) and after.turn.actions == 0
 
 
 @pytest.mark.rule("craftsmen.coiner")
 def test_craftsmen_coiner_refuses_other_currencies_or_cards_not_displayed() -> None:
+    """seed 000.20: "money from your hand and/or the display" (of the space's currency, from the
+    display)."""
     state = ana(cgame(), "coiner", **COIN)
     refused(state, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-4-a",),
                                from_display=("blue-2-a", "green-6-a")), "base.buy.currency", "blue-2-a")
     refused(state, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-4-a",),
                                from_display=("green-9-a",)), "craftsmen.coiner", "green-9-a")
-    other = ana(cgame(), *NONE, **COIN)
+    other = ana(cgame(), *NONE[:1], **COIN)
     refused(other, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-4-a",),
                                from_display=("green-6-a",)), "craftsmen.coiner", "coiner")
 
@@ -322,6 +468,7 @@ MARKET = {"green": "garden-10-open", "blue": "tower-12-open"}
 
 @pytest.mark.rule("craftsmen.mortar-mixer")
 def test_craftsmen_mortar_mixer_allows_swapping_two_market_tiles() -> None:
+    """seed 000.21: "This craftsman may swap two tiles on the building market." """
     state = ana(cgame(), "mortar-mixer", market=MARKET)
     after = allowed(state, SwapMarketTiles(player="Ana", first="garden-10-open", second="tower-12-open"))
     spaces = {s.currency: s.tile for s in after.market}
@@ -331,6 +478,7 @@ def test_craftsmen_mortar_mixer_allows_swapping_two_market_tiles() -> None:
 
 @pytest.mark.rule("craftsmen.mortar-mixer")
 def test_craftsmen_mortar_mixer_refuses_a_tile_off_the_market_or_no_mixer() -> None:
+    """seed 000.21: "swap two tiles on the building market" (tiles that are there)."""
     state = ana(cgame(), "mortar-mixer", market=MARKET)
     refused(state, SwapMarketTiles(player="Ana", first="garden-10-open", second="tower-13-E"),
             "craftsmen.mortar-mixer", "tower-13-E")
@@ -344,7 +492,10 @@ def test_craftsmen_mortar_mixer_refuses_a_tile_off_the_market_or_no_mixer() -> N
 
 @pytest.mark.rule("craftsmen.builder")
 def test_craftsmen_builder_allows_moving_a_tile_within_the_alhambra() -> None:
-    state = ana(cgame(), *NONE, alhambras={"Ana": [("arcades-9-open", 1, 0)]})
+    """seeds 000.22, 000.23: "The builder gives a redesign action." "In this action, one building
+    may even be moved from one location in the Alhambra to another (following usual building
+    rules)." """
+    state = ana(cgame(), "builder", alhambras={"Ana": [("arcades-9-open", 1, 0)]})
     after = allowed(state, BuilderRedesign(player="Ana", tile="arcades-9-open", x=0, y=1))
     assert {(t.x, t.y) for t in after.players[0].alhambra} == {(0, 0), (0, 1)}
     assert after.turn.actions == 1 and cs(after).used == "builder"
@@ -352,11 +503,13 @@ def test_craftsmen_builder_allows_moving_a_tile_within_the_alhambra() -> None:
 
 @pytest.mark.rule("craftsmen.builder")
 def test_craftsmen_builder_refuses_a_move_that_cuts_a_tile_off_or_no_builder() -> None:
-    state = ana(cgame(), *NONE, alhambras={"Ana": [("arcades-9-open", 1, 0), ("arcades-10-open", 2, 0)]})
+    """seed 000.23: "moved from one location in the Alhambra to another (following usual
+    building rules)." """
+    state = ana(cgame(), "builder", alhambras={"Ana": [("arcades-9-open", 1, 0), ("arcades-10-open", 2, 0)]})
     refused(state, BuilderRedesign(player="Ana", tile="arcades-9-open", x=0, y=1), "base.place.reachable",
             "arcades-10-open")
     refused(state, BuilderRedesign(player="Ana", tile="fountain", x=0, y=1), "base.place.fountain-fixed")
-    other = ana(cgame(), "carpenter", "stonemason", "coiner", alhambras={"Ana": [("arcades-9-open", 1, 0)]})
+    other = ana(cgame(), "carpenter", "stonemason", alhambras={"Ana": [("arcades-9-open", 1, 0)]})
     refused(other, BuilderRedesign(player="Ana", tile="arcades-9-open", x=0, y=1), "craftsmen.builder",
             "builder")
 
@@ -366,9 +519,13 @@ def test_craftsmen_builder_refuses_a_move_that_cuts_a_tile_off_or_no_builder() -
 
 @pytest.mark.rule("craftsmen.brickmaker")
 def test_craftsmen_brickmaker_allows_displacing_a_building() -> None:
+    """seeds 000.24, 000.25, 000.26: "When buying a building, the new tile may be placed in the
+    location of an already built building, provided it follows the building rules." "Remove the
+    previously placed building and place the new one in the same location." "The old building
+    may be placed in the reserve, or in any valid location in the Alhambra." """
     where = {"alhambras": {"Ana": [("arcades-9-open", 1, 0)]}, "held": {"Ana": ["arcades-10-open"]},
              "turn": PLACING}
-    state = ana(cgame(), "brickmaker", **where)
+    state = ana(cgame(), "brickmaker", **where)  # type: ignore[arg-type]
     after = allowed(state, PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced="reserve"))
     assert [t.tile for t in after.players[0].reserve] == ["arcades-9-open"]
     after = allowed(state, PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced=(0, 1)))
@@ -378,14 +535,15 @@ def test_craftsmen_brickmaker_allows_displacing_a_building() -> None:
 
 @pytest.mark.rule("craftsmen.brickmaker")
 def test_craftsmen_brickmaker_refuses_mismatching_sides_or_no_brickmaker() -> None:
+    """seed 000.24: "provided it follows the building rules." """
     where = {"alhambras": {"Ana": [("arcades-9-open", 1, 0)]}, "held": {"Ana": ["pavilion-2-NEW"]},
              "turn": PLACING}
-    state = ana(cgame(), "brickmaker", **where)
+    state = ana(cgame(), "brickmaker", **where)  # type: ignore[arg-type]
     refused(state, PlaceBuilding(player="Ana", tile="pavilion-2-NEW", x=1, y=0, displaced="reserve"),
             "base.place.sides-match")
     refused(state, PlaceBuilding(player="Ana", tile="pavilion-2-NEW", x=0, y=0, displaced="reserve"),
             "base.place.fountain-fixed")
-    other = ana(cgame(), *NONE, alhambras={"Ana": [("arcades-9-open", 1, 0)]},
+    other = ana(cgame(), "builder", "coiner", alhambras={"Ana": [("arcades-9-open", 1, 0)]},
                 held={"Ana": ["arcades-10-open"]},
                 turn=PLACING)
     refused(other, PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced="reserve"),
@@ -397,6 +555,8 @@ def test_craftsmen_brickmaker_refuses_mismatching_sides_or_no_brickmaker() -> No
 
 @pytest.mark.rule("craftsmen.stonemason")
 def test_craftsmen_stonemason_allows_exchanging_cards_of_one_currency() -> None:
+    """seed 000.27: "Exchange one money card from your hand with one money card of the same
+    currency from the display." """
     state = ana(cgame(), "stonemason", hands={"Ana": ["blue-2-a"]}, display=["blue-9-a", "green-2-a"])
     after = allowed(state, ExchangeMoney(player="Ana", give="blue-2-a", take="blue-9-a"))
     assert after.players[0].hand == ("blue-9-a",) and "blue-2-a" in after.display
@@ -404,6 +564,7 @@ def test_craftsmen_stonemason_allows_exchanging_cards_of_one_currency() -> None:
 
 @pytest.mark.rule("craftsmen.stonemason")
 def test_craftsmen_stonemason_refuses_another_currency() -> None:
+    """seed 000.27: "one money card of the same currency" """
     state = ana(cgame(), "stonemason", hands={"Ana": ["blue-2-a"]}, display=["blue-9-a", "green-2-a"])
     refused(state, ExchangeMoney(player="Ana", give="blue-2-a", take="green-2-a"), "craftsmen.stonemason",
             "same currency")
@@ -414,9 +575,12 @@ def test_craftsmen_stonemason_refuses_another_currency() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_with_the_craftsmen(players: int) -> None:
+    """seed 000.1: "Traveling craftsmen provide players with special abilities." (they are used
+    and passed all game long)."""
     game = play_random_game(100 + players, players, ("craftsmen",), list_every=40)
     assert 3 in game.rounds
     assert any(isinstance(a, PassCraftsman) for a in game.actions)
+    assert any(cs(s).used for s in game.states)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -1,7 +1,7 @@
-"""Travelling Craftsmen (RULES.md §C, seed 000): each player has face-up craftsmen; during their
-turn they may use one craftsman's ability once, and at the end of the turn they pass a craftsman
-(the used one, else any face-up one) face down to their left neighbour, who turns it up at the
-start of their next turn. Dirk never gets craftsmen.
+"""Travelling Craftsmen (RULES.md §C, seed 000): each player has two face-up craftsmen; during
+their turn they may use one craftsman's ability once, and at the end of the turn they pass a
+craftsman (the used one, else either face-up one) face down to their left neighbour, then turn
+up their own face-down one (craftsmen.flip). Dirk never gets craftsmen.
 
 How the abilities are used:
 - mosaic-artist: `rotation` on `place-building` or `place-from-reserve`;
@@ -19,8 +19,9 @@ Decisions where RULES.md is silent:
 - The abilities work only during the holder's own turn while it is played (not while leftover
   tiles are placed at the end of the game). Free actions are possible before or between the
   turn's actions, not once the actions are over.
-- At setup the first player turns their face-down card up at once (the seed: "Finally, the
-  active player flips their face down craftsman face up").
+- The face-down card is turned up at end-of-turn position 71, right after the pass (70): the
+  first player's third card at the end of their first turn, every received card at the end of
+  its receiver's next turn.
 - Passing is always asked (`pass-craftsman`), even when the used card leaves no choice.
 - blacksmith: refused when the display already holds 6. mortar-mixer: both spaces must hold a
   tile (tokens and hidden tiles move with their tile). stonemason: any hand card for any
@@ -76,7 +77,7 @@ DATA = load_data("craftsmen")
 KIND: dict[str, str] = {c["id"]: c["kind"] for c in DATA["cards"]}
 MARK: dict[str, str] = {c["id"]: c["mark"] for c in DATA["cards"]}
 SETUP = 57  # after the first player is known (50), the market (52) and Dirk's tiles (55)
-PASS, FLIP = 70, 95  # RULES.md §H step 7; the start of the next turn (after 90)
+PASS, FLIP = 70, 71  # RULES.md §H step 7, then right after the pass (craftsmen.flip)
 ROTATIONS: tuple[Rotation, ...] = (90, 180, 270)
 _SAMPLE = 200
 
@@ -205,22 +206,23 @@ def _value(cards: tuple[str, ...]) -> int:
 
 def setup(state: GameState, ctx: Context) -> GameState:
     """craftsmen.setup: the cards for this player count are shuffled; 2 face up to each player
-    (not Dirk), a third face down to the first player, who turns it up at once; the rest leave."""
+    (not Dirk), a third face down to the first player (turned up at the end of their first turn,
+    craftsmen.flip); the rest leave the game."""
     n = len(state.players)
     marks = DATA["marks_in_play"][str(n)]
     cards = list(ctx.rng.shuffled([c for c in KIND if MARK[c] in marks]))
     per = DATA["dealt_face_up"]
-    face_up = [tuple(cards[per * seat:per * seat + per]) for seat in range(n)]
-    first = state.turn.player
-    extra = cards[per * n]
-    face_up[first] = (*face_up[first], extra)
+    face_up = tuple(tuple(cards[per * seat:per * seat + per]) for seat in range(n))
+    face_down: list[str | None] = [None] * n
+    face_down[state.turn.player] = cards[per * n]
     out = (*cards[per * n + 1:], *(c for c in KIND if MARK[c] not in marks))
-    ctx.events.append(CraftsmanTurnedUp(player=state.players[first].name, craftsman=extra))
-    return replace(state, craftsmen=CraftsmenState(face_up=tuple(face_up), face_down=(None,) * n, out=out))
+    return replace(state, craftsmen=CraftsmenState(face_up=face_up, face_down=tuple(face_down), out=out))
 
 
 def flip(state: GameState, ctx: Context) -> GameState:
-    """craftsmen.flip: at the start of a turn the active player's face-down craftsman turns up."""
+    """craftsmen.flip: right after passing a craftsman, at the end of their turn, the active
+    player turns their face-down craftsman up (received from the right neighbour before this
+    turn, or dealt at setup): they choose among these two during their next turn."""
     cs = _cs(state)
     seat = state.turn.player
     card = cs.face_down[seat]
@@ -279,7 +281,7 @@ def apply_pass(state: GameState, action: PassCraftsman, ctx: Context) -> GameSta
     face_down[to] = action.craftsman
     ctx.events.append(CraftsmanPassed(player=action.player, to=state.players[to].name))
     cs = replace(cs, face_up=tuple(face_up), face_down=tuple(face_down), used=None, passing=False)
-    return replace(state, craftsmen=cs, turn=replace(state.turn, ending=PASS + 1))
+    return replace(state, craftsmen=cs, turn=replace(state.turn, ending=FLIP))
 
 
 def candidates_pass(state: GameState, seat: int) -> Iterator[PassCraftsman]:
@@ -748,6 +750,8 @@ def consistency(state: GameState) -> list[Violation]:
             else "craftsmen.setup"
         return [Violation(rule, f"craftsmen are held by the {n} players only (Dirk never gets any), "
                                 f"not by {len(cs.face_up)} seats")]
+    if not 0 <= state.turn.player < n:
+        return []  # the base game refuses the state
     out = []
     unknown = [c for c in (*(c for cards in cs.face_up for c in cards), *cs.out) if c not in KIND]
     unknown += [c for c in cs.face_down if c is not None and c not in KIND]
@@ -760,12 +764,7 @@ def consistency(state: GameState) -> list[Violation]:
                                                 f"there are {DATA['dealt_face_up'] * n + 1}"))
     out += [Violation("craftsmen.setup", f"{c} (marked {MARK[c]}) is not used with {n} players")
             for c in in_play if MARK[c] not in marks]
-    down = [c for c in cs.face_down if c is not None]
-    if len(down) > 1:
-        out.append(Violation("craftsmen.flip", f"{len(down)} craftsmen lie face down; at most one does"))
-    if state.phase == "play" and cs.face_down[state.turn.player] is not None:
-        out.append(Violation("craftsmen.flip", f"{state.active.name}'s face-down craftsman is turned up "
-                                               "at the start of their turn"))
+    out += flip_problems(state, cs)
     if cs.used is not None and cs.used not in cs.face_up[state.turn.player]:
         out.append(Violation("craftsmen.use-one", f"the used {cs.used} is not among "
                                                   f"{state.active.name}'s face-up craftsmen"))
@@ -776,6 +775,25 @@ def consistency(state: GameState) -> list[Violation]:
     counts = Counter(in_play + list(cs.out))
     out += [Violation("craftsmen.setup", f"{c} appears {k} times")
             for c, k in sorted(counts.items()) if k > 1]
+    return out
+
+
+def flip_problems(state: GameState, cs: CraftsmenState) -> list[Violation]:
+    """craftsmen.flip: one card lies face down, from setup to the end of the game; during play
+    the active player holds it (dealt at setup, or received before their turn; it is turned up
+    right after they pass); every player holds two face up."""
+    per = DATA["dealt_face_up"]
+    out = [Violation("craftsmen.flip", f"{state.players[seat].name} holds {len(cards)} face-up "
+                                       f"craftsmen; every player holds {per}")
+           for seat, cards in enumerate(cs.face_up) if len(cards) != per]
+    down = [seat for seat, c in enumerate(cs.face_down) if c is not None]
+    if len(down) != 1:
+        out.append(Violation("craftsmen.flip", f"{len(down)} craftsmen lie face down; exactly one does"))
+    elif state.phase == "play" and down != [state.turn.player]:
+        holder = state.players[down[0]].name
+        out.append(Violation("craftsmen.flip", f"{holder} holds a face-down craftsman during "
+                                               f"{state.active.name}'s turn: it is turned up right "
+                                               "after its holder passes, at the end of their turn"))
     return out
 
 
