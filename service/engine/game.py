@@ -166,9 +166,6 @@ def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
     if seat != state.turn.player:
         return Violation("base.turn.order",
                          f"it is {state.active.name}'s turn, not {state.players[seat].name}'s")
-    if rule.kind == "free" and state.turn.actions == 0:
-        return Violation(rule.rule, f"{state.active.name}'s actions are over this turn; this is "
-                                    "possible only before or between them")
     if rule.kind == "action" and state.turn.actions == 0:
         held = [t.tile for t in state.active.held]
         return Violation("base.turn.one-action",

@@ -49,8 +49,9 @@ ConsistencyFn = Callable[[GameState], list[Violation]]
 
 # When an action may be taken: as the turn's action (uses `turn.actions`); while placing held
 # buildings at the end of a turn or of the game; as the answer to a pending decision; or "free":
-# by the active player, in play, before their actions are over, without using up an action
-# (a craftsman's ability); or "out-of-turn": by any player its own check allows, in its phases,
+# by the active player, in play, at any moment of their turn (before, between or after its
+# actions, also while held buildings are placed), without using up an action (a craftsman's
+# ability, craftsmen.use-one); or "out-of-turn": by any player its own check allows, in its phases,
 # without using up an action (a theft in the thieves' window).
 ActionKind = Literal["action", "placement", "decision", "free", "out-of-turn"]
 

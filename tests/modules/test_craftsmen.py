@@ -7,7 +7,7 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from service.engine import check_consistency, legal_actions, new_game
+from service.engine import check_consistency, legal_actions, new_game, validate
 from service.engine.actions import BuyBuilding, PlaceBuilding, PlaceFromReserve, TakeMoney
 from service.engine.grid import walls_of
 from service.engine.modules.craftsmen.model import CraftsmenState
@@ -263,10 +263,41 @@ def test_craftsmen_use_one_allows_one_ability_then_the_turn_action() -> None:
     allowed(state, TakeMoney(player="Ana", cards=("green-2-a", "yellow-3-a")))
 
 
+# Ana overpays for the garden (11 for 10): her actions are over, she still holds it.
+BOUGHT = {"hands": {"Ana": ["green-6-a", "green-5-a"]}, "market": {"green": "garden-10-open"},
+          "alhambras": {"Ana": [("arcades-9-open", 1, 0)]}}
+BUY = BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-6-a", "green-5-a"))
+
+
+@pytest.mark.rule("craftsmen.use-one")
+def test_craftsmen_use_one_allows_the_builder_after_the_actions_while_placing() -> None:
+    """seeds 000.8, 000.22 with craftsmen.use-one: "During their turn, a player may use the
+    special ability of one of their face up craftsmen." The whole turn: after the purchase, the
+    builder's redesign makes room for the building bought; the other free abilities work then
+    too."""
+    state = allowed(ana(cgame(), "builder", "stonemason", **BOUGHT), BUY)  # type: ignore[arg-type]
+    assert state.turn.actions == 0 and [t.tile for t in state.active.held] == ["garden-10-open"]
+    state = allowed(state, BuilderRedesign(player="Ana", tile="arcades-9-open", x=0, y=1))
+    after = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    assert {(t.tile, t.x, t.y) for t in after.players[0].alhambra} == {
+        ("fountain", 0, 0), ("arcades-9-open", 0, 1), ("garden-10-open", 1, 0)}
+    for card, action in (("stonemason", ExchangeMoney(player="Ana", give="blue-2-a", take="blue-9-a")),
+                         ("blacksmith", UseBlacksmith(player="Ana")),
+                         ("mortar-mixer", SwapMarketTiles(player="Ana", first="tower-12-open",
+                                                          second="chambers-11-open"))):
+        where = {**BOUGHT, "hands": {"Ana": ["green-6-a", "green-5-a", "blue-2-a"]},
+                 "display": ["blue-9-a", "yellow-3-a"],
+                 "market": {"green": "garden-10-open", "blue": "tower-12-open", "yellow": "chambers-11-open"}}
+        placing = allowed(ana(cgame(), card, **where), BUY)  # type: ignore[arg-type]
+        assert placing.turn.actions == 0 and placing.active.held
+        assert validate(placing, action) == [], card
+        assert any(type(a) is type(action) for a in legal_actions(placing)[0]), card
+
+
 @pytest.mark.rule("craftsmen.use-one")
 def test_craftsmen_use_one_refuses_a_second_ability_in_the_turn() -> None:
     """seed 000.8: "a player may use the special ability of one of their face up craftsmen" (one
-    ability, once a turn)."""
+    ability, once a turn: also while placing, after the actions)."""
     state = ana(cgame(), "stonemason", "goldsmith", hands={"Ana": ["blue-2-a", "green-8-a"]},
                 display=["blue-9-a", "green-2-a", "yellow-3-a", "orange-4-a"],
                 market={"green": "garden-10-open"})
@@ -278,6 +309,12 @@ def test_craftsmen_use_one_refuses_a_second_ability_in_the_turn() -> None:
                 market={"green": "garden-10-open"})
     refused(fresh, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-4-a",),
                                from_display=("green-6-a",), discount=1), "craftsmen.use-one")
+    # The carpenter used in the purchase: the builder is refused while placing, as one more use.
+    placing = allowed(ana(cgame(), "carpenter", "builder", **BOUGHT),  # type: ignore[arg-type]
+                      replace(BUY, payment=("green-6-a", "green-5-a"), discount=1))
+    assert placing.turn.actions == 0 and cs(placing).used == "carpenter"
+    refused(placing, BuilderRedesign(player="Ana", tile="arcades-9-open", x=0, y=1), "craftsmen.use-one",
+            "carpenter")
 
 
 # --- craftsmen.dirk -------------------------------------------------------------------------

@@ -16,9 +16,9 @@ How the abilities are used:
 Decisions where RULES.md is silent:
 - A second use in the same turn (of any craftsman, also the same one) is refused citing
   craftsmen.use-one; an action naming two abilities too.
-- The abilities work only during the holder's own turn while it is played (not while leftover
-  tiles are placed at the end of the game). Free actions are possible before or between the
-  turn's actions, not once the actions are over.
+- The abilities work during the holder's whole turn while it is played (not while leftover
+  tiles are placed at the end of the game): free actions before, between or after the turn's
+  actions, also while held buildings are placed.
 - The face-down card is turned up at end-of-turn position 71, right after the pass (70): the
   first player's third card at the end of their first turn, every received card at the end of
   its receiver's next turn.
