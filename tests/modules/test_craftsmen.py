@@ -386,14 +386,33 @@ def test_craftsmen_carpenter_allows_two_off_and_an_exact_payment() -> None:
 
 
 @pytest.mark.rule("craftsmen.carpenter")
+def test_craftsmen_carpenter_allows_a_2_denar_building_for_no_card_as_an_exact_payment() -> None:
+    """seed 000.15 with craftsmen.carpenter: "reduces the purchase price ... by 1 or 2": a price
+    of 2 reduced by 2 is 0, paid with no card at all, and that payment is exact."""
+    state = ana(cgame(), "carpenter", hands={"Ana": ["blue-1-a"]}, market={"blue": "pavilion-2-NEW"})
+    free = BuyBuilding(player="Ana", tile="pavilion-2-NEW", payment=(), discount=2)
+    assert free in legal_actions(state)[0]
+    after = allowed(state, free)
+    assert after.turn.actions == 1 and after.players[0].hand == ("blue-1-a",)
+    assert [t.tile for t in after.players[0].held] == ["pavilion-2-NEW"]
+
+
+@pytest.mark.rule("craftsmen.carpenter")
 def test_craftsmen_carpenter_refuses_without_the_carpenter_or_too_little() -> None:
-    """seed 000.15: "The carpenter reduces the purchase price" (by at most 2, only with it)."""
+    """seed 000.15: "The carpenter reduces the purchase price" (by at most 2, only with it); a
+    card paid for a price of 0 overpays (no extra action)."""
     state = ana(cgame(), "carpenter", hands={"Ana": ["green-7-a"]}, market={"green": "garden-10-open"})
     refused(state, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-7-a",), discount=2),
             "base.buy.amount", "8")
     other = ana(cgame(), *NONE, hands={"Ana": ["green-8-a"]}, market={"green": "garden-10-open"})
     refused(other, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-8-a",), discount=2),
             "craftsmen.carpenter", "carpenter")
+    pavilion = ana(cgame(), "carpenter", hands={"Ana": ["blue-1-a"]}, market={"blue": "pavilion-2-NEW"})
+    refused(pavilion, BuyBuilding(player="Ana", tile="pavilion-2-NEW", payment=(), discount=1),
+            "base.buy.amount", "pavilion-2-NEW")
+    overpaid = allowed(pavilion, BuyBuilding(player="Ana", tile="pavilion-2-NEW", payment=("blue-1-a",),
+                                             discount=2))
+    assert overpaid.turn.actions == 0
 
 
 # --- craftsmen.blacksmith -------------------------------------------------------------------

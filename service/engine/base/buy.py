@@ -33,8 +33,10 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
                           f"{action.tile} is not on the market (it holds {on_market})")]
     extra = extra_paid(state, action)
     values = payment_values(state, action)
-    if not action.payment and not extra and not values:
-        return [Violation("base.buy.amount", f"no cards are paid for {action.tile}")]
+    price = price_of(state, action)
+    if not action.payment and not extra and not values and price > 0:
+        # A price lowered to 0 (craftsmen.carpenter) is paid with nothing, exactly.
+        return [Violation("base.buy.amount", f"no cards are paid for {action.tile}, which costs {price}")]
     hand = state.players[state.turn.player].hand
     out = [Violation("base.buy.currency", f"{c} is paid twice") for c in duplicates(action.payment)]
     out += [Violation("base.buy.currency", f"{c} is not in {action.player}'s hand")
@@ -54,7 +56,6 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
     if out:
         return out
     paid = sum(CATALOGUE.money[c].value for c in (*action.payment, *extra)) + sum(v for _, v in values)
-    price = price_of(state, action)
     if paid < price:
         out.append(Violation("base.buy.amount",
                              f"{action.tile} costs {price} but the payment totals {paid}"))

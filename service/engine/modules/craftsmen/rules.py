@@ -417,9 +417,8 @@ def candidates_carpenter(state: GameState, seat: int) -> Iterator[BuyBuilding]:
             if space.tile is None:
                 continue
             price = max(0, CATALOGUE.tiles[space.tile].price - discount)
-            for payment in payments(player.hand, space.currency, price):
-                if payment:
-                    yield BuyBuilding(player=player.name, tile=space.tile, payment=payment, discount=discount)
+            for payment in payments(player.hand, space.currency, price):  # () when the price is 0
+                yield BuyBuilding(player=player.name, tile=space.tile, payment=payment, discount=discount)
 
 
 def candidates_coiner(state: GameState, seat: int) -> Iterator[BuyBuilding]:
