@@ -84,6 +84,9 @@ class SwapWithReserve(Action, tag="swap-with-reserve"):
 
     tile: Text
     replaces: Text
+    rotation: Rotation | None = None  # craftsmen.mosaic-artist
+
+    module_fields: ClassVar[dict[str, tuple[str, str]]] = {"rotation": _ROTATION}
 
 
 class PlaceBuilding(Action, tag="place-building"):

@@ -8,7 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from service.engine import check_consistency, legal_actions, new_game, validate
-from service.engine.actions import BuyBuilding, PlaceBuilding, PlaceFromReserve, TakeMoney
+from service.engine.actions import BuyBuilding, PlaceBuilding, PlaceFromReserve, SwapWithReserve, TakeMoney
 from service.engine.grid import walls_of
 from service.engine.modules.craftsmen.model import CraftsmenState
 from service.engine.modules.craftsmen.rules import (
@@ -360,6 +360,25 @@ def test_craftsmen_mosaic_artist_allows_a_bought_or_reserve_tile_turned() -> Non
     assert walls_of(next(t for t in after.players[0].alhambra if t.tile == "seraglio-8-S")) == 2  # E
 
 
+SWAP = {"reserves": {"Ana": ["seraglio-8-S"]}, "alhambras": {"Ana": [("arcades-9-open", 0, -1)]}}
+
+
+@pytest.mark.rule("craftsmen.mosaic-artist")
+def test_craftsmen_mosaic_artist_allows_a_reserve_tile_turned_in_a_swap() -> None:
+    """seed 000.14 with craftsmen.mosaic-artist: "This may be done with a building from the
+    reserve as well": also one that a swap (base.redesign) brings into the Alhambra."""
+    state = ana(cgame(), "mosaic-artist", **SWAP)  # type: ignore[arg-type]
+    refused(state, SwapWithReserve(player="Ana", tile="seraglio-8-S", replaces="arcades-9-open"),
+            "base.swap.same-space", "seraglio-8-S")
+    turn = SwapWithReserve(player="Ana", tile="seraglio-8-S", replaces="arcades-9-open", rotation=180)
+    assert turn in legal_actions(state)[0]
+    after = allowed(state, turn)
+    tile = next(t for t in after.players[0].alhambra if t.tile == "seraglio-8-S")
+    assert (tile.x, tile.y, tile.rotation, walls_of(tile)) == (0, -1, 180, 1)
+    assert [t.tile for t in after.players[0].reserve] == ["arcades-9-open"]
+    assert cs(after).used == "mosaic-artist" and after.turn.actions == 0
+
+
 @pytest.mark.rule("craftsmen.mosaic-artist")
 def test_craftsmen_mosaic_artist_refuses_a_rotation_without_the_artist_or_the_module() -> None:
     """seed 000.13: "The artist allows turning a building" (only the artist does)."""
@@ -368,6 +387,10 @@ def test_craftsmen_mosaic_artist_refuses_a_rotation_without_the_artist_or_the_mo
             "craftsmen.mosaic-artist", "mosaic-artist")
     base = arrange(new_game(NAMES[:3], seed=1).state, active="Ana", held={"Ana": ["seraglio-8-S"]})
     refused(base, PlaceBuilding(player="Ana", tile="seraglio-8-S", x=0, y=-1, rotation=180),
+            "base.place.orientation", "craftsmen")
+    swap = SwapWithReserve(player="Ana", tile="seraglio-8-S", replaces="arcades-9-open", rotation=180)
+    refused(ana(cgame(), *NONE, **SWAP), swap, "craftsmen.mosaic-artist", "mosaic-artist")  # type: ignore[arg-type]
+    refused(arrange(new_game(NAMES[:3], seed=1).state, active="Ana", **SWAP), swap,  # type: ignore[arg-type]
             "base.place.orientation", "craftsmen")
 
 

@@ -163,8 +163,9 @@ def candidates_remove(state: GameState, seat: int) -> Iterator[RemoveToReserve]:
 
 # --- (c) swap -------------------------------------------------------------------------------
 
-def swap_problems(player: Player, new: Tile, old: PlacedTile) -> list[Violation]:
-    """base.swap.same-space: the reserve tile must obey §4 in the removed tile's space.
+def swap_problems(player: Player, new: Tile, old: PlacedTile, rotation: int = 0) -> list[Violation]:
+    """base.swap.same-space: the reserve tile (turned by `rotation`, craftsmen.mosaic-artist)
+    must obey §4 in the removed tile's space.
 
     Matching every neighbour means its shared sides equal the old tile's, so the paths on foot
     and the empty spaces stay exactly as they were: sides are all there is to check.
@@ -172,7 +173,7 @@ def swap_problems(player: Player, new: Tile, old: PlacedTile) -> list[Violation]
     layout = layout_of(player.alhambra)
     return [Violation("base.swap.same-space", f"swapping {new.tile} for {old.tile}: {m}")
             for m in side_mismatches(layout, names_of(player.alhambra), (old.x, old.y),
-                                     walls_of(new), new.tile)]
+                                     rotate(walls_of(new), rotation), new.tile)]
 
 
 def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
@@ -183,7 +184,8 @@ def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
     old = placed(player, action.replaces)
     new = in_reserve(player, action.tile)
     assert old is not None and new is not None
-    return swap_problems(player, new, old)
+    # A rotation (craftsmen.mosaic-artist) is refused unless its module allows it.
+    return swap_problems(player, new, old, action.rotation or 0)
 
 
 def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameState:
@@ -192,7 +194,8 @@ def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameS
     old = placed(player, action.replaces)
     new = in_reserve(player, action.tile)
     assert old is not None and new is not None
-    alhambra = tuple(place_tile(new, p.x, p.y) if p is old else p for p in player.alhambra)
+    alhambra = tuple(place_tile(new, p.x, p.y, rotation=action.rotation or 0) if p is old else p
+                     for p in player.alhambra)
     reserve = (*(t for t in player.reserve if t is not new), lift_tile(old))
     state = with_player(state, seat, alhambra=alhambra, reserve=reserve)
     ctx.events.append(BuildingRemoved(player=player.name, tile=old.tile, x=old.x, y=old.y))

@@ -4,7 +4,7 @@ craftsman (the used one, else either face-up one) face down to their left neighb
 up their own face-down one (craftsmen.flip). Dirk never gets craftsmen.
 
 How the abilities are used:
-- mosaic-artist: `rotation` on `place-building` or `place-from-reserve`;
+- mosaic-artist: `rotation` on `place-building`, `place-from-reserve` or `swap-with-reserve`;
 - carpenter: `discount` (1 or 2) on `buy-building`; coiner: `from_display` on `buy-building`;
 - goldsmith: `goldsmith: true` on `take-money`;
 - brickmaker: `displaced` on `place-building` (the building at (x, y) goes to the reserve or to a
@@ -45,7 +45,15 @@ from itertools import combinations
 
 from msgspec.structs import replace
 
-from ...actions import Action, BuyBuilding, PlaceBuilding, PlaceFromReserve, Rotation, TakeMoney
+from ...actions import (
+    Action,
+    BuyBuilding,
+    PlaceBuilding,
+    PlaceFromReserve,
+    Rotation,
+    SwapWithReserve,
+    TakeMoney,
+)
 from ...base.buy import market_space, payments
 from ...base.money import duplicates
 from ...base.placement import held_tile
@@ -330,7 +338,7 @@ def extra_payment(state: GameState, action: BuyBuilding) -> tuple[str, ...]:
     return action.from_display or ()
 
 
-def check_place_reserve(state: GameState, action: PlaceFromReserve) -> list[Violation]:
+def check_rotation(state: GameState, action: PlaceFromReserve | SwapWithReserve) -> list[Violation]:
     return fields_problem(state, [("mosaic-artist", "craftsmen.mosaic-artist")] if action.rotation else [])
 
 
@@ -384,7 +392,7 @@ def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
             display = tuple(c for c in state.display if c not in action.from_display)
             state = replace(state, display=display, discard=(*state.discard, *action.from_display))
             return _mark_used(state, "coiner", ctx)
-    if isinstance(action, PlaceFromReserve | PlaceBuilding) and action.rotation is not None:
+    if isinstance(action, PlaceFromReserve | PlaceBuilding | SwapWithReserve) and action.rotation is not None:
         return _mark_used(state, "mosaic-artist", ctx)
     if isinstance(action, PlaceBuilding) and action.displaced is not None:
         return _mark_used(_displace(state, action, ctx), "brickmaker", ctx)
@@ -478,6 +486,21 @@ def candidates_mosaic_reserve(state: GameState, seat: int) -> Iterator[PlaceFrom
     player = state.players[seat]
     for tile, rotation, (x, y) in _rotated_placements(player.alhambra, player.reserve):
         yield PlaceFromReserve(player=player.name, tile=tile.tile, x=x, y=y, rotation=rotation)
+
+
+def candidates_mosaic_swap(state: GameState, seat: int) -> Iterator[SwapWithReserve]:
+    """Every reserve tile turned into the space of an Alhambra building it then matches."""
+    if not can_use(state, seat, "mosaic-artist"):
+        return
+    player = state.players[seat]
+    for old in player.alhambra:
+        if old.tile == FOUNTAIN:
+            continue
+        for tile in player.reserve:
+            for rotation in ROTATIONS:
+                if not swap_problems(player, tile, old, rotation):
+                    yield SwapWithReserve(player=player.name, tile=tile.tile, replaces=old.tile,
+                                          rotation=rotation)
 
 
 def candidates_brickmaker(state: GameState, seat: int) -> Iterator[PlaceBuilding]:
@@ -832,7 +855,7 @@ CRAFTSMEN = register(Module(
                    apply=apply_pass, candidates=candidates_pass, sample=_sampler(candidates_pass)),
     ),
     checks=((TakeMoney, check_take), (BuyBuilding, check_buy), (PlaceBuilding, check_place_building),
-            (PlaceFromReserve, check_place_reserve)),
+            (PlaceFromReserve, check_rotation), (SwapWithReserve, check_rotation)),
     variants=(
         (BuyBuilding, candidates_carpenter, _sampler(candidates_carpenter)),
         (BuyBuilding, candidates_coiner, _sampler(candidates_coiner)),
@@ -840,6 +863,7 @@ CRAFTSMEN = register(Module(
         (PlaceBuilding, candidates_mosaic_held, _sampler(candidates_mosaic_held)),
         (PlaceBuilding, candidates_brickmaker, _sampler(candidates_brickmaker)),
         (PlaceFromReserve, candidates_mosaic_reserve, _sampler(candidates_mosaic_reserve)),
+        (SwapWithReserve, candidates_mosaic_swap, _sampler(candidates_mosaic_swap)),
     ),
     setup=((SETUP, setup),),
     end_of_turn=((PASS, start_passing), (FLIP, flip)),
