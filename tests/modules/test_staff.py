@@ -291,6 +291,61 @@ def test_staff_marshal_tile_refuses_the_tile_under_the_marshal_to_the_reserve() 
     assert validate(state, swap) == []
 
 
+# With the craftsmen: Ana's builder (face up) and her marshal on the arcades at (1, 0), which
+# carries a servant; a garden on her reserve.
+def with_builder(marshal: tuple[int, int] = (1, 0)) -> GameState:
+    from tests.engine.helpers import arrange
+    from tests.modules.test_craftsmen import hire
+
+    state = new_game(NAMES, ["staff", "craftsmen"], seed=1).state
+    state = arrange(state, active="Ana", alhambras={"Ana": [PlacedTile(tile="arcades-9-open", x=1, y=0,
+                                                                       servant=True)]},
+                    reserves={"Ana": ["garden-10-N"]}, check=False)
+    staff = state.staff
+    assert staff is not None
+    pile = list(staff.pile)
+    pile.remove("arcades")
+    marshals = tuple(Spot(x=marshal[0], y=marshal[1]) if seat == 0 else m
+                     for seat, m in enumerate(staff.marshals))
+    state = replace(state, staff=replace(staff, pile=tuple(pile), marshals=marshals))
+    return hire(state, "builder")
+
+
+@pytest.mark.rule("staff.marshal-tile")
+def test_staff_marshal_tile_allows_a_builder_move_carrying_the_marshal() -> None:
+    """seed 002.18 with staff.marshal-tile: "The tile occupied by the marshal may not be placed on
+    the player's reserve board." Only the reserve: the builder may move it within the Alhambra,
+    and the marshal (and the servant) move with it."""
+    from service.engine.modules.craftsmen.rules import BuilderRedesign
+
+    state = with_builder()
+    move = BuilderRedesign(player="Ana", tile="arcades-9-open", x=0, y=1)
+    assert validate(state, move) == []
+    after = apply(state, move).state
+    assert after.staff is not None and after.staff.marshals[0] == Spot(x=0, y=1)
+    assert tile_at(after, 0, 0, 1).tile == "arcades-9-open" and tile_at(after, 0, 0, 1).servant
+    assert check_consistency(after) == []
+    # Another tile moved leaves the marshal where it stands.
+    fountain_marshal = with_builder(marshal=(0, 0))
+    after = apply(fountain_marshal, move).state
+    assert after.staff is not None and after.staff.marshals[0] == Spot(x=0, y=0)
+
+
+@pytest.mark.rule("staff.marshal-tile")
+def test_staff_marshal_tile_refuses_a_builder_sending_the_marshals_tile_to_the_reserve() -> None:
+    """seed 002.18: "The tile occupied by the marshal may not be placed on the player's reserve
+    board." (a builder's removal or swap sends it there)."""
+    from service.engine.modules.craftsmen.rules import BuilderRedesign
+
+    state = with_builder()
+    for action in (BuilderRedesign(player="Ana", tile="arcades-9-open"),
+                   BuilderRedesign(player="Ana", tile="garden-10-N", replaces="arcades-9-open")):
+        refused = validate(state, action)
+        assert [v.rule for v in refused] == ["staff.marshal-tile"] and "reserve" in refused[0].message
+    elsewhere = with_builder(marshal=(0, 0))
+    assert validate(elsewhere, BuilderRedesign(player="Ana", tile="arcades-9-open")) == []
+
+
 # --- staff.score ----------------------------------------------------------------------------
 
 @pytest.mark.rule("staff.score")

@@ -17,7 +17,7 @@ from msgspec.structs import replace
 
 from ...actions import Action, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
-from ...events import Event
+from ...events import BuildingRemoved, Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
 from ...places import beyond_supply, tiles_in_play
@@ -251,9 +251,37 @@ def check_swap(state: GameState, action: SwapWithReserve) -> list[Violation]:
 
 
 def check_builder(state: GameState, action: BuilderRedesign) -> list[Violation]:
-    """With the craftsmen: a builder's redesign may not lift the marshal's tile (to the reserve,
-    in a swap, nor to another space: the marshal stays where it stands)."""
-    return _under_marshal(state, action.player, action.replaces or action.tile)
+    """With the craftsmen: a builder's redesign may not send the marshal's tile to the reserve
+    (removed, or replaced in a swap); moved to another space of the Alhambra, it carries the
+    marshal along (`carry_marshal`)."""
+    if action.replaces is not None:
+        return _under_marshal(state, action.player, action.replaces)
+    if action.x is None:
+        return _under_marshal(state, action.player, action.tile)
+    return []
+
+
+def carry_marshal(state: GameState, action: Action, ctx: Context) -> GameState:
+    """staff.marshal-tile: a builder's move of the tile under a marshal takes the marshal along
+    (the move lifts the tile from the marshal's space and places it on (x, y))."""
+    if not isinstance(action, BuilderRedesign) or action.x is None or action.y is None:
+        return state
+    seat = state.seat_of(action.player)
+    here = marshal_of(state, seat)
+    lifted = any(isinstance(e, BuildingRemoved) and e.tile == action.tile and (e.x, e.y) == here
+                 for e in ctx.events)
+    if not lifted:
+        return state
+    staff = _staff(state)
+    marshals = list(staff.marshals)
+    marshals[seat] = Spot(x=action.x, y=action.y)
+    return replace(state, staff=replace(staff, marshals=tuple(marshals)))
+
+
+def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
+    if state.staff is None:
+        return state
+    return carry_marshal(after_take(state, action, ctx), action, ctx)
 
 
 def check_displaced(state: GameState, action: PlaceBuilding) -> list[Violation]:
@@ -389,7 +417,7 @@ STAFF = register(Module(
             (BuilderRedesign, check_builder), (PlaceBuilding, check_displaced)),
     setup=((SETUP_STEP, setup),),
     end_of_turn=((REFILL_STEP, lay_display),),
-    after_action=after_take,
+    after_action=after_action,
     pending=pending,
     scoring=score,
     components=located,
