@@ -24,6 +24,7 @@ from service.engine.modules.staff.rules import (
 )
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
+from service.engine.view import view
 from tests.engine.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
@@ -119,6 +120,12 @@ def fountain(*tiles: PlacedTile) -> tuple[PlacedTile, ...]:
 
 @pytest.mark.rule("staff.setup")
 def test_staff_setup_allows_6_face_up_48_face_down_and_marshals_on_the_fountains() -> None:
+    """seeds 002.2, 002.3, 002.4, 002.5, 002.6: "54 Servant tiles (7x/ 7x/ 9x/ 9x/ 11x/ 11x in
+    colors of pavilion, seraglio/ arcades/ chambers/ garden/ tower)" "6 Court marshals (1 of
+    each player color)" "Shuffle the servant tiles face down" "draw 6 servant tiles, and place
+    them face up" "Each player places the marshal of their player color on their Lion Fountain
+    tile." """
+    assert SERVANTS == {"pavilion": 7, "seraglio": 7, "arcades": 9, "chambers": 9, "garden": 11, "tower": 11}
     state = staff_game()
     staff = state.staff
     assert staff is not None
@@ -126,10 +133,15 @@ def test_staff_setup_allows_6_face_up_48_face_down_and_marshals_on_the_fountains
     assert sorted(staff.display + staff.pile) == sorted(c for c, n in SERVANTS.items() for _ in range(n))
     assert staff.marshals == (Spot(x=0, y=0),) * 3 and staff.steps == 0
     assert check_consistency(state) == []
+    assert len({staff_game(seed=seed).staff.pile for seed in range(4)}) > 1  # type: ignore[union-attr]
+    seen = view(state, None).staff  # face down: only how many
+    assert seen is not None and seen.pile_size == 48 and seen.display == staff.display
+    assert "pile" not in msgspec.json.decode(msgspec.json.encode(seen))
 
 
 @pytest.mark.rule("staff.setup")
 def test_staff_setup_refuses_a_lost_servant_and_an_eighth_pavilion_servant() -> None:
+    """seed 002.2: "54 Servant tiles (7x/ 7x/ ...)": no fewer, and no more of a colour."""
     state = staff_game()
     assert state.staff is not None
     lost = replace(state, staff=replace(state.staff, pile=state.staff.pile[1:]))
@@ -151,8 +163,13 @@ def test_staff_setup_refuses_a_lost_servant_and_an_eighth_pavilion_servant() -> 
 
 @pytest.mark.rule("staff.move")
 def test_staff_move_allows_taking_2_denari_to_walk_the_marshal_4_tiles() -> None:
-    """The seed's example: 6 - 2 = 4 steps through garden, chambers, arcades and tower; the
-    garden, arcades and tower take a servant from the display, there is none for the chambers."""
+    """seeds 002.7, 002.12, 002.13, 002.14, 002.15, the seed's example: "Whenever a player
+    chooses the Action: Take money, and takes money which totals less than 6, they may move
+    their marshal from tile to tile across the Alhambra." "Example: The player takes 2 denari,
+    thus may move their marshal 6 - 2 = 4 steps." "They choose his path entering the garden,
+    chambers, arcades, and tower." "The player places one matching servant tile each on the
+    garden, arcades, and tower tile from the display." "Unfortunately, there is no servant
+    available for the chambers." """
     state = build(display=("garden", "arcades", "tower", "pavilion", "pavilion", "seraglio"))
     seat = state.turn.player
     state = take(state, ("blue", 2))
@@ -173,6 +190,9 @@ def test_staff_move_allows_taking_2_denari_to_walk_the_marshal_4_tiles() -> None
 
 @pytest.mark.rule("staff.move")
 def test_staff_move_allows_every_walk_up_to_the_steps_and_staying() -> None:
+    """seeds 002.7, 002.9: "they may move their marshal" "Subtract the value of money taken from
+    6, and the player is allowed to move his marshal that many tiles." (up to that many, or
+    not at all)."""
     state = take(build(), ("blue", 2))
     listed = list(candidates_move(state, state.turn.player))
     # Along a street of 4 tiles from its end, walks of 0..4 steps: 1 + 1 + 2 + 3 + 6.
@@ -184,6 +204,8 @@ def test_staff_move_allows_every_walk_up_to_the_steps_and_staying() -> None:
 
 @pytest.mark.rule("staff.move")
 def test_staff_move_refuses_more_steps_than_6_less_the_money_taken() -> None:
+    """seed 002.9: "Subtract the value of money taken from 6, and the player is allowed to move
+    his marshal that many tiles." """
     state = take(build(), ("blue", 3), ("green", 1))  # 4 taken: 2 steps
     refused = validate(state, MoveMarshal(player=state.active.name, path=path((1, 0), (2, 0), (3, 0))))
     assert refused and refused[0].rule == "staff.move" and "2 steps" in refused[0].message
@@ -196,6 +218,7 @@ def test_staff_move_refuses_more_steps_than_6_less_the_money_taken() -> None:
 
 @pytest.mark.rule("staff.move")
 def test_staff_move_refuses_a_walk_after_taking_6_or_more() -> None:
+    """seed 002.7: "takes money which totals less than 6" (6 or more: no walk)."""
     state = take(build(), ("blue", 6))
     assert pending(state) is None
     refused = validate(state, MoveMarshal(player=state.players[0].name))
@@ -209,6 +232,8 @@ SQUARE = (("seraglio-8-S", 1, 0), ("tower-12-open", 0, 1), ("arcades-8-N", 1, 1)
 
 @pytest.mark.rule("staff.move")
 def test_staff_move_refuses_walls_empty_spaces_and_jumps() -> None:
+    """seed 002.10: "The marshal must have access to each tile by foot, i. e. he is not allowed
+    to cross a wall or step down from a tile." """
     state = take(build(SQUARE, marshal=(1, 0)), ("blue", 2))
     name = state.active.name
     across = validate(state, MoveMarshal(player=name, path=path((1, 1))))
@@ -223,15 +248,30 @@ def test_staff_move_refuses_walls_empty_spaces_and_jumps() -> None:
 
 @pytest.mark.rule("staff.move")
 def test_staff_move_refuses_a_decision_when_the_marshal_cannot_step() -> None:
-    """Decision: with no open way out of the marshal's tile, taking money opens no move."""
+    """seed 002.10 with staff.move: "he is not allowed to cross a wall or step down from a tile":
+    with no open way out of the marshal's tile, taking money opens no move (Decision)."""
     state = take(build(()), ("blue", 1))
     assert pending(state) is None and state.turn.player != build(()).turn.player
+
+
+@pytest.mark.rule("staff.move")
+def test_staff_move_refuses_taking_money_worth_0() -> None:
+    """seed 002.8: "Note: It is not allowed to take money worth 0." (no walk of 6 steps for an
+    empty take)."""
+    state = build()
+    refused = validate(state, TakeMoney(player=state.active.name, cards=()))
+    assert refused and refused[0].rule == "base.money.take"
+    assert validate(state, MoveMarshal(player=state.active.name, path=path((1, 0))))[0].rule == "staff.move"
 
 
 # --- staff.servant --------------------------------------------------------------------------
 
 @pytest.mark.rule("staff.servant")
 def test_staff_servant_allows_a_servant_of_the_tiles_colour_and_a_refill_to_6() -> None:
+    """seeds 002.11, 002.16, 002.17: "The player gains 1 servant tile of the matching color for
+    each tile the marshal enters" "Take the servant from the open display, if available, and
+    place it on that building tile." "After the player has finished their turn, they replenish
+    the display to 6 tiles." """
     state = build(display=("tower", "tower", "garden", "seraglio", "seraglio", "pavilion"))
     seat = state.turn.player
     state = take(state, ("yellow", 3))
@@ -244,6 +284,8 @@ def test_staff_servant_allows_a_servant_of_the_tiles_colour_and_a_refill_to_6() 
 
 @pytest.mark.rule("staff.servant")
 def test_staff_servant_refuses_a_colour_not_on_display_or_a_second_servant() -> None:
+    """seeds 002.11, 002.16: "if there is no servant on that tile." "Take the servant from the
+    open display, if available" (none of the colour shown: none taken)."""
     state = build(served=("garden-10-open",),
                   display=("garden", "tower", "tower", "seraglio", "seraglio", "pavilion"))
     seat = state.turn.player
@@ -269,6 +311,9 @@ def test_staff_servant_refuses_a_colour_not_on_display_or_a_second_servant() -> 
 
 @pytest.mark.rule("staff.marshal-tile")
 def test_staff_marshal_tile_allows_other_tiles_to_the_reserve_with_their_servants() -> None:
+    """seeds 002.18, 002.19: "The tile occupied by the marshal may not be placed on the player's
+    reserve board." (others may) "Servant tiles are placed on the reserve board together with
+    their building tile." """
     state = build(served=("tower-11-open",), marshal=(3, 0))
     seat = state.turn.player
     action = RemoveToReserve(player=state.active.name, tile="tower-11-open")
@@ -280,6 +325,8 @@ def test_staff_marshal_tile_allows_other_tiles_to_the_reserve_with_their_servant
 
 @pytest.mark.rule("staff.marshal-tile")
 def test_staff_marshal_tile_refuses_the_tile_under_the_marshal_to_the_reserve() -> None:
+    """seed 002.18: "The tile occupied by the marshal may not be placed on the player's reserve
+    board." """
     state = build(reserve=("garden-10-N",), marshal=(4, 0))
     name = state.active.name
     refused = validate(state, RemoveToReserve(player=name, tile="tower-11-open"))
@@ -350,6 +397,8 @@ def test_staff_marshal_tile_refuses_a_builder_sending_the_marshals_tile_to_the_r
 
 @pytest.mark.rule("staff.score")
 def test_staff_score_allows_minus_1_per_unserved_building_right_after_the_types() -> None:
+    """seed 002.20: "After scoring all building types, deduct 1 point for each building from the
+    base game (besides the Lion Fountain) in a player's Alhambra without a servant tile." """
     position = Position(round=2, modules=("staff",), players=(PositionPlayer(name="Ana", alhambra=fountain(
         PlacedTile(x=1, y=0, tile="garden-10-open", servant=True),
         PlacedTile(x=-1, y=0, tile="tower-11-open"),
@@ -366,8 +415,10 @@ def test_staff_score_allows_minus_1_per_unserved_building_right_after_the_types(
 
 @pytest.mark.rule("staff.score")
 def test_staff_score_refuses_to_take_the_running_score_below_0() -> None:
-    """Ana's 3 buildings score nothing in round 1 (Ben has more of each type): starting the
-    round at 0 she loses nothing, at 1 point she loses 1, at 5 all 3."""
+    """seed 002.21 with staff.score: "A player may never have less than 0 points." RULES.md
+    decides it is the running score (before this round plus this round's building points).
+    Ana's 3 buildings score nothing in round 1 (Ben has more of each type): starting the round
+    at 0 she loses nothing, at 1 point she loses 1, at 5 all 3."""
     ben = PositionPlayer(name="Ben", alhambra=fountain(
         PlacedTile(x=1, y=0, tile="garden-10-open"), PlacedTile(x=2, y=0, tile="garden-11-open"),
         PlacedTile(x=-1, y=0, tile="tower-11-open"), PlacedTile(x=-2, y=0, tile="tower-12-open"),
@@ -391,6 +442,8 @@ def test_staff_score_refuses_to_take_the_running_score_below_0() -> None:
 
 @pytest.mark.rule("staff.score")
 def test_staff_score_refuses_to_count_the_fountain_or_round_3_leftover_tiles() -> None:
+    """seeds 002.20, 002.22: "(besides the Lion Fountain)" "Players deduct points, as above, but
+    before leftover buildings are assigned." """
     tiles = fountain(PlacedTile(x=1, y=0, tile="garden-10-open", leftover=True),
                      PlacedTile(x=-1, y=0, tile="tower-11-open"))
     position = Position(round=3, modules=("staff",), players=(PositionPlayer(name="Ana", alhambra=tiles),))
@@ -401,6 +454,8 @@ def test_staff_score_refuses_to_count_the_fountain_or_round_3_leftover_tiles() -
 
 @pytest.mark.rule("staff.dirk")
 def test_staff_dirk_allows_dirk_no_marshal_and_no_loss() -> None:
+    """seed 002.3: "6 Court marshals (1 of each player color)": Dirk, no player, has none
+    (staff.dirk)."""
     state = staff_game(players=2)
     assert state.staff is not None and len(state.staff.marshals) == 2
     position = Position(round=2, modules=("staff",), players=(
@@ -430,6 +485,8 @@ def test_staff_dirk_refuses_dirk_a_marshal_or_a_servant() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_with_palace_staff_reach_the_end(players: int) -> None:
+    """seed 002.1: "Different servants are working in each building of the palace" (servants
+    end up on the tiles)."""
     game = play_random_game(200 + players, players, ("staff",), list_every=40)
     assert game.states[-1].phase == "over"
     assert any(isinstance(a, MoveMarshal) and a.path for a in game.actions)
