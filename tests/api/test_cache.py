@@ -3,9 +3,6 @@ fails or slows a request (the breaker skips it; a miss is computed)."""
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -17,18 +14,7 @@ from litestar.testing import TestClient
 from service.api.app import create_app
 from service.settings import Settings
 
-from .conftest import free_port
-
-SHARED_REDIS = "redis://127.0.0.1:6379/0"
-
-
-def _redis_answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
+from .conftest import private_redis_or_skip
 
 
 def _client(**settings: Any) -> TestClient:
@@ -102,16 +88,15 @@ def test_a_body_that_does_not_decode_is_400_and_never_stored(state: Any) -> None
         assert client.get("/v1/cache/stats").json()["memory"]["entries"] == 0
 
 
-@pytest.mark.skipif(not _redis_answers(6379), reason="no Redis on 127.0.0.1:6379")
-def test_shared_redis_hit_is_identical_and_a_changed_body_misses(state: Any) -> None:
+def test_shared_redis_hit_is_identical_and_a_changed_body_misses(state: Any, redis_url: str) -> None:
     prefix = f"test-{uuid.uuid4().hex}:"
     # A generous timeout: this test is about hits and misses, not about a slow Redis (other tests
     # are), and a loaded CI machine must not turn it into a breaker trip.
-    settings = {"redis_url": SHARED_REDIS, "cache_entries": 0, "redis_key_prefix": prefix,
+    settings = {"redis_url": redis_url, "cache_entries": 0, "redis_key_prefix": prefix,
                 "redis_timeout_ms": 3000}
     import redis as redis_py
 
-    r = redis_py.Redis.from_url(SHARED_REDIS)
+    r = redis_py.Redis.from_url(redis_url)
     with TestClient(create_app(Settings(**settings))) as client:
         assert client.get("/readyz").json() == {"status": "ready", "cache": "memory+redis", "redis": "up"}
         body = _moves(client, state, 2)
@@ -133,34 +118,7 @@ def test_shared_redis_hit_is_identical_and_a_changed_body_misses(state: Any) -> 
 
 @pytest.fixture
 def private_redis() -> Iterator[Any]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("no redis-server binary")
-    port = free_port()
-
-    def start() -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen([binary, "--port", str(port), "--save", "", "--appendonly", "no",
-                                 "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while not _redis_answers(port):
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.02)
-        return proc
-
-    class Server:
-        url = f"redis://127.0.0.1:{port}/0"
-
-        def __init__(self) -> None:
-            self.proc = start()
-
-        def kill(self) -> None:
-            self.proc.kill()
-            self.proc.wait()
-
-        def restart(self) -> None:
-            self.proc = start()
-
-    server = Server()
+    server = private_redis_or_skip()
     yield server
     server.kill()
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import pytest
 from litestar.testing import TestClient
 
 from service.api.app import create_app
@@ -15,13 +14,11 @@ from service.seal import new_key
 from service.settings import Settings
 
 from .conftest import free_port
-from .test_cache import SHARED_REDIS, _redis_answers
 
 KEY = new_key("k1")
-pytestmark = pytest.mark.skipif(not _redis_answers(6379), reason="no Redis on 127.0.0.1:6379")
 
 
-def _client(redis_url: str = SHARED_REDIS, **settings: Any) -> TestClient:
+def _client(redis_url: str, **settings: Any) -> TestClient:
     values = {"seal_keys": KEY, "redis_url": redis_url, "redis_timeout_ms": 2000,
               "redis_key_prefix": f"test-{uuid.uuid4().hex[:12]}:", **settings}
     return TestClient(create_app(Settings(**values)))
@@ -34,8 +31,8 @@ def _state_and_two_actions(client: TestClient) -> tuple[dict[str, Any], dict[str
     return state, actions[0], actions[1]
 
 
-def test_a_retry_is_answered_the_same_and_a_fork_is_refused() -> None:
-    with _client() as client:
+def test_a_retry_is_answered_the_same_and_a_fork_is_refused(redis_url: str) -> None:
+    with _client(redis_url) as client:
         state, first, other = _state_and_two_actions(client)
         applied = client.post("/v1/apply", json={"state": state, "action": first})
         assert applied.status_code == 200
@@ -51,9 +48,9 @@ def test_a_retry_is_answered_the_same_and_a_fork_is_refused() -> None:
         assert client.post("/v1/validate", json={"state": state, "action": other}).json()["valid"]
 
 
-def test_a_fork_is_refused_by_another_replica_sharing_redis() -> None:
+def test_a_fork_is_refused_by_another_replica_sharing_redis(redis_url: str) -> None:
     prefix = f"test-{uuid.uuid4().hex[:12]}:"
-    shared = {"seal_keys": KEY, "redis_url": SHARED_REDIS, "redis_key_prefix": prefix,
+    shared = {"seal_keys": KEY, "redis_url": redis_url, "redis_key_prefix": prefix,
               "redis_timeout_ms": 2000}
     with TestClient(create_app(Settings(**shared))) as one, TestClient(create_app(Settings(**shared))) as two:
         state, first, other = _state_and_two_actions(one)
@@ -61,8 +58,8 @@ def test_a_fork_is_refused_by_another_replica_sharing_redis() -> None:
         assert two.post("/v1/apply", json={"state": state, "action": other}).status_code == 409
 
 
-def test_an_illegal_action_records_nothing() -> None:
-    with _client() as client:
+def test_an_illegal_action_records_nothing(redis_url: str) -> None:
+    with _client(redis_url) as client:
         state, first, _ = _state_and_two_actions(client)
         illegal = {**first, "player": "Ben" if first["player"] != "Ben" else "Cyd"}
         assert client.post("/v1/apply", json={"state": state, "action": illegal}).status_code == 422
@@ -82,8 +79,8 @@ def test_redis_down_refuses_by_default_and_allows_when_set() -> None:
         assert allowing.post("/v1/apply", json={"state": state, "action": first}).status_code == 200
 
 
-def test_unsealed_states_are_not_protected_when_allowed(state: Any) -> None:
-    with _client(allow_unsealed=True) as client:
+def test_unsealed_states_are_not_protected_when_allowed(state: Any, redis_url: str) -> None:
+    with _client(redis_url, allow_unsealed=True) as client:
         actions = client.post("/v1/legal-actions", json={"state": state, "limit": 2}).json()["actions"]
         for action in actions:
             assert client.post("/v1/apply", json={"state": state, "action": action}).status_code == 200

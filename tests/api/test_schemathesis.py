@@ -46,3 +46,10 @@ SealedWorkflow = sealed_schema.as_state_machine()
 TestSealedGameWorkflow = SealedWorkflow.TestCase
 TestSealedGameWorkflow.settings = settings(max_examples=10, stateful_step_count=6, deadline=None,
                                            suppress_health_check=list(HealthCheck))
+
+
+def test_negative_data_refused_by_size_counts_as_refused() -> None:
+    """A random oversized body is refused 413 before its content is read (every POST documents
+    it); the negative-data check counted that as accepting bad data (a flaky CI failure)."""
+    check = CONFIG.projects.default.checks.negative_data_rejection
+    assert {"400", "413", "422"} <= set(check.expected_statuses)
