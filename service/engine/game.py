@@ -151,10 +151,11 @@ def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
     pending = pending_decision(state) if plan_of(state).pending else None
     if pending is not None:
         who = state.players[pending.seat].name
+        what = pending.told_to(seat)  # the asking seat learns nothing it may not see
         if rule.action not in pending.actions:
-            return Violation(pending.rule, f"the game waits for {who} to {pending.what}")
+            return Violation(pending.rule, f"the game waits for {who} to {what}")
         if seat != pending.seat:
-            return Violation(pending.rule, f"only {who} may {pending.what}")
+            return Violation(pending.rule, f"only {who} may {what}")
         return None
     if rule.kind == "decision":
         return Violation(rule.rule, "no such decision is pending")

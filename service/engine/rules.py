@@ -61,12 +61,21 @@ class Pending(NamedTuple):
 
     While one is pending nothing else may be done; a decision taken during the end of a turn
     resumes the end-of-turn steps where they stopped (`Turn.ending`).
+
+    `what` says what is awaited and is told to every seat (RULES.md §8: it names nothing hidden,
+    e.g. how many cards were drawn, not which); `own_what`, when given, says it to the seat the
+    decision waits for and may name what only that seat sees (the cards it drew).
     """
 
     seat: int
     rule: str
     what: str
     actions: tuple[type[Action], ...]
+    own_what: str | None = None
+
+    def told_to(self, seat: int) -> str:
+        """What is awaited, as `seat` may be told it."""
+        return self.own_what if seat == self.seat and self.own_what is not None else self.what
 
 
 class ViewPart(NamedTuple):
@@ -155,8 +164,9 @@ class Module:
     # Cards this module shuffles into the money piles once the 5 piles are formed (RULES.md §H):
     # (pile number from 1, card) pairs; a pile given a card is shuffled (base/setup.py).
     pile_cards: Callable[[GameState, Context], Iterable[tuple[int, str]]] | None = None
-    # A card drawn to the money display that this module takes (e.g. a wall card set aside,
-    # walls.reveal): the state with the card taken, or None to leave it to the display.
+    # A card turned up by any draw from the deck (the display's refill, a wisdom power's draw;
+    # `base.turn.draw_card`) that this module takes (e.g. a wall card set aside, walls.reveal):
+    # the state with the card taken (the draw goes on), or None to leave it to the draw.
     take_drawn: Callable[[GameState, str, Context], GameState | None] | None = None
     # Money that is no card in a payment (BuyBuilding, BuyTreasure), e.g. coins (change.spend):
     # (currency, value) pairs the payment counts; the module checks them and moves them.

@@ -3,19 +3,23 @@ seed's strength example, and random complete games."""
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import pytest
 from msgspec.structs import replace
 
-from service.engine import InconsistentState, check_consistency, new_game, score
+from service.engine import InconsistentState, check_consistency, legal_actions, new_game, score, validate
 from service.engine.actions import BuyBuilding, EndTurn, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.power.model import HiddenTile, PowerState
 from service.engine.modules.power.rules import (
     REPLACED,
     ChooseTile,
+    DeclinePower,
     HideTile,
     KeepCard,
     PowerLine,
+    UsePower,
     leftover,
 )
 from service.engine.rng import Generator
@@ -74,44 +78,150 @@ def test_power_setup_refuses_a_replaced_base_tile_still_in_the_game() -> None:
 # --- power.end-of-turn ----------------------------------------------------------------------
 
 
+def offered(tile: str = WISDOM, cards: tuple[str, ...] = ("green-9-a",), **arranged: object) -> GameState:
+    """Ana bought `tile` and reserved it: the end of her turn offers its power."""
+    state = arrange(power_game(), **arranged) if arranged else power_game()  # type: ignore[arg-type]
+    state = buy_on_green(state, tile, cards)
+    return play(state, ReserveBuilding(player="Ana", tile=tile)).state
+
+
 @pytest.mark.rule("power.end-of-turn")
 def test_power_end_of_turn_allows_wisdom_after_the_refills_of_the_turn_it_was_bought() -> None:
+    """seeds 000.49, 000.56: "When a player has bought a special tile, they may use its special
+    ability (as shown on the tile) once at the end of their turn." "The player rolls the red die
+    after money cards and buildings have been replenished, and draws that many cards"."""
     state = buy_on_green(power_game(), WISDOM, ("green-9-a",))
     outcome = play(state, ReserveBuilding(player="Ana", tile=WISDOM))
     names = [type(e).__name__ for e in outcome.events]
-    assert names.index("PowerUsed") > names.index("MarketRefilled")
+    assert "MarketRefilled" in names and "PowerUsed" not in names  # offered, not used yet
     waiting = pending_decision(outcome.state)
+    assert waiting is not None and (waiting.rule, waiting.seat) == ("power.end-of-turn", 0)
+    used = play(outcome.state, UsePower(player="Ana", tile=WISDOM))
+    assert [type(e).__name__ for e in used.events] == ["PowerUsed"]
+    assert 1 <= power(used.state).roll <= 6 and len(power(used.state).drawn) == power(used.state).roll
+    waiting = pending_decision(used.state)
     assert waiting is not None and waiting.rule == "power.wisdom"
-    assert outcome.state.active.name == "Ana"
+    assert used.state.active.name == "Ana"
+
+
+@pytest.mark.rule("power.end-of-turn")
+def test_power_end_of_turn_allows_declining_before_the_roll() -> None:
+    """seed 000.49: "they may use its special ability" (power.end-of-turn: they may decline
+    before the die is rolled; nothing is rolled or drawn then)."""
+    state = offered()
+    listed, _ = legal_actions(state)
+    assert listed == [UsePower(player="Ana", tile=WISDOM), DeclinePower(player="Ana", tile=WISDOM)]
+    outcome = play(state, DeclinePower(player="Ana", tile=WISDOM))
+    after = outcome.state
+    names = [type(e).__name__ for e in outcome.events]
+    assert "PowerDeclined" in names and "PowerUsed" not in names
+    assert after.rng == state.rng  # no die was rolled
+    assert after.deck == state.deck and after.bag == state.bag  # nothing was drawn
+    assert power(after).using is None and power(after).drawn == () and power(after).roll == 0
+    assert after.active.name == "Ben" and pending_decision(after) is None
+
+
+@pytest.mark.rule("power.end-of-turn")
+def test_power_end_of_turn_allows_two_powers_offered_in_the_order_bought() -> None:
+    """seed 000.49: each special tile bought may be used once at the end of the turn; one
+    declined, the other used."""
+    state = arrange(power_game(), market={"green": WISDOM, "blue": ARCHITECTURE},
+                    hands={"Ana": ("green-9-a", "blue-5-a")}, active="Ana")
+    state = play(state, BuyBuilding(player="Ana", tile=WISDOM, payment=("green-9-a",)),
+                 BuyBuilding(player="Ana", tile=ARCHITECTURE, payment=("blue-5-a",)),
+                 ReserveBuilding(player="Ana", tile=WISDOM),
+                 ReserveBuilding(player="Ana", tile=ARCHITECTURE)).state
+    assert legal_actions(state)[0][0] == UsePower(player="Ana", tile=WISDOM)
+    state = allowed(state, DeclinePower(player="Ana", tile=WISDOM))
+    assert legal_actions(state)[0][0] == UsePower(player="Ana", tile=ARCHITECTURE)
+    state = allowed(state, UsePower(player="Ana", tile=ARCHITECTURE))
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "power.architecture"
+    state = allowed(state, HideTile(player="Ana", order=power(state).drawn))
+    assert state.active.name == "Ben"
 
 
 @pytest.mark.rule("power.end-of-turn")
 def test_power_end_of_turn_refuses_a_power_decision_when_none_is_due() -> None:
     state = power_game()
-    refused(state, KeepCard(player=state.active.name), "power.wisdom", "no such decision")
-    refused(state, HideTile(player=state.active.name), "power.architecture", "no such decision")
+    name = state.active.name
+    refused(state, KeepCard(player=name), "power.wisdom", "no such decision")
+    refused(state, HideTile(player=name), "power.architecture", "no such decision")
+    refused(state, UsePower(player=name, tile=WISDOM), "power.end-of-turn", "no such decision")
+    refused(state, DeclinePower(player=name, tile=WISDOM), "power.end-of-turn", "no such decision")
+
+
+@pytest.mark.rule("power.end-of-turn")
+def test_power_end_of_turn_refuses_another_tile_another_player_or_anything_else_while_offered() -> None:
+    """seed 000.49: the power is used "once at the end of their turn": the offer is answered
+    before play goes on, by the player who bought the tile, for that tile."""
+    state = offered()
+    refused(state, UsePower(player="Ana", tile=ARCHITECTURE), "power.end-of-turn", WISDOM, ARCHITECTURE)
+    refused(state, DeclinePower(player="Ben", tile=WISDOM), "power.end-of-turn", "only Ana")
+    refused(state, TakeMoney(player="Ben", cards=state.display[:1]), "power.end-of-turn", "waits for Ana")
+    refused(state, KeepCard(player="Ana"), "power.end-of-turn", "use-power")
+    used = allowed(state, UsePower(player="Ana", tile=WISDOM))
+    refused(used, UsePower(player="Ana", tile=WISDOM), "power.wisdom", "keep-card")  # once only
+    # A power offered while the turn's actions are not over cannot occur.
+    early = replace(state, turn=replace(state.turn, actions=1))
+    assert any(v.rule == "power.end-of-turn" for v in check_consistency(early))
 
 
 # --- power.wisdom ---------------------------------------------------------------------------
 
 
-def wisdom_decision() -> GameState:
-    state = buy_on_green(power_game(), WISDOM, ("green-9-a",))
-    return play(state, ReserveBuilding(player="Ana", tile=WISDOM)).state
+def wisdom_decision(**arranged: object) -> GameState:
+    return allowed(offered(**arranged), UsePower(player="Ana", tile=WISDOM))
 
 
 @pytest.mark.rule("power.wisdom")
 def test_power_wisdom_allows_keeping_one_card_and_ordering_the_rest() -> None:
-    state = wisdom_decision()
+    """seeds 000.57, 000.58: "They choose one of the cards and keep it." "Any remaining cards are
+    placed on top of the pile, sorted in any way the player likes"."""
+    top = ("green-1-a", "green-2-a", "green-3-a", "green-4-a", "green-5-a", "green-6-a")
+    state = wisdom_decision(deck_top=top)
     drawn = list(power(state).drawn)
-    money = [c for c in drawn if not c.startswith("scoring")]
-    keep = money[0]
+    assert drawn == list(top[:len(drawn)])
+    keep = drawn[-1]
     rest = [c for c in drawn if c != keep][::-1]
     after = allowed(state, KeepCard(player="Ana", card=keep, order=tuple(rest)))
-    ana = after.players[0]
-    assert keep in ana.hand
+    assert keep in after.players[0].hand
     assert after.active.name != "Ana"  # the turn went on and ended
-    assert list(after.deck[: len(rest)]) == rest or after.display  # the rest lie on top, in order
+    assert list(after.deck[: len(rest)]) == rest  # the rest lie on top, in her order
+
+
+@pytest.mark.rule("power.wisdom")
+def test_power_wisdom_allows_keeping_nothing_and_putting_every_card_back() -> None:
+    """seed 000.57 with power.end-of-turn: once used, the choice after the draw is the
+    player's too: they may keep no card; every drawn card goes back on top in their order."""
+    state = wisdom_decision()
+    drawn = power(state).drawn
+    hand = state.players[0].hand
+    after = allowed(state, KeepCard(player="Ana", order=drawn[::-1]))
+    assert after.players[0].hand == hand
+    assert after.deck[: len(drawn)] == drawn[::-1]
+
+
+@pytest.mark.rule("power.wisdom")
+def test_power_wisdom_allows_holding_a_drawn_scoring_round_or_putting_it_back() -> None:
+    """seed 000.59: "If they draw a scoring card, they may resolve it immediately (without
+    receiving any compensation), thus triggering a scoring, or put it back on the pile together
+    with any other cards, face down." (power.wisdom, decision: resolving it is the player's one
+    choice; no money card is kept then.)"""
+    state = wisdom_decision(deck_top=("scoring-1", "green-1-a", "green-2-a", "green-3-a", "green-4-a",
+                                      "green-5-a"))
+    drawn = power(state).drawn
+    assert drawn[0] == "scoring-1"
+    hand = state.players[0].hand
+    held = play(state, KeepCard(player="Ana", score="scoring-1", order=drawn[1:]))
+    assert held.state.rounds_held == (1,) and [b.round for b in held.scoring] == [1]
+    assert held.state.players[0].hand == hand  # no card kept, no compensation
+    assert held.state.deck[: len(drawn) - 1] == drawn[1:]
+    back = allowed(state, KeepCard(player="Ana", order=drawn))
+    assert back.rounds_held == () and back.deck[: len(drawn)] == drawn  # face down on the pile
+    if len(drawn) > 1:
+        refused(state, KeepCard(player="Ana", card=drawn[1], score="scoring-1", order=drawn[2:]),
+                "power.wisdom", "one choice")
 
 
 @pytest.mark.rule("power.wisdom")
@@ -124,24 +234,48 @@ def test_power_wisdom_refuses_a_card_not_drawn_or_a_wrong_order() -> None:
     rest = tuple(c for c in drawn if c != money[0])
     if rest:
         refused(state, KeepCard(player="Ana", card=money[0], order=rest[1:]), "power.wisdom", "order")
+    refused(state, KeepCard(player="Ana", order=tuple(drawn[1:])), "power.wisdom", "order")  # keeping none
     refused(state, EndTurn(player="Ana"), "power.wisdom")
+
+
+@pytest.mark.rule("power.wisdom")
+def test_power_wisdom_refuses_the_others_with_a_message_naming_no_drawn_card() -> None:
+    """RULES.md §8 (issue 13): while Ana chooses among the drawn cards, the others are told how
+    many she drew, never which; Ana herself may be told."""
+    state = wisdom_decision()
+    drawn = power(state).drawn
+    for action in (TakeMoney(player="Ben", cards=state.display[:1]), KeepCard(player="Cyd", order=drawn)):
+        problems = validate(state, action)
+        text = " ".join(v.message for v in problems)
+        assert problems and f"{len(drawn)} drawn cards" in text, text
+        assert not [c for c in drawn if c in text], text
+    own = " ".join(v.message for v in validate(state, TakeMoney(player="Ana", cards=state.display[:1])))
+    assert all(c in own for c in drawn), own
 
 
 # --- power.architecture ---------------------------------------------------------------------
 
 
 def architecture_decision() -> GameState:
-    state = buy_on_green(power_game(), ARCHITECTURE, ("green-5-a",))
-    return play(state, ReserveBuilding(player="Ana", tile=ARCHITECTURE)).state
+    state = offered(ARCHITECTURE, ("green-5-a",))
+    return allowed(state, UsePower(player="Ana", tile=ARCHITECTURE))
 
 
 @pytest.mark.rule("power.architecture")
 def test_power_architecture_allows_hiding_a_tile_that_the_next_buyer_turns_up() -> None:
+    """seeds 000.50, 000.51, 000.52, 000.53, 000.54: "The player rolls the red die after money
+    cards and buildings have been replenished, and draws as many tiles from the tower as the
+    number of pips rolled." "Then, they choose 1 of these tiles, and put it face down underneath
+    one of the tiles on the market." "Any remaining tiles are returned to the tower." "The tiles
+    are placed on top of the tiles in the tower, sorted in any way the player likes."
+    "Whenever a player buys a tile from the market that has a tile underneath, flip this tile
+    face up when replenishing the market instead of drawing a new one"."""
     state = architecture_decision()
     drawn = list(power(state).drawn)
+    assert len(drawn) == power(state).roll
     under = next(s.tile for s in state.market if s.tile)
     assert under is not None
-    rest = tuple(drawn[1:])
+    rest = tuple(drawn[1:][::-1])
     after = allowed(state, HideTile(player="Ana", tile=drawn[0], under=under, order=rest))
     assert power(after).hidden == (
         HiddenTile(
@@ -160,10 +294,25 @@ def test_power_architecture_allows_hiding_a_tile_that_the_next_buyer_turns_up() 
     bought = allowed(after, BuyBuilding(player=buyer, tile=under, payment=cards))
     final = play(bought, ReserveBuilding(player=buyer, tile=under)).state
     assert next(s.tile for s in final.market if s.currency == space.currency) == drawn[0]
+    assert final.bag[: len(rest)] == rest  # no tile was drawn for that space
+
+
+@pytest.mark.rule("power.architecture")
+def test_power_architecture_allows_hiding_nothing_and_putting_every_tile_back() -> None:
+    """seed 000.51 with power.end-of-turn: once used, the choice after the draw is the
+    player's too: they may hide nothing (while market tiles are free); every drawn tile goes
+    back on top of the bag in their order."""
+    state = architecture_decision()
+    drawn = power(state).drawn
+    listed = [a for a in legal_actions(state, 100_000)[0] if isinstance(a, HideTile) and a.tile is None]
+    assert len(listed) == len(list(permutations(drawn)))
+    after = allowed(state, HideTile(player="Ana", order=drawn[::-1]))
+    assert power(after).hidden == () and after.bag[: len(drawn)] == drawn[::-1]
 
 
 @pytest.mark.rule("power.architecture")
 def test_power_architecture_refuses_a_tile_not_drawn_or_a_covered_market_tile() -> None:
+    """seed 000.55: "No more than one tile may be underneath a tile." """
     state = architecture_decision()
     drawn = list(power(state).drawn)
     under = next(s.tile for s in state.market if s.tile)
@@ -175,6 +324,7 @@ def test_power_architecture_refuses_a_tile_not_drawn_or_a_covered_market_tile() 
         "power.architecture",
         not_drawn,
     )
+    refused(state, HideTile(player="Ana", under=under, order=tuple(drawn)), "power.architecture", under)
     covered = replace(
         state,
         power=replace(
@@ -189,6 +339,21 @@ def test_power_architecture_refuses_a_tile_not_drawn_or_a_covered_market_tile() 
         "power.architecture",
         under,
     )
+
+
+@pytest.mark.rule("power.architecture")
+def test_power_architecture_refuses_the_others_with_a_message_naming_no_drawn_tile() -> None:
+    """RULES.md §8 (issue 13): while Ana chooses a drawn tile to hide, the others are told how
+    many she drew, never which; Ana herself may be told."""
+    state = architecture_decision()
+    drawn = power(state).drawn
+    for action in (TakeMoney(player="Cyd", cards=state.display[:1]), HideTile(player="Ben", order=drawn)):
+        problems = validate(state, action)
+        text = " ".join(v.message for v in problems)
+        assert problems and f"{len(drawn)} drawn tiles" in text, text
+        assert not [t for t in drawn if t in text], text
+    own = " ".join(v.message for v in validate(state, TakeMoney(player="Ana", cards=state.display[:1])))
+    assert all(t in own for t in drawn), own
 
 
 # --- power.strength -------------------------------------------------------------------------
@@ -416,6 +581,24 @@ def test_random_games_with_power_reach_the_end(players: int) -> None:
     assert game.states[-1].phase == "over"
 
 
+def test_random_games_with_power_use_decline_and_answer_every_way() -> None:
+    """The random sampler covers every answer: use, decline, hide or keep one, hide or keep
+    none (over a few games)."""
+    seen: set[str] = set()
+    for seed in range(30):
+        for action in play_random_game(600 + seed, 2 + seed % 5, ("power",), check_every=1000).actions:
+            if isinstance(action, HideTile | KeepCard):
+                kept = action.tile if isinstance(action, HideTile) else action.card or action.score
+                none = kept is None
+                seen.add(f"{type(action).__struct_config__.tag} {'none' if none else 'one'}")
+            elif isinstance(action, UsePower | DeclinePower):
+                seen.add(str(type(action).__struct_config__.tag))
+        if len(seen) == 6:
+            break
+    assert seen == {"use-power", "decline-power", "hide-tile one", "hide-tile none", "keep-card one",
+                    "keep-card none"}
+
+
 def test_random_games_with_power_and_zoo_reach_the_end() -> None:
     for seed in range(4):
         game = play_random_game(300 + seed, 4, ("power", "zoo"), check_every=3)
@@ -436,7 +619,7 @@ def test_base_end_trigger_allows_the_end_after_a_wisdom_decision_that_followed_t
         power_game(), market={"green": WISDOM}, hands={"Ana": ("green-9-a",)}, active="Ana", bag=[]
     )
     state = allowed(state, BuyBuilding(player="Ana", tile=WISDOM, payment=("green-9-a",)))
-    state = play(state, ReserveBuilding(player="Ana", tile=WISDOM)).state
+    state = play(state, ReserveBuilding(player="Ana", tile=WISDOM), UsePower(player="Ana", tile=WISDOM)).state
     assert pending_decision(state) is not None and state.phase == "play"
     drawn = list(power(state).drawn)
     money = [c for c in drawn if not c.startswith("scoring")]

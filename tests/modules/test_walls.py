@@ -7,9 +7,10 @@ import pytest
 from msgspec.structs import replace
 
 from service.engine import InconsistentState, check_consistency, new_game, score, score_state
-from service.engine.actions import PlaceBuilding, RemoveToReserve, TakeMoney
+from service.engine.actions import BuyBuilding, PlaceBuilding, RemoveToReserve, ReserveBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE
 from service.engine.grid import walls_of
+from service.engine.modules.power.rules import KeepCard, UsePower
 from service.engine.modules.walls.model import UsedWall, WallsState
 from service.engine.modules.walls.rules import CARDS, AddWalls, WallCardSetAside
 from service.engine.scoring import Position, PositionPlayer, WallLine
@@ -121,6 +122,56 @@ def test_walls_reveal_refuses_a_wall_card_in_the_display_or_a_hand() -> None:
     in_hand = replace(state, deck=tuple(c for c in state.deck if c != "wall-S"),
                       players=(replace(ana, hand=(*ana.hand, "wall-S")), *state.players[1:]))
     assert any(v.rule == "walls.reveal" and "Ana's hand" in v.message for v in check_consistency(in_hand))
+
+
+WISDOM = "garden-9-E-wisdom"
+TURNED_UP = ("wall-N", "green-3-a", "wall-E", "blue-4-a", "yellow-5-a", "wall-S", "orange-6-a", "green-7-a",
+             "blue-8-a")
+
+
+def wisdom_draw() -> GameState:
+    """Walls and power: Ana bought a wisdom tile and uses it; the deck's top is TURNED_UP."""
+    state = arrange(walls_game(modules=("power",)), deck_top=TURNED_UP, market={"green": WISDOM},
+                    display=("yellow-1-a", "yellow-2-a", "orange-1-a", "orange-2-a"),
+                    hands={"Ana": ("green-9-a",)}, active="Ana")
+    return play(state, BuyBuilding(player="Ana", tile=WISDOM, payment=("green-9-a",)),
+                ReserveBuilding(player="Ana", tile=WISDOM), UsePower(player="Ana", tile=WISDOM)).state
+
+
+@pytest.mark.rule("walls.reveal")
+def test_walls_reveal_allows_a_wall_card_turned_up_by_a_wisdom_draw_set_aside_and_the_draw_going_on() -> None:
+    """seed 003.5: "Quan n'aparegui una, deixeu-la a part, descoberta" (when one turns up, set it
+    aside face up); walls.reveal: any draw from the deck, a wisdom power's too: the wall card
+    does not count among the cards drawn and the draw goes on."""
+    state = wisdom_draw()
+    assert state.power is not None
+    roll = state.power.roll
+    money = [c for c in TURNED_UP if c not in CARDS]
+    assert state.power.drawn == tuple(money[:roll])  # as many money cards as the die shows
+    turned = TURNED_UP[:TURNED_UP.index(money[roll - 1]) + 1]
+    assert walls(state).aside == tuple(c for c in turned if c in CARDS)  # face up, beside the display
+    assert not set(walls(state).aside) & set(state.deck)
+    seen = view(state, "Ben")
+    assert seen.walls is not None and seen.walls.aside == walls(state).aside
+    drawn = state.power.drawn
+    after = allowed(state, KeepCard(player="Ana", card=drawn[0], order=drawn[1:]))
+    assert after.deck[:roll - 1] == drawn[1:]  # only money cards go back on the deck
+    assert walls(after).aside == walls(state).aside
+    ben = arrange(after, active="Ben")
+    allowed(ben, AddWalls(player="Ben", card="wall-N", tile="fountain"))  # in everyone's reach
+
+
+@pytest.mark.rule("walls.reveal")
+def test_walls_reveal_refuses_a_wall_card_kept_or_among_the_cards_a_wisdom_power_drew() -> None:
+    """seed 003.5, walls.reveal: a wall card turned up by a wisdom draw is set aside, never
+    among the cards drawn (so never kept, never put back on the deck)."""
+    state = wisdom_draw()
+    assert state.power is not None
+    drawn = state.power.drawn
+    refused(state, KeepCard(player="Ana", card="wall-N", order=drawn), "power.wisdom", "wall-N")
+    among = replace(state, deck=(drawn[-1], *(c for c in state.deck if c != "wall-W")),
+                    power=replace(state.power, drawn=(*drawn[:-1], "wall-W")))
+    assert any("wall-W" in v.message for v in check_consistency(among))
 
 
 # --- walls.action ---------------------------------------------------------------------------

@@ -40,22 +40,33 @@ def draw_money(state: GameState, ctx: Context) -> tuple[GameState, str | None]:
     return replace(state, deck=state.deck[1:]), state.deck[0]
 
 
+def draw_card(state: GameState, ctx: Context) -> tuple[GameState, str | None]:
+    """Draw the top card of the deck as `draw_money` does, but a card that a module takes as it
+    turns up (`take_drawn`, e.g. a wall card set aside, walls.reveal) is taken and the draw goes
+    on: the card returned is a money or scoring card, or None once deck and discard are empty.
+    Every draw from the deck during play goes through here (the display's refill, a power's)."""
+    takers = plan_of(state).drawn_takers
+    while True:
+        state, card = draw_money(state, ctx)
+        if card is None or not takers:
+            return state, card
+        taken = _taken(takers, state, card, ctx)
+        if taken is None:
+            return state, card
+        state = taken
+
+
 def refill_display(state: GameState, ctx: Context, size: int) -> GameState:
     """base.turn.refill and base.turn.scoring-card: top the display up to `size` cards."""
     drawn: list[str] = []
-    takers = plan_of(state).drawn_takers
     while len(state.display) < size:
-        state, card = draw_money(state, ctx)
+        state, card = draw_card(state, ctx)
         if card is None:
             break
         if card in CATALOGUE.scoring_cards:
             round_ = CATALOGUE.scoring_round_of(card)
             ctx.events.append(ScoringCardDrawn(card=card, round=round_))
             state = replace(state, scoring_called=(*state.scoring_called, round_))
-            continue
-        taken = _taken(takers, state, card, ctx)
-        if taken is not None:  # a module's card (walls.reveal): drawing goes on
-            state = taken
             continue
         drawn.append(card)
         state = replace(state, display=(*state.display, card))

@@ -1,9 +1,9 @@
 """Buildings of Power (RULES.md §P, seed 000): twelve special tiles replace base tiles. Strength
 and prosperity tiles get a die when bought: black dice let a second wall score, white dice lower
-later prices. Architecture and wisdom are used at the end of the turn they were bought: the red
-die says how many tiles (or money cards) to draw; one is hidden under a market tile (or kept),
-the rest go back on top in the player's order. Hidden tiles still on the market at the end go
-to the two richest in that currency."""
+later prices. Architecture and wisdom may be used at the end of the turn they were bought (the
+player may decline): the red die says how many tiles (or money cards) to draw; one is hidden
+under a market tile (or kept), or none, the rest go back on top in the player's order. Hidden
+tiles still on the market at the end go to the two richest in that currency."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from msgspec.structs import replace
 
 from ...actions import Action, BuyBuilding
 from ...base.buy import payments
-from ...base.turn import draw_money, hold_scoring_round, richest
+from ...base.turn import draw_card, hold_scoring_round, richest
 from ...catalogue import CATALOGUE, load_data
 from ...events import BuildingBought, Event
 from ...flow import with_player
@@ -37,9 +37,24 @@ SETUP = 11  # right after the bag is shuffled (10), before the market is laid (5
 DIE_OF = {"strength": "black", "prosperity": "white"}
 
 
+class UsePower(Action, tag="use-power"):
+    """power.end-of-turn: use the power of `tile` (the architecture or wisdom tile whose power is
+    offered): the red die is rolled and the tiles or cards drawn."""
+
+    tile: Text
+
+
+class DeclinePower(Action, tag="decline-power"):
+    """power.end-of-turn: do not use the power of `tile` (the one offered): nothing is rolled or
+    drawn."""
+
+    tile: Text
+
+
 class HideTile(Action, tag="hide-tile"):
-    """power.architecture: hide `tile` (one of those drawn) under the market tile `under`;
-    the others go back on top of the bag, `order[0]` on top."""
+    """power.architecture: hide `tile` (one of those drawn) under the market tile `under`, or
+    hide nothing (no `tile`, no `under`); the others go back on top of the bag, `order[0]` on
+    top."""
 
     tile: Text | None = None
     under: Text | None = None
@@ -48,7 +63,8 @@ class HideTile(Action, tag="hide-tile"):
 
 class KeepCard(Action, tag="keep-card"):
     """power.wisdom: keep `card` (one of those drawn), or hold the scoring round of the drawn
-    scoring card `score` instead; the others go back on top of the deck, `order[0]` on top."""
+    scoring card `score` instead, or keep nothing (neither); the others go back on top of the
+    deck, `order[0]` on top."""
 
     card: Text | None = None
     score: Text | None = None
@@ -73,6 +89,12 @@ class PowerUsed(Event, tag="power-used"):
     tile: str
     power: str
     drawn: int
+
+
+class PowerDeclined(Event, tag="power-declined"):
+    player: str
+    tile: str
+    power: str
 
 
 class TileHidden(Event, tag="tile-hidden"):
@@ -224,29 +246,21 @@ def reveal(state: GameState, ctx: Context) -> GameState:
 
 # --- architecture and wisdom at the end of the turn -----------------------------------------
 
-def use_powers(state: GameState, ctx: Context) -> GameState:
-    """power.end-of-turn: the next architecture or wisdom power bought this turn rolls the red
-    die and draws; the player's decision follows (and this step runs again after it)."""
+def offer_powers(state: GameState, ctx: Context) -> GameState:
+    """power.end-of-turn: the next architecture or wisdom power bought this turn is offered (in
+    the order bought): the player uses it (use-power: the red die is rolled, then the draw) or
+    declines it (decline-power: nothing is rolled or drawn). This step runs again after each
+    answer, until no power is due."""
     power = _power(state)
-    while power.due and not power.drawn:
-        tile, due = power.due[0], power.due[1:]
-        roll = ctx.rng.below(FACES) + 1
-        kind = power_of(tile)
-        drawn: list[str] = []
-        if kind == "architecture":
-            drawn = list(state.bag[:roll])
-            state = replace(state, bag=state.bag[roll:])
-        else:
-            for _ in range(roll):
-                state, card = draw_money(state, ctx)
-                if card is None:
-                    break
-                drawn.append(card)
-        ctx.events.append(PowerUsed(player=state.active.name, tile=tile, power=str(kind), drawn=len(drawn)))
-        power = replace(_power(state), due=due, using=tile if drawn else None, roll=roll if drawn else 0,
-                        drawn=tuple(drawn))
-        state = replace(state, power=power)
-    return state
+    if not power.due or power.using is not None:
+        return state
+    return replace(state, power=replace(power, due=power.due[1:], using=power.due[0]))
+
+
+def _offered(power: PowerState) -> bool:
+    """A power is offered and its die not rolled yet (once rolled, it has drawn something or
+    is over)."""
+    return power.using is not None and not power.drawn
 
 
 def pending(state: GameState) -> Pending | None:
@@ -257,15 +271,62 @@ def pending(state: GameState) -> Pending | None:
         choice = power.choices[0]
         return Pending(seat=choice.chooser, rule="power.end-hidden",
                        what=f"choose one of {list(choice.options)} (choose-tile)", actions=(ChooseTile,))
-    if power.drawn and power.using is not None:
-        if power_of(power.using) == "architecture":
-            return Pending(seat=state.turn.player, rule="power.architecture",
-                           what=f"hide one of the drawn tiles {list(power.drawn)} (hide-tile)",
-                           actions=(HideTile,))
-        return Pending(seat=state.turn.player, rule="power.wisdom",
-                       what=f"keep one of the drawn cards {list(power.drawn)} (keep-card)",
-                       actions=(KeepCard,))
-    return None
+    if power.using is None:
+        return None
+    seat, kind = state.turn.player, power_of(power.using)
+    if _offered(power):
+        return Pending(seat=seat, rule="power.end-of-turn",
+                       what=f"use the {kind} power of {power.using} or decline it (use-power or "
+                            "decline-power)", actions=(UsePower, DeclinePower))
+    # What was drawn only the player using the power sees (RULES.md §8): the others are told
+    # how many.
+    n = len(power.drawn)
+    if kind == "architecture":
+        return Pending(seat=seat, rule="power.architecture",
+                       what=f"hide one of the {n} drawn tiles under a market tile, or none (hide-tile)",
+                       own_what=f"hide one of the drawn tiles {list(power.drawn)} under a market "
+                                "tile, or none (hide-tile)",
+                       actions=(HideTile,))
+    return Pending(seat=seat, rule="power.wisdom",
+                   what=f"keep one of the {n} drawn cards, or none (keep-card)",
+                   own_what=f"keep one of the drawn cards {list(power.drawn)}, or none (keep-card)",
+                   actions=(KeepCard,))
+
+
+def check_offer(state: GameState, action: UsePower | DeclinePower) -> list[Violation]:
+    using = _power(state).using
+    if action.tile != using:
+        return [Violation("power.end-of-turn", f"the power offered now is that of {using}, not "
+                                               f"{action.tile}")]
+    return []
+
+
+def apply_use(state: GameState, action: UsePower, ctx: Context) -> GameState:
+    """The red die is rolled and that many tiles (architecture) or cards (wisdom) drawn; a card
+    a module takes as it turns up (walls.reveal) does not count, the draw goes on."""
+    roll = ctx.rng.below(FACES) + 1
+    kind = power_of(action.tile)
+    drawn: list[str] = []
+    if kind == "architecture":
+        drawn = list(state.bag[:roll])
+        state = replace(state, bag=state.bag[roll:])
+    else:
+        for _ in range(roll):
+            state, card = draw_card(state, ctx)
+            if card is None:
+                break
+            drawn.append(card)
+    ctx.events.append(PowerUsed(player=action.player, tile=action.tile, power=str(kind), drawn=len(drawn)))
+    if not drawn:  # nothing left to draw: the power is over
+        return _resume(state, _power(state))
+    power = replace(_power(state), roll=roll, drawn=tuple(drawn))
+    return replace(state, power=power, turn=replace(state.turn, ending=POWERS))
+
+
+def apply_decline(state: GameState, action: DeclinePower, ctx: Context) -> GameState:
+    ctx.events.append(PowerDeclined(player=action.player, tile=action.tile,
+                                    power=str(power_of(action.tile))))
+    return _resume(state, _power(state))
 
 
 def _order_problem(rule: str, rest: list[str], order: tuple[str, ...]) -> list[Violation]:
@@ -280,15 +341,18 @@ def _free_market_tiles(state: GameState) -> list[str]:
 
 
 def check_hide(state: GameState, action: HideTile) -> list[Violation]:
+    """power.architecture, power.end-of-turn: one drawn tile under a free market tile, or none
+    (every drawn tile goes back); `order` lists the tiles that go back."""
     power = _power(state)
-    free = _free_market_tiles(state)
     if action.tile is None:
-        if free:
-            return [Violation("power.architecture", f"one drawn tile must be hidden under one of {free}")]
+        if action.under is not None:
+            return [Violation("power.architecture", f"`under` is {action.under}, but no tile is named "
+                                                    "to hide (`tile`)")]
         return _order_problem("power.architecture", list(power.drawn), action.order)
     if action.tile not in power.drawn:
         return [Violation("power.architecture",
                           f"{action.tile} is not among the drawn tiles {list(power.drawn)}")]
+    free = _free_market_tiles(state)
     if action.under not in free:
         return [Violation("power.architecture", f"{action.under} is no market tile without a tile under it "
                                                 f"(those are {free})")]
@@ -316,9 +380,11 @@ def apply_hide(state: GameState, action: HideTile, ctx: Context) -> GameState:
 
 
 def check_keep(state: GameState, action: KeepCard) -> list[Violation]:
+    """power.wisdom, power.end-of-turn: keep one drawn money card, or hold the round of a drawn
+    scoring card, or keep nothing (every drawn card goes back); `order` lists those that go
+    back."""
     power = _power(state)
     drawn = list(power.drawn)
-    money = [c for c in drawn if c in CATALOGUE.money]
     if action.score is not None:
         if action.score not in drawn or action.score not in CATALOGUE.scoring_cards:
             return [Violation("power.wisdom", f"{action.score} is no scoring card among those drawn {drawn}")]
@@ -327,10 +393,8 @@ def check_keep(state: GameState, action: KeepCard) -> list[Violation]:
         drawn.remove(action.score)
         return _order_problem("power.wisdom", drawn, action.order)
     if action.card is None:
-        if money:
-            return [Violation("power.wisdom", f"one of the drawn money cards {money} must be kept")]
         return _order_problem("power.wisdom", drawn, action.order)
-    if action.card not in money:
+    if action.card not in drawn or action.card not in CATALOGUE.money:
         return [Violation("power.wisdom", f"{action.card} is no money card among those drawn {drawn}")]
     drawn.remove(action.card)
     return _order_problem("power.wisdom", drawn, action.order)
@@ -352,37 +416,86 @@ def _orders(rest: list[str]) -> Iterator[tuple[str, ...]]:
     return permutations(sorted(rest))
 
 
+def _without(drawn: tuple[str, ...], item: str | None) -> list[str]:
+    rest = list(drawn)
+    if item is not None:
+        rest.remove(item)
+    return rest
+
+
+def candidates_use(state: GameState, seat: int) -> Iterator[UsePower]:
+    using = _power(state).using
+    if using is not None:
+        yield UsePower(player=state.players[seat].name, tile=using)
+
+
+def candidates_decline(state: GameState, seat: int) -> Iterator[DeclinePower]:
+    using = _power(state).using
+    if using is not None:
+        yield DeclinePower(player=state.players[seat].name, tile=using)
+
+
+def sample_use(state: GameState, seat: int, rng: Generator) -> UsePower | None:
+    return next(candidates_use(state, seat), None)
+
+
+def sample_decline(state: GameState, seat: int, rng: Generator) -> DeclinePower | None:
+    """Declined now and then (random games should mostly see the powers at work): asked before
+    the sampler of use-power half of the time, this one proposes one time in two."""
+    return next(candidates_decline(state, seat), None) if rng.below(2) == 0 else None
+
+
 def candidates_hide(state: GameState, seat: int) -> Iterator[HideTile]:
     power = _power(state)
     name = state.players[seat].name
-    free = _free_market_tiles(state)
-    if not free:
-        for order in _orders(list(power.drawn)):
-            yield HideTile(player=name, order=order)
-        return
     for tile in sorted(set(power.drawn)):
-        rest = list(power.drawn)
-        rest.remove(tile)
-        for under in free:
-            for order in _orders(rest):
+        for under in _free_market_tiles(state):
+            for order in _orders(_without(power.drawn, tile)):
                 yield HideTile(player=name, tile=tile, under=under, order=order)
+    for order in _orders(list(power.drawn)):
+        yield HideTile(player=name, order=order)
+
+
+def sample_hide(state: GameState, seat: int, rng: Generator) -> HideTile | None:
+    """A random drawn tile under a random free market tile, or (one time in five, or with no
+    free market tile) none; the others back in a random order."""
+    power = _power(state)
+    name = state.players[seat].name
+    free = _free_market_tiles(state)
+    if not free or rng.below(5) == 0:
+        return HideTile(player=name, order=rng.shuffled(power.drawn))
+    tile = rng.choice(sorted(power.drawn))
+    return HideTile(player=name, tile=tile, under=rng.choice(free),
+                    order=rng.shuffled(_without(power.drawn, tile)))
 
 
 def candidates_keep(state: GameState, seat: int) -> Iterator[KeepCard]:
-    drawn = list(_power(state).drawn)
+    drawn = _power(state).drawn
     name = state.players[seat].name
-    money: list[str | None] = [c for c in drawn if c in CATALOGUE.money]
-    for card in sorted(money) or [None]:  # type: ignore[type-var]
-        rest = list(drawn)
-        if card is not None:
-            rest.remove(card)
-        for order in _orders(rest):
+    for card in sorted(c for c in drawn if c in CATALOGUE.money):
+        for order in _orders(_without(drawn, card)):
             yield KeepCard(player=name, card=card, order=order)
     for score in sorted(c for c in drawn if c in CATALOGUE.scoring_cards):
-        rest = list(drawn)
-        rest.remove(score)
-        for order in _orders(rest):
+        for order in _orders(_without(drawn, score)):
             yield KeepCard(player=name, score=score, order=order)
+    for order in _orders(list(drawn)):
+        yield KeepCard(player=name, order=order)
+
+
+def sample_keep(state: GameState, seat: int, rng: Generator) -> KeepCard | None:
+    """A random money card kept, a drawn scoring card's round held (one time in three), or (one
+    time in five) nothing kept; the others back in a random order."""
+    drawn = _power(state).drawn
+    name = state.players[seat].name
+    money = sorted(c for c in drawn if c in CATALOGUE.money)
+    scoring = sorted(c for c in drawn if c in CATALOGUE.scoring_cards)
+    if scoring and rng.below(3) == 0:
+        score = rng.choice(scoring)
+        return KeepCard(player=name, score=score, order=rng.shuffled(_without(drawn, score)))
+    if not money or rng.below(5) == 0:
+        return KeepCard(player=name, order=rng.shuffled(drawn))
+    card = rng.choice(money)
+    return KeepCard(player=name, card=card, order=rng.shuffled(_without(drawn, card)))
 
 
 def _first(candidates):  # type: ignore[no-untyped-def]
@@ -554,6 +667,35 @@ def consistency(state: GameState) -> list[Violation]:
                                                        "which is not on the market"))
     if power.drawn and power.using is None:
         out.append(Violation("power.end-of-turn", "cards or tiles are drawn but no power is in use"))
+    return out + _use_problems(state, power)
+
+
+def _use_problems(state: GameState, power: PowerState) -> list[Violation]:
+    """power.end-of-turn: powers due and in use are architecture or wisdom tiles, used only at
+    the end of a turn; the red die is rolled once a power is used, and the draw holds at most
+    that many tiles, or money and scoring cards (a card a module takes is set aside)."""
+    rule = "power.end-of-turn"
+    out = [Violation(rule, f"{t} is no architecture or wisdom tile: it has no power to use at the "
+                           "end of the turn") for t in (*power.due, *filter(None, (power.using,)))
+           if power_of(t) not in ("architecture", "wisdom")]
+    if power.roll and not power.drawn:
+        out.append(Violation(rule, f"the red die shows {power.roll}, but no power is drawing"))
+    if len(power.drawn) > power.roll:
+        out.append(Violation(rule, f"{len(power.drawn)} drawn with the red die showing {power.roll}"))
+    if power.using is None:
+        return out
+    if state.phase != "play" or state.turn.actions or state.active.held:
+        out.append(Violation(rule, f"the power of {power.using} is in use, but powers are used only "
+                                   "at the end of a turn, once its buildings are placed"))
+    if power_of(power.using) == "wisdom":
+        out += [Violation("power.wisdom", f"{c} is among the cards a wisdom power drew, but it is no "
+                                          "money or scoring card (a card a module takes as it turns "
+                                          "up is set aside, the draw going on)")
+                for c in power.drawn if c not in CATALOGUE.money and c not in CATALOGUE.scoring_cards]
+    elif power_of(power.using) == "architecture":
+        out += [Violation("power.architecture", f"{t} is among the tiles an architecture power drew, "
+                                                "but it is no building tile")
+                for t in power.drawn if t not in CATALOGUE.tiles]
     return out
 
 
@@ -597,10 +739,14 @@ POWER = register(Module(
     rule_ids=("power.setup", "power.end-of-turn", "power.architecture", "power.wisdom",
               "power.strength", "power.prosperity", "power.end-hidden", "power.dirk"),
     actions=(
+        ActionRule(action=UsePower, rule="power.end-of-turn", kind="decision", check=check_offer,
+                   apply=apply_use, candidates=candidates_use, sample=sample_use),
+        ActionRule(action=DeclinePower, rule="power.end-of-turn", kind="decision", check=check_offer,
+                   apply=apply_decline, candidates=candidates_decline, sample=sample_decline),
         ActionRule(action=HideTile, rule="power.architecture", kind="decision", check=check_hide,
-                   apply=apply_hide, candidates=candidates_hide, sample=_first(candidates_hide)),
+                   apply=apply_hide, candidates=candidates_hide, sample=sample_hide),
         ActionRule(action=KeepCard, rule="power.wisdom", kind="decision", check=check_keep,
-                   apply=apply_keep, candidates=candidates_keep, sample=_first(candidates_keep)),
+                   apply=apply_keep, candidates=candidates_keep, sample=sample_keep),
         ActionRule(action=ChooseTile, rule="power.end-hidden", kind="decision", check=check_choose,
                    apply=apply_choose, candidates=candidates_choose, sample=_first(candidates_choose),
                    phases=("final-placement",)),
@@ -608,7 +754,7 @@ POWER = register(Module(
     checks=((BuyBuilding, check_buy),),
     variants=((BuyBuilding, candidates_white_die, sample_white_die),),
     setup=((SETUP, setup),),
-    end_of_turn=((REVEAL, reveal), (POWERS, use_powers), (TURN_START, start_turn)),
+    end_of_turn=((REVEAL, reveal), (POWERS, offer_powers), (TURN_START, start_turn)),
     after_action=after_action,
     pending=pending,
     price_reduction=price_reduction,
@@ -619,7 +765,7 @@ POWER = register(Module(
     withdrawn=withdrawn,
     consistency=consistency,
     check_position=check_position,
-    events=(DieRolled, PowerUsed, TileHidden, HiddenTileRevealed),
+    events=(DieRolled, PowerUsed, PowerDeclined, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),
     tokens=("die",),
     view=ViewPart(PowerSeen, seen),

@@ -1,7 +1,7 @@
 """The Walls (RULES.md §W, seed 003): eight wall cards are shuffled into the money piles 2 to 5.
-A wall card drawn to the display is set aside face up beside it (drawing goes on). As their
-action a player takes a set-aside card and adds its walls, as shown, to one tile of their
-Alhambra or reserve: never on a printed wall, and the Alhambra must still obey §4. The added
+A wall card turned up by any draw is set aside face up beside the display (drawing goes on).
+As their action a player takes a set-aside card and adds its walls, as shown, to one tile of
+their Alhambra or reserve: never on a printed wall, and the Alhambra must still obey §4. The added
 walls stay on that tile for good and count as walls for every purpose.
 
 Added walls lie on a tile as its `added_walls` token, in the tile's own frame (a tile placed
@@ -77,7 +77,8 @@ def pile_cards(state: GameState, ctx: Context) -> Iterator[tuple[int, str]]:
 
 
 def take_drawn(state: GameState, card: str, ctx: Context) -> GameState | None:
-    """walls.reveal: a wall card drawn to the display is set aside face up beside it."""
+    """walls.reveal: a wall card turned up by any draw (the display's refill, a wisdom power's
+    draw) is set aside face up beside the display; the draw goes on without it."""
     if card not in WALLS or state.walls is None:
         return None
     ctx.events.append(WallCardSetAside(card=card))
