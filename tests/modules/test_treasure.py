@@ -14,6 +14,7 @@ from service.engine import (
     InconsistentState,
     apply,
     check_consistency,
+    legal_actions,
     new_game,
     score,
     validate,
@@ -25,12 +26,14 @@ from service.engine.modules.treasure.rules import (
     BuyTreasure,
     ChestsPlaced,
     ChestsReturned,
+    PlaceChests,
     TreasureLine,
     payments,
 )
+from service.engine.rules import pending_decision
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
-from tests.engine.helpers import arrange
+from tests.engine.helpers import allowed, arrange
 from tests.engine.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov")
@@ -271,45 +274,145 @@ def test_treasure_place_refuses_the_reserve_a_wrong_colour_two_on_one_and_a_ches
 
 # --- treasure.pass --------------------------------------------------------------------------
 
+def place(player: str, *buildings: str) -> PlaceChests:
+    return PlaceChests(player=player, buildings=buildings)
+
+
+def waiting_for(state: GameState) -> tuple[str, str] | None:
+    pending = pending_decision(state)
+    return None if pending is None else (state.players[pending.seat].name, pending.rule)
+
+
 @pytest.mark.rule("treasure.pass")
 def test_treasure_pass_allows_the_rest_round_the_table_and_back_in_the_bag() -> None:
+    """seeds 004.18, 004.19, 004.20, 004.21: "If not all chests can be distributed among a
+    player's own buildings, the rest of the chests are given to the player to the left who now
+    has the opportunity to distribute these chests among his own buildings." "If chests are
+    still left over, they are passed to the next player." "Chests which cannot be placed by any
+    player are returned to the bag." "Now the emptied room of the treasure chamber is refilled"."""
     state = table(alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open"],
                              "Cyd": ["garden-11-open", "tower-12-open"]},
                   rooms=(("garden", "garden", "tower", "pavilion"),) * 3)
-    outcome = apply(state, buy(buildings=("garden-10-open",)))
-    after = outcome.state
-    assert tile_of(after, "Ben", "tower-11-open").chest  # the left neighbour first
+    bought = apply(state, buy(buildings=("garden-10-open",)))
+    assert waiting_for(bought.state) == ("Ben", "treasure.pass")  # the left neighbour first
+    assert bought.state.treasure is not None and bought.state.treasure.rooms[0] == ()  # not yet refilled
+    assert not any(isinstance(e, ChestsReturned) for e in bought.events)
+    to_cyd = apply(bought.state, place("Ben", "tower-11-open"))
+    assert waiting_for(to_cyd.state) == ("Cyd", "treasure.pass")  # then the next player
+    done = apply(to_cyd.state, place("Cyd", "garden-11-open"))
+    after = done.state
+    assert tile_of(after, "Ben", "tower-11-open").chest
     assert tile_of(after, "Cyd", "garden-11-open").chest and not tile_of(after, "Cyd", "tower-12-open").chest
-    placed = [(e.owner, e.buildings) for e in outcome.events if isinstance(e, ChestsPlaced)]
+    placed = [(e.owner, e.buildings) for e in (*bought.events, *to_cyd.events, *done.events)
+              if isinstance(e, ChestsPlaced)]
     assert placed == [("Ana", ("garden-10-open",)), ("Ben", ("tower-11-open",)), ("Cyd", ("garden-11-open",))]
-    returned = [e.chests for e in outcome.events if isinstance(e, ChestsReturned)]
-    assert returned == [("pavilion",)]  # nobody has a pavilion: back in the bag
+    returned = [e.chests for e in done.events if isinstance(e, ChestsReturned)]
+    assert returned == [("pavilion",)]  # nobody has a pavilion: back in the bag ...
+    names = [type(e).__name__ for e in done.events]
+    assert names.index("ChestsReturned") < names.index("RoomRefilled")  # ... before the refill
+    assert after.treasure is not None and len(after.treasure.rooms[0]) == 4
+    assert after.treasure.passing == () and after.treasure.receiver is None
+    assert after.active.name == "Ben"  # Ana's turn is over once the chests are placed
     assert check_consistency(after) == [] and chest_total(after) == 42
 
 
 @pytest.mark.rule("treasure.pass")
+def test_treasure_pass_allows_each_receiver_to_choose_which_buildings_take_the_chests() -> None:
+    """seed 004.18: the player to the left "now has the opportunity to distribute these chests
+    among his own buildings" (treasure.pass: each receiver chooses, a decision of theirs listed
+    by legal-actions). Where a chest goes matters: seed 004.31, "If a building containing a
+    chest is removed, the chest is returned to the bag"."""
+    state = table(alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open", "tower-12-open"]},
+                  rooms=(("garden", "tower", "pavilion", "arcades"),) * 3)
+    state = apply(state, buy(buildings=("garden-10-open",))).state
+    listed, _ = legal_actions(state)
+    assert listed == [place("Ben", "tower-11-open"), place("Ben", "tower-12-open")]
+    after = allowed(state, place("Ben", "tower-12-open"))  # not the first free one
+    assert tile_of(after, "Ben", "tower-12-open").chest and not tile_of(after, "Ben", "tower-11-open").chest
+    # Later Ben removes the tower he chose (at the end of his row): its chest goes back to the bag.
+    later = arrange(after, active="Ben")
+    bag = len(later.treasure.bag)  # type: ignore[union-attr]
+    removed = apply(later, RemoveToReserve(player="Ben", tile="tower-12-open"))
+    assert [e.chests for e in removed.events if isinstance(e, ChestsReturned)] == [("tower",)]
+    assert len(removed.state.treasure.bag) == bag + 1  # type: ignore[union-attr]
+
+
+@pytest.mark.rule("treasure.pass")
 def test_treasure_pass_allows_dirk_first_with_two_players() -> None:
+    """seeds 004.29, 004.30: "If two players are playing, treasure chests which are not able to be
+    placed are always first passed on to Dirk ..., where they are placed in matching buildings."
+    "Any chests left over are then passed on further." (Dirk has no choice to make: his tiles
+    never leave, so the engine places his.)"""
     state = table(2, alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open", "pavilion-8-open"]},
                   dirk=["tower-12-open", "garden-11-open"],
                   rooms=(("garden", "garden", "tower", "pavilion"),) * 3)
     outcome = apply(state, buy(buildings=("garden-10-open",)))
-    after = outcome.state
-    assert tile_of(after, "Dirk", "tower-12-open").chest and tile_of(after, "Dirk", "garden-11-open").chest
-    assert not tile_of(after, "Ben", "tower-11-open").chest  # Dirk took the tower first
-    assert tile_of(after, "Ben", "pavilion-8-open").chest  # then on to Ben
-    assert [e.owner for e in outcome.events if isinstance(e, ChestsPlaced)] == ["Ana", "Dirk", "Ben"]
+    assert tile_of(outcome.state, "Dirk", "tower-12-open").chest
+    assert tile_of(outcome.state, "Dirk", "garden-11-open").chest
+    assert waiting_for(outcome.state) == ("Ben", "treasure.pass")
+    assert legal_actions(outcome.state)[0] == [place("Ben", "pavilion-8-open")]  # Dirk took the tower
+    done = apply(outcome.state, place("Ben", "pavilion-8-open"))
+    after = done.state
+    assert tile_of(after, "Ben", "pavilion-8-open").chest and not tile_of(after, "Ben", "tower-11-open").chest
+    owners = [e.owner for e in (*outcome.events, *done.events) if isinstance(e, ChestsPlaced)]
+    assert owners == ["Ana", "Dirk", "Ben"]
     assert check_consistency(after) == [] and chest_total(after) == 42
 
 
 @pytest.mark.rule("treasure.pass")
 def test_treasure_pass_refuses_the_buyer_naming_a_neighbours_building_or_their_reserve() -> None:
+    """seed 004.18: the rest "are given to the player to the left", who distributes them."""
     state = table(alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open"]},
                   reserves={"Cyd": ["pavilion-8-open"]})
     refused = validate(state, buy(buildings=("garden-10-open", "tower-11-open")))
     assert rules_of(refused) == {"treasure.pass"} and "Ben" in refused[0].message
     # A neighbour's reserve takes no chest: Cyd's pavilion stays bare, the chest goes to the bag.
     after = apply(state, buy(buildings=("garden-10-open",))).state
-    assert not tile_of(after, "Cyd", "pavilion-8-open").chest
+    after = apply(after, place("Ben", "tower-11-open")).state
+    assert not tile_of(after, "Cyd", "pavilion-8-open").chest and pending_decision(after) is None
+
+
+@pytest.mark.rule("treasure.pass")
+def test_treasure_pass_refuses_a_receiver_leaving_out_a_chest_or_naming_anothers_building() -> None:
+    """treasure.pass: the receiver "must place every chest they can", on their own buildings, and
+    answers before play goes on; the receivers answer in passing order."""
+    state = table(alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open", "tower-12-open"],
+                             "Cyd": ["garden-11-open"]},
+                  rooms=(("garden", "garden", "tower", "pavilion"),) * 3)
+    state = apply(state, buy(buildings=("garden-10-open",))).state
+    short = validate(state, place("Ben"))
+    assert rules_of(short) == {"treasure.pass"} and "1 more tower" in short[0].message
+    theirs = validate(state, place("Ben", "tower-11-open", "garden-11-open"))
+    assert rules_of(theirs) == {"treasure.pass"} and "Cyd" in theirs[0].message
+    twice = validate(state, place("Ben", "tower-11-open", "tower-12-open"))
+    assert rules_of(twice) == {"treasure.pass"}  # one tower chest: no room for a second
+    early = validate(state, place("Cyd", "garden-11-open"))  # Cyd's turn to choose comes after Ben's
+    assert rules_of(early) == {"treasure.pass"} and "only Ben" in early[0].message
+    other = validate(state, TakeMoney(player="Ana", cards=state.display[:1]))
+    assert rules_of(other) == {"treasure.pass"} and "waits for Ben" in other[0].message
+    plain = tgame()
+    assert rules_of(validate(plain, place(plain.active.name))) == {"treasure.pass"}
+
+
+def test_treasure_pass_is_no_decision_for_a_receiver_who_can_place_nothing() -> None:
+    state = table(alhambras={"Ana": ["garden-10-open"], "Cyd": ["tower-11-open"]},
+                  rooms=(("garden", "tower", "arcades", "arcades"),) * 3)
+    state = apply(state, buy(buildings=("garden-10-open",))).state
+    assert waiting_for(state) == ("Cyd", "treasure.pass")  # Ben has no tower: Cyd is asked
+
+
+def test_a_state_passing_chests_to_the_buyer_or_from_a_full_room_is_inconsistent() -> None:
+    state = table(alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open"]},
+                  rooms=(("garden", "tower", "pavilion", "arcades"),) * 3)
+    state = apply(state, buy(buildings=("garden-10-open",))).state
+    treasure = state.treasure
+    assert treasure is not None and check_consistency(state) == []
+    to_buyer = replace(state, treasure=replace(treasure, receiver=0))
+    assert "treasure.pass" in rules_of(check_consistency(to_buyer))
+    full = replace(state, treasure=replace(treasure, room=2))
+    assert "treasure.pass" in rules_of(check_consistency(full))
+    nobody = replace(state, treasure=replace(treasure, receiver=None))
+    assert "treasure.pass" in rules_of(check_consistency(nobody))
 
 
 # --- treasure.refill ------------------------------------------------------------------------
@@ -489,6 +592,7 @@ def test_random_games_with_treasure_reach_the_end(players: int) -> None:
     game = play_random_game(400 + players, players, ("treasure",), list_every=40)
     assert game.states[-1].phase == "over"
     assert any(isinstance(a, BuyTreasure) for a in game.actions)
+    assert any(isinstance(a, PlaceChests) for a in game.actions)  # the receivers' choices too
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -21,20 +21,30 @@ class TreasureState(Record):
     (4, or none once emptied and not refilled). `closed`: a refill once found fewer than 4
     chests in the bag, so no room is refilled any more (treasure.refill). A chest on a building
     is the building's `chest` token, of the building's colour.
+
+    While bought chests pass round the table (treasure.pass): `passing`, the chests the seat
+    `receiver` is to place on their buildings (face up, public), and `room`, the room they came
+    from, refilled once the passing is over.
     """
 
     bag: Annotated[Chests, HIDDEN] = ()
     rooms: Annotated[tuple[Room, ...], msgspec.Meta(max_length=3)] = ()
     closed: bool = False
+    passing: Room = ()
+    receiver: Int | None = None
+    room: Int = 0
 
 
 class TreasureSeen(Record):
     """What everyone sees of the treasure chamber (RULES.md §8): the rooms, how many chests the
-    bag holds (not their order) and whether rooms are still refilled."""
+    bag holds (not their order), whether rooms are still refilled, and chests passing round."""
 
     rooms: Annotated[tuple[Room, ...], msgspec.Meta(max_length=3)] = ()
     bag_size: Int = 0
     closed: bool = False
+    passing: Room = ()
+    receiver: Int | None = None
+    room: Int = 0
 
 
 __all__ = ["TreasureSeen", "TreasureState"]

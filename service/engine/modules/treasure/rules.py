@@ -1,8 +1,9 @@
 """The Treasure Chamber (RULES.md §R, seed 004): a new action buys the 4 chests of one room of
 the treasure chamber for money worth at least 8 in any currencies. The buyer puts every chest
 they can on their own buildings of its colour (the Alhambra and buildings bought this turn, one
-chest per building); the rest pass round the table to the left (with two players to Dirk first)
-and what nobody can place goes back in the bag. The room is refilled from the bag. A chest whose
+chest per building); the rest pass round the table to the left (with two players to Dirk first,
+who takes his at once): each receiver who can place some chooses their buildings (place-chests),
+and what nobody can place goes back in the bag. Then the room is refilled from the bag. A chest whose
 building leaves the Alhambra (or whose held building goes to the reserve or to Dirk) goes back
 in the bag. Chests score by their number, ranked like the buildings.
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import combinations, product
 from typing import Annotated, ClassVar
 
 import msgspec
@@ -25,7 +27,7 @@ from ...flow import spend_action, with_player, without
 from ...places import beyond_supply, tiles_in_play
 from ...records import Int, Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, ViewPart, payment_values, register
+from ...rules import ActionRule, Context, Module, Pending, ViewPart, payment_values, register
 from ...scoring import Line, Position, building_type, shared_places
 from ...state import GameState, Player, Tile
 from ...violations import Violation
@@ -46,7 +48,7 @@ class BuyTreasure(Action, tag="buy-treasure"):
     8 in all, any currencies) and take all chests of room `room` (1 to 3); `buildings` names the
     buildings of the player's Alhambra or bought this turn that take one chest each (a chest of
     the building's colour). Every chest the player can place must be placed; the others pass on
-    (treasure.pass), placed by the engine."""
+    (treasure.pass): each receiver places theirs (place-chests)."""
 
     room: Int
     payment: CardList
@@ -55,6 +57,14 @@ class BuyTreasure(Action, tag="buy-treasure"):
     coins: CardList | None = None
 
     module_fields: ClassVar[dict[str, tuple[str, str]]] = {"coins": ("change", "change.spend")}
+
+
+class PlaceChests(Action, tag="place-chests"):
+    """treasure.pass: the receiver of chests passed on names the buildings of their Alhambra
+    that take one each (a chest of the building's colour); every chest that fits must be
+    placed, the rest pass on to the left."""
+
+    buildings: Annotated[tuple[Text, ...], msgspec.Meta(max_length=64)] = ()
 
 
 class ChestsPlaced(Event, tag="chests-placed"):
@@ -180,8 +190,9 @@ def first_free(chests: Sequence[str], free: dict[str, list[str]]) -> tuple[str, 
 
 
 def _placement_problems(state: GameState, player: Player, chests: tuple[str, ...],
-                        buildings: tuple[str, ...]) -> list[Violation]:
-    rule = "treasure.place"
+                        buildings: tuple[str, ...], rule: str = "treasure.place") -> list[Violation]:
+    """treasure.place (the buyer) or treasure.pass (a receiver): one chest per named building of
+    the player's, of its colour, and every chest that fits placed."""
     out = [Violation(rule, f"{b} is named twice: a building takes at most one chest")
            for b in sorted({b for b in buildings if buildings.count(b) > 1})]
     mine = {t.tile: t for t in (*player.alhambra, *player.held)}
@@ -217,8 +228,9 @@ def _placement_problems(state: GameState, player: Player, chests: tuple[str, ...
     short = {c: n - placed[c] for c, n in can.items() if placed[c] < n}
     if short:
         listed = ", ".join(f"{n} more {c}" for c, n in sorted(short.items()))
+        where = "the Alhambra or bought this turn" if rule == "treasure.place" else "the Alhambra"
         out.append(Violation(rule, f"{player.name} must place every chest they can: {listed} "
-                                   "(on buildings of the Alhambra or bought this turn)"))
+                                   f"(on buildings of {where})"))
     return out
 
 
@@ -258,33 +270,41 @@ def _remove_placed(chests: list[str], colours: Sequence[str | None]) -> None:
         chests.remove(colour)  # type: ignore[arg-type]
 
 
-def pass_on(state: GameState, seat: int, chests: list[str], ctx: Context) -> GameState:
-    """treasure.pass: the chests go round the table to the left of `seat` (with two players to
-    Dirk first); each places what they can, on the first free buildings of each colour."""
-    dirk = state.dirk
-    if chests and dirk is not None:
-        free: dict[str, list[str]] = {}
-        for t in dirk.tiles:
-            colour = chest_colour(t)
-            if colour is not None and not t.chest:
-                free.setdefault(colour, []).append(t.tile)
-        chosen = first_free(chests, free)
-        if chosen:
-            _remove_placed(chests, [chest_colour(t) for t in dirk.tiles if t.tile in chosen])
-            state = replace(state, dirk=replace(dirk, tiles=_put_chests(dirk.tiles, chosen)))
-            ctx.events.append(ChestsPlaced(owner=dirk.name, buildings=chosen))
-    n = len(state.players)
-    for step in range(1, n):
-        if not chests:
+def pass_on(state: GameState, after: int, chests: Sequence[str], room: int, ctx: Context) -> GameState:
+    """treasure.pass: the chests go on to the left of the seat `after`, up to the buyer's right
+    neighbour: the next player who can place any of them is asked (`receiver`, the decision
+    place-chests); when nobody can, they go back in the bag and the room is refilled."""
+    treasure = _treasure(state)
+    buyer, n = state.turn.player, len(state.players)
+    seat = after
+    while chests:
+        seat = (seat + 1) % n
+        if seat == buyer:
             break
-        other = (seat + step) % n
-        player = state.players[other]
-        chosen = first_free(chests, free_buildings(player))
-        if not chosen:
-            continue
-        _remove_placed(chests, [chest_colour(t) for t in player.alhambra if t.tile in chosen])
-        state = with_player(state, other, alhambra=_put_chests(player.alhambra, chosen))
-        ctx.events.append(ChestsPlaced(owner=player.name, buildings=chosen))
+        if placeable(chests, free_buildings(state.players[seat])):
+            return replace(state, treasure=replace(treasure, passing=tuple(chests), receiver=seat, room=room))
+    state = replace(state, treasure=replace(treasure, passing=(), receiver=None, room=0))
+    state = to_bag(state, chests, ctx)
+    return refill(state, room, ctx)
+
+
+def to_dirk(state: GameState, chests: list[str], ctx: Context) -> GameState:
+    """treasure.pass: with two players the chests pass to Dirk first, onto his buildings of
+    their colours (his tiles are never removed, so which of them takes a chest does not matter:
+    the first free ones)."""
+    dirk = state.dirk
+    if not chests or dirk is None:
+        return state
+    free: dict[str, list[str]] = {}
+    for t in dirk.tiles:
+        colour = chest_colour(t)
+        if colour is not None and not t.chest:
+            free.setdefault(colour, []).append(t.tile)
+    chosen = first_free(chests, free)
+    if chosen:
+        _remove_placed(chests, [chest_colour(t) for t in dirk.tiles if t.tile in chosen])
+        state = replace(state, dirk=replace(dirk, tiles=_put_chests(dirk.tiles, chosen)))
+        ctx.events.append(ChestsPlaced(owner=dirk.name, buildings=chosen))
     return state
 
 
@@ -320,17 +340,76 @@ def apply(state: GameState, action: BuyTreasure, ctx: Context) -> GameState:
                                      chests=tuple(chests)))
     rooms = tuple(() if i == action.room - 1 else r for i, r in enumerate(treasure.rooms))
     state = replace(state, treasure=replace(treasure, rooms=rooms), discard=(*state.discard, *action.payment))
-    state = with_player(state, seat, hand=without(player.hand, *action.payment),
-                        alhambra=_put_chests(player.alhambra, action.buildings),
-                        held=_put_chests(player.held, action.buildings))
-    if action.buildings:
-        _remove_placed(chests, [chest_colour(t) for t in (*player.alhambra, *player.held)
-                                if t.tile in action.buildings])
-        ctx.events.append(ChestsPlaced(owner=player.name, buildings=action.buildings))
-    state = pass_on(state, seat, chests, ctx)
-    state = to_bag(state, chests, ctx)
-    state = refill(state, action.room, ctx)
+    state = _place(state, seat, chests, action.buildings, ctx)
+    state = with_player(state, seat, hand=without(state.players[seat].hand, *action.payment))
+    state = to_dirk(state, chests, ctx)
+    state = pass_on(state, seat, chests, action.room, ctx)
     return spend_action(state, another=False)  # treasure.action: no extra action, even if exact
+
+
+def _place(state: GameState, seat: int, chests: list[str], buildings: Sequence[str],
+           ctx: Context) -> GameState:
+    """Chests on the named buildings of a seat (Alhambra or held); they leave `chests`."""
+    if not buildings:
+        return state
+    player = state.players[seat]
+    _remove_placed(chests, [chest_colour(t) for t in (*player.alhambra, *player.held) if t.tile in buildings])
+    ctx.events.append(ChestsPlaced(owner=player.name, buildings=tuple(buildings)))
+    return with_player(state, seat, alhambra=_put_chests(player.alhambra, buildings),
+                       held=_put_chests(player.held, buildings))
+
+
+def pending(state: GameState) -> Pending | None:
+    """treasure.pass: a receiver of chests passed on chooses where they go."""
+    treasure = state.treasure
+    if treasure is None or not treasure.passing or treasure.receiver is None:
+        return None
+    return Pending(seat=treasure.receiver, rule="treasure.pass",
+                   what=f"place the chests passed on, {list(treasure.passing)}, on buildings of their "
+                        "colours, every one that fits (place-chests)", actions=(PlaceChests,))
+
+
+def check_place(state: GameState, action: PlaceChests) -> list[Violation]:
+    treasure = _treasure(state)
+    player = state.players[state.seat_of(action.player)]
+    return _placement_problems(state, player, treasure.passing, action.buildings, rule="treasure.pass")
+
+
+def apply_place(state: GameState, action: PlaceChests, ctx: Context) -> GameState:
+    treasure = _treasure(state)
+    seat = state.seat_of(action.player)
+    chests = list(treasure.passing)
+    state = _place(state, seat, chests, action.buildings, ctx)
+    return pass_on(state, seat, chests, treasure.room, ctx)
+
+
+def _placements(chests: Sequence[str], free: dict[str, list[str]]) -> Iterator[tuple[str, ...]]:
+    """Every choice of buildings that places every chest that fits (per colour, any of the
+    free buildings of that colour)."""
+    fits = sorted(placeable(chests, free).items())
+    per_colour = [list(combinations(free[colour], n)) for colour, n in fits]
+    for choice in product(*per_colour):
+        yield tuple(b for group in choice for b in group)
+
+
+def candidates_place(state: GameState, seat: int) -> Iterator[PlaceChests]:
+    treasure = _treasure(state)
+    player = state.players[seat]
+    for buildings in _placements(treasure.passing, free_buildings(player)):
+        yield PlaceChests(player=player.name, buildings=buildings)
+
+
+def sample_place(state: GameState, seat: int, rng: Generator) -> PlaceChests | None:
+    player = state.players[seat]
+    buildings = _random_placement(_treasure(state).passing, free_buildings(player), rng)
+    return PlaceChests(player=player.name, buildings=buildings)
+
+
+def _random_placement(chests: Sequence[str], free: dict[str, list[str]], rng: Generator) -> tuple[str, ...]:
+    buildings: list[str] = []
+    for colour, n in sorted(placeable(chests, free).items()):
+        buildings += rng.shuffled(free[colour])[:n]
+    return tuple(buildings)
 
 
 # --- listing and sampling -------------------------------------------------------------------
@@ -369,11 +448,8 @@ def sample(state: GameState, seat: int, rng: Generator) -> BuyTreasure | None:
         if sum(CATALOGUE.money[c].value for c in paid) >= PRICE:
             break
         paid.append(card)
-    free = free_buildings(player)
-    buildings: list[str] = []
-    for colour, n in sorted(placeable(treasure.rooms[room - 1], free).items()):
-        buildings += rng.shuffled(free[colour])[:n]
-    return BuyTreasure(player=player.name, room=room, payment=tuple(paid), buildings=tuple(buildings))
+    buildings = _random_placement(treasure.rooms[room - 1], free_buildings(player), rng)
+    return BuyTreasure(player=player.name, room=room, payment=tuple(paid), buildings=buildings)
 
 
 # --- setup ----------------------------------------------------------------------------------
@@ -439,6 +515,8 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
         for i, room in enumerate(treasure.rooms, 1):
             for colour in room:
                 yield f"chest:{colour}", f"room {i} of the treasure chamber"
+        for colour in treasure.passing:
+            yield f"chest:{colour}", "passed on to a player, to be placed"
     for t, where, _ in tiles_in_play(state):
         kind = chest_colour(t) if t.chest else None
         if kind is not None:
@@ -458,10 +536,11 @@ def consistency(state: GameState) -> list[Violation]:
         if len(room) not in (0, PER_ROOM):
             out.append(Violation("treasure.refill", f"room {i} holds {len(room)} chests: a room holds "
                                                     f"{PER_ROOM}, or none once it is not refilled"))
-        elif not room and not treasure.closed:
+        elif not room and not treasure.closed and i != treasure.room:
             out.append(Violation("treasure.refill", f"room {i} is empty, but the rooms are still "
                                                     "refilled"))
-    known = [c for room in treasure.rooms for c in room] + list(treasure.bag)
+    out += _passing_problems(state, treasure)
+    known = [c for room in treasure.rooms for c in room] + list(treasure.bag) + list(treasure.passing)
     out += [Violation("treasure.setup", f"{c!r} is not a chest colour ({', '.join(CHESTS)})")
             for c in sorted(set(known) - set(CHESTS))]
     for t, where, zone in tiles_in_play(state):
@@ -477,6 +556,26 @@ def consistency(state: GameState) -> list[Violation]:
             out.append(Violation("treasure.place", f"{where} carries a chest, but chests are bought "
                                                    "only during play"))
     return out
+
+
+def _passing_problems(state: GameState, treasure: TreasureState) -> list[Violation]:
+    """treasure.pass: chests pass on only during play, in the buyer's turn, to another player,
+    from the room emptied by the purchase (refilled once the passing is over)."""
+    rule = "treasure.pass"
+    if not treasure.passing:
+        if treasure.receiver is not None or treasure.room:
+            return [Violation(rule, "no chests are passing, but a receiver or a room is named")]
+        return []
+    n = len(state.players)
+    if state.phase != "play":
+        return [Violation(rule, "chests pass on only during play")]
+    if treasure.receiver is None or not 0 <= treasure.receiver < n or treasure.receiver == state.turn.player:
+        return [Violation(rule, f"chests are passing to seat {treasure.receiver}, which is no player other "
+                                f"than the buyer ({state.active.name})")]
+    if not 1 <= treasure.room <= len(treasure.rooms) or treasure.rooms[treasure.room - 1]:
+        return [Violation(rule, f"chests are passing from room {treasure.room}, which is not a room "
+                                "emptied by the purchase")]
+    return []
 
 
 def check_position(position: Position) -> list[Violation]:
@@ -508,7 +607,8 @@ def seen(state: GameState, seat: int | None) -> TreasureSeen:
     """treasure.setup: the chests in the bag are seen as a count (their order is hidden)."""
     treasure = state.treasure
     assert treasure is not None
-    return TreasureSeen(rooms=treasure.rooms, bag_size=len(treasure.bag), closed=treasure.closed)
+    return TreasureSeen(rooms=treasure.rooms, bag_size=len(treasure.bag), closed=treasure.closed,
+                        passing=treasure.passing, receiver=treasure.receiver, room=treasure.room)
 
 
 TREASURE = register(Module(
@@ -517,9 +617,12 @@ TREASURE = register(Module(
     rule_ids=("treasure.setup", "treasure.action", "treasure.place", "treasure.pass",
               "treasure.refill", "treasure.removed", "treasure.score", "treasure.no-huts"),
     actions=(ActionRule(action=BuyTreasure, rule="treasure.action", kind="action", check=check,
-                        apply=apply, candidates=candidates, sample=sample),),
+                        apply=apply, candidates=candidates, sample=sample),
+             ActionRule(action=PlaceChests, rule="treasure.pass", kind="decision", check=check_place,
+                        apply=apply_place, candidates=candidates_place, sample=sample_place)),
     setup=((SETUP_STEP, setup),),
     after_action=return_removed,
+    pending=pending,
     scoring=score,
     components=located,
     expected=expected,
