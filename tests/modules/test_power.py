@@ -20,6 +20,7 @@ from service.engine.modules.power.rules import (
     KeepCard,
     PowerLine,
     UsePower,
+    apply_choose,
     leftover,
 )
 from service.engine.rng import Generator
@@ -55,6 +56,16 @@ def buy_on_green(state: GameState, tile: str, cards: tuple[str, ...], **extra: o
 
 @pytest.mark.rule("power.setup")
 def test_power_setup_allows_the_special_tiles_in_place_of_their_base_tiles() -> None:
+    """seeds 000.44, 000.45, 000.46: "Powerful abilities are waiting for those players who add
+    these buildings to their Alhambra." "Replace the 12 base tiles with the same building type,
+    price, and wall placement as the special tiles with the new special tiles." "Put the special
+    tiles into the tower, together with the other Alhambra tiles." """
+    from service.engine.catalogue import CATALOGUE
+
+    for base, special in REPLACED.items():
+        a, b = CATALOGUE.tiles[base], CATALOGUE.tiles[special]
+        assert (a.type, a.price, a.walls) == (b.type, b.price, b.walls)
+    assert len(REPLACED) == 12
     state = power_game()
     everywhere = {
         *state.bag,
@@ -69,6 +80,7 @@ def test_power_setup_allows_the_special_tiles_in_place_of_their_base_tiles() -> 
 
 @pytest.mark.rule("power.setup")
 def test_power_setup_refuses_a_replaced_base_tile_still_in_the_game() -> None:
+    """seed 000.47: "Return the replaced tiles to the game box." """
     state = power_game()
     base = next(iter(REPLACED))
     bad = replace(state, bag=(*state.bag, base))
@@ -388,6 +400,9 @@ def _walls(dice: tuple[int, ...]) -> int:
 
 @pytest.mark.rule("power.strength")
 def test_power_strength_allows_a_second_wall_up_to_the_black_dice() -> None:
+    """seeds 000.61, 000.62: "When scoring, the player may score 2 walls as of now: Their longest
+    wall, as usual, plus their second longest wall." "However, the maximum score for their second
+    longest wall is the total of all of their black dice." """
     assert _walls(()) == 3
     assert _walls((1,)) == 4  # the second wall (2) counts up to 1 pip
     assert _walls((1, 4)) == 5  # and no more than its own length
@@ -395,6 +410,8 @@ def test_power_strength_allows_a_second_wall_up_to_the_black_dice() -> None:
 
 @pytest.mark.rule("power.strength")
 def test_power_strength_refuses_a_second_wall_without_black_dice_or_a_die_elsewhere() -> None:
+    """seed 000.62: the second wall counts up to "the total of all of their black dice": none
+    without dice, and a die lies only on a strength tile."""
     position = Position(
         round=1,
         modules=("power",),
@@ -424,6 +441,10 @@ def test_power_strength_refuses_a_second_wall_without_black_dice_or_a_die_elsewh
 
 
 def test_power_strength_seed_example_8_and_6_with_dice_2_3_is_13_and_with_5_3_is_14() -> None:
+    """seeds 000.63, 000.64, 000.65, 000.66: "The player has 2 black dice in their Alhambra (2 and
+    3 pips)." "Their longest wall counts 8, their second longest counts 6." "The player scores 8 +
+    5 = 13 points for their walls." "With a higher die result (for instance, a 5 instead of a 2,
+    for a total of 8), they would have scored 8 + 6 = 14 points." """
     from service.engine.grid import best_wall_pair
 
     layout = {(x, 0): 1 for x in range(8)} | {(x, 5): 1 for x in range(6)}
@@ -450,6 +471,8 @@ def prosperous() -> GameState:
 
 @pytest.mark.rule("power.prosperity")
 def test_power_prosperity_allows_a_price_one_lower_with_the_die_turned_down() -> None:
+    """seeds 000.70, 000.71: "The purchase price of a building is reduced by 1 when using the white
+    die." "Each time the die is used, it must be turned, showing 1 pip less than before." """
     state = arrange(
         prosperous(), market={"green": "tower-12-open"}, hands={"Ana": ("green-9-a", "green-2-a")}
     )
@@ -468,6 +491,7 @@ def test_power_prosperity_allows_a_price_one_lower_with_the_die_turned_down() ->
 
 @pytest.mark.rule("power.prosperity")
 def test_power_prosperity_refuses_a_second_use_in_a_turn_or_a_missing_die() -> None:
+    """seed 000.68: "During each of their future turns, the player may use this die once only." """
     state = arrange(
         prosperous(),
         market={"green": "tower-12-open", "blue": "tower-11-open"},
@@ -508,6 +532,10 @@ def ending_with_hidden(hands: dict[str, tuple[str, ...]]) -> GameState:
 
 @pytest.mark.rule("power.end-hidden")
 def test_power_end_hidden_allows_the_richest_to_choose_and_the_second_to_take_the_other() -> None:
+    """seeds 000.73, 000.74: "If there are any face down tiles on the market at the end of the game
+    when the remaining buildings are given to players, the player with the most money of that
+    currency may choose one of the two tiles." "The player owning the second-most money of that
+    currency takes the other tile." """
     state = ending_with_hidden({"Ana": ("green-9-a",), "Ben": ("green-3-a",), "Cyd": ()})
     hidden = power(state).hidden[0].tile
     space = next(s for s in state.market if s.currency == "green")
@@ -521,6 +549,7 @@ def test_power_end_hidden_allows_the_richest_to_choose_and_the_second_to_take_th
 
 @pytest.mark.rule("power.end-hidden")
 def test_power_end_hidden_refuses_both_tiles_on_a_tie_for_the_most() -> None:
+    """seed 000.75: "In case of a tie for the most money, both tiles are removed from the game." """
     state = ending_with_hidden({"Ana": ("green-9-a",), "Ben": ("green-9-b",), "Cyd": ()})
     space = next(s for s in state.market if s.currency == "green")
     after = leftover(state, space, Context(Generator(1)))
@@ -547,6 +576,8 @@ def test_power_end_hidden_choice_is_refused_for_a_tile_not_offered() -> None:
 
 @pytest.mark.rule("power.dirk")
 def test_power_dirk_allows_a_gift_of_a_strength_tile_whose_die_goes_back() -> None:
+    """seed 000.77: "Dirk does not roll any dice." (power.dirk: a die on a tile given to him
+    goes back to the supply.)"""
     state = new_game(("Ana", "Ben"), ["power"], seed=2).state
     state = arrange(state, market={"green": STRENGTH}, hands={"Ana": ("green-9-a",)}, active="Ana")
     state = allowed(state, BuyBuilding(player="Ana", tile=STRENGTH, payment=("green-9-a",)))
@@ -558,6 +589,7 @@ def test_power_dirk_allows_a_gift_of_a_strength_tile_whose_die_goes_back() -> No
 
 @pytest.mark.rule("power.dirk")
 def test_power_dirk_refuses_dice_on_dirks_tiles() -> None:
+    """seed 000.77: "Dirk does not roll any dice." """
     position = Position(
         round=1,
         modules=("power",),
@@ -605,11 +637,102 @@ def test_random_games_with_power_and_zoo_reach_the_end() -> None:
         assert game.states[-1].phase == "over"
 
 
-def test_a_bought_strength_tile_gets_a_black_die() -> None:
-    state = buy_on_green(power_game(), STRENGTH, ("green-9-a",))
+@pytest.mark.rule("power.strength")
+def test_power_strength_allows_a_black_die_rolled_onto_the_tile_bought() -> None:
+    """seed 000.60: "Immediately after purchasing this tile, the player rolls a black die from the
+    supply, keeping it on the tile." """
+    before = power_game()
+    state = buy_on_green(before, STRENGTH, ("green-9-a",))
     held = next(t for t in state.players[0].held if t.tile == STRENGTH)
     assert held.die is not None and 1 <= held.die <= 6
-    assert isinstance(PlaceBuilding, type) and isinstance(TakeMoney, type)
+    assert power(state).black == power(before).black - 1
+    assert state.turn.actions == 1  # immediately: before the turn goes on (an exact payment here)
+
+
+@pytest.mark.rule("power.prosperity")
+def test_power_prosperity_allows_a_white_die_rolled_onto_the_tile_bought() -> None:
+    """seed 000.67: "Immediately after purchasing this tile, the player rolls a white die from the
+    supply, keeping it on the tile." """
+    before = power_game()
+    state = buy_on_green(before, PROSPERITY, ("green-3-a",))
+    held = next(t for t in state.players[0].held if t.tile == PROSPERITY)
+    assert held.die is not None and 1 <= held.die <= 6
+    assert power(state).white == power(before).white - 1
+
+
+@pytest.mark.rule("power.prosperity")
+def test_power_prosperity_refuses_the_die_in_the_turn_its_tile_was_bought() -> None:
+    """seed 000.68: "During each of their future turns, the player may use this die" (not in the
+    turn the tile was bought, also after an exact payment's extra action)."""
+    state = arrange(power_game(), market={"green": PROSPERITY, "blue": "tower-11-open"},
+                    hands={"Ana": ("green-3-a", "blue-9-a", "blue-1-a")}, active="Ana")
+    state = allowed(state, BuyBuilding(player="Ana", tile=PROSPERITY, payment=("green-3-a",)))
+    assert state.turn.actions == 1
+    refused(state, BuyBuilding(player="Ana", tile="tower-11-open", payment=("blue-9-a", "blue-1-a"),
+                               white_die=PROSPERITY), "power.prosperity", PROSPERITY)
+
+
+@pytest.mark.rule("power.prosperity")
+def test_power_prosperity_allows_two_white_dice_each_once_one_per_purchase() -> None:
+    """seed 000.69: "If they have more than one white die, they may use only one at a time." (one
+    die per purchase: a purchase names one `white_die`; each die once a turn.)"""
+    second = "seraglio-4-NE-prosperity"
+    state = arrange(power_game(), reserves={"Ana": [PROSPERITY, second]}, active="Ana",
+                    market={"green": "tower-12-open", "blue": "tower-11-open"},
+                    hands={"Ana": ("green-9-a", "green-2-a", "blue-9-a", "blue-1-a")})
+    ana = state.players[0]
+    state = replace(state, players=(replace(ana, reserve=tuple(replace(t, die=3) for t in ana.reserve)),
+                                    *state.players[1:]),
+                    power=replace(power(state), white=power(state).white - 2))
+    state = allowed(state, BuyBuilding(player="Ana", tile="tower-12-open", payment=("green-9-a", "green-2-a"),
+                                       white_die=PROSPERITY))
+    after = allowed(state, BuyBuilding(player="Ana", tile="tower-11-open", payment=("blue-9-a", "blue-1-a"),
+                                       white_die=second))
+    assert [t.die for t in after.players[0].reserve] == [2, 2]
+
+
+@pytest.mark.rule("power.prosperity")
+def test_power_prosperity_allows_the_last_pip_used_and_the_die_out_of_the_game() -> None:
+    """seed 000.72: "After the last pip has been used, remove the die from the game." """
+    state = arrange(prosperous(), market={"green": "tower-12-open"},
+                    hands={"Ana": ("green-9-a", "green-2-a")})
+    ana = state.players[0]
+    state = replace(state, players=(replace(ana, reserve=tuple(replace(t, die=1) for t in ana.reserve)),
+                                    *state.players[1:]))
+    after = allowed(state, BuyBuilding(player="Ana", tile="tower-12-open", payment=("green-9-a", "green-2-a"),
+                                       white_die=PROSPERITY))
+    assert next(t for t in after.players[0].reserve if t.tile == PROSPERITY).die is None
+    assert power(after).white_out == 1 and power(after).white == power(state).white
+
+
+@pytest.mark.rule("power.end-hidden")
+def test_power_end_hidden_refuses_the_second_tile_on_a_tie_for_the_second_most() -> None:
+    """seed 000.76: "In case of a tie for the second most money, the leftover tile is removed from
+    the game." """
+    state = ending_with_hidden({"Ana": ("green-9-a",), "Ben": ("green-3-a",), "Cyd": ("green-3-b",)})
+    space = next(s for s in state.market if s.currency == "green")
+    after = leftover(state, space, Context(Generator(1)))
+    assert after is not None
+    choice = power(after).choices[0]
+    assert (choice.chooser, choice.second) == (0, -1)
+    hidden = power(state).hidden[0].tile
+    chose = apply_choose(after, ChooseTile(player="Ana", tile=hidden), Context(Generator(1)))
+    assert [t.tile for t in chose.players[0].held] == [hidden]
+    assert "tower-12-open" in {t.tile for t in chose.removed}
+    assert not chose.players[1].held and not chose.players[2].held
+
+
+@pytest.mark.rule("power.setup")
+def test_power_setup_allows_a_special_tile_placed_as_usual() -> None:
+    """seed 000.48: "When a player buys a special tile from the building market, they add it to
+    their Alhambra or put it in their reserve as usual." (pavilion-5-NW-architecture has walls on
+    N and W, like pavilion-5-NW.)"""
+    state = buy_on_green(power_game(), ARCHITECTURE, ("green-5-a",))
+    refused(state, PlaceBuilding(player="Ana", tile=ARCHITECTURE, x=1, y=0), "base.place.sides-match")
+    placed = allowed(state, PlaceBuilding(player="Ana", tile=ARCHITECTURE, x=-1, y=0))
+    assert any(t.tile == ARCHITECTURE for t in placed.players[0].alhambra)
+    reserved = allowed(state, ReserveBuilding(player="Ana", tile=ARCHITECTURE))
+    assert any(t.tile == ARCHITECTURE for t in reserved.players[0].reserve)
 
 
 @pytest.mark.rule("base.end.trigger")

@@ -130,6 +130,11 @@ def chest_total(state: GameState) -> int:
 
 @pytest.mark.rule("treasure.setup")
 def test_treasure_setup_allows_three_rooms_of_four_and_the_rest_in_the_bag() -> None:
+    """seeds 004.1, 004.2, 004.3, 004.4: "42 treasure chests in the 6 colours of the buildings";
+    "1 small playing board: the treasure chamber with 3 rooms"; "The treasure chamber is laid
+    ready." "All 42 treasure chests are placed in the bag. 4 chests are taken out of the bag and
+    placed in the first room of the treasure chamber; this is repeated for the remaining two
+    rooms." (treasure.setup, **Default data**: how many of each colour)"""
     state = tgame()
     treasure = state.treasure
     assert treasure is not None
@@ -144,6 +149,7 @@ def test_treasure_setup_allows_three_rooms_of_four_and_the_rest_in_the_bag() -> 
 
 @pytest.mark.rule("treasure.setup")
 def test_treasure_setup_refuses_a_chest_too_many_or_a_room_of_five() -> None:
+    """seeds 004.1, 004.4: 42 chests, 4 in each room."""
     state = tgame()
     treasure = state.treasure
     assert treasure is not None
@@ -168,6 +174,12 @@ def test_treasure_setup_refuses_a_chest_too_many_or_a_room_of_five() -> None:
 
 @pytest.mark.rule("treasure.action")
 def test_treasure_action_allows_money_worth_8_in_any_currencies_and_takes_the_room() -> None:
+    """seeds 004.5, 004.7, 004.8, 004.9, 004.10, 004.11, 004.12, 004.13: "they can buy treasure
+    chests" on their turn; "a player can take the four chests from any of the rooms"; "a player
+    must pay at least 8 units in any combination of currencies"; "players do not get an extra go
+    if they pay the exact money!" The example: "He pays 3 units of the orange currency, 3 units of
+    the blue currency and 4 units of the green currency." "He takes the 4 treasure chests from
+    any one of the rooms" and "does not receive any change"."""
     # The seed's example: 3 orange, 3 blue and 4 green (10) buy the chests of one room; no change.
     state = table(rooms=(("seraglio",) * 4, ("garden", "tower", "tower", "garden"), ("arcades",) * 4),
                   bag_top=("chambers",) * 4)
@@ -187,7 +199,11 @@ def test_treasure_action_allows_money_worth_8_in_any_currencies_and_takes_the_ro
 
 @pytest.mark.rule("treasure.action")
 def test_treasure_action_refuses_less_than_8_cards_not_held_and_an_empty_room() -> None:
+    """seeds 004.5, 004.8, 004.9: an option "when it is their turn"; "at least 8 units"; no
+    extra go for the exact money."""
     state = table(hand=("orange-3-a", "blue-4-a", "green-9-a"))
+    not_hers = validate(state, BuyTreasure(player="Ben", room=1, payment=state.players[1].hand))
+    assert rules_of(not_hers) == {"base.turn.order"}
     short = validate(state, buy(payment=("orange-3-a", "blue-4-a")))
     assert rules_of(short) == {"treasure.action"} and "7" in short[0].message
     not_held = validate(state, buy(payment=("orange-3-a", "blue-5-a")))
@@ -215,6 +231,8 @@ def test_treasure_action_refuses_less_than_8_cards_not_held_and_an_empty_room() 
 
 @pytest.mark.rule("treasure.action")
 def test_treasure_action_refuses_another_action_after_an_exact_payment_with_a_held_building() -> None:
+    """seeds 004.6, 004.9: buying chests is "in addition to the three options" (it is the turn's
+    action); "players do not get an extra go if they pay the exact money!" """
     state = table(hand=("yellow-8-a",), held={"Ana": ["garden-10-open"]},
                   rooms=(("tower",) * 4, ("garden",) * 4, ("arcades",) * 4))
     after = apply(state, buy(payment=("yellow-8-a",))).state
@@ -227,6 +245,10 @@ def test_treasure_action_refuses_another_action_after_an_exact_payment_with_a_he
 
 @pytest.mark.rule("treasure.place")
 def test_treasure_place_allows_the_players_buildings_and_one_bought_this_turn() -> None:
+    """seeds 004.14, 004.16, 004.17: "The treasure chests must be distributed between buildings
+    of the corresponding colour during the move in which they are bought." "A chest can also be
+    put in buildings which were bought during this turn" (004.17 only notes a duplicated phrase
+    of that sentence in the source)."""
     state = table(alhambras={"Ana": ["garden-10-open", "tower-11-open", "garden-11-open"]},
                   held={"Ana": ["pavilion-8-open"]})
     action = buy(buildings=("garden-11-open", "garden-10-open", "tower-11-open", "pavilion-8-open"))
@@ -252,6 +274,9 @@ def _placements(state: GameState) -> list:  # type: ignore[type-arg]
 
 @pytest.mark.rule("treasure.place")
 def test_treasure_place_refuses_the_reserve_a_wrong_colour_two_on_one_and_a_chest_left_out() -> None:
+    """seeds 004.14, 004.15, 004.16: the corresponding colour; "Only 1 chest can be put in a
+    building at any one time."; "chests cannot, however, be put in buildings which are on the
+    player's reserve board." (treasure.place: every chest that fits must be placed)"""
     state = table(alhambras={"Ana": ["garden-10-open", "tower-11-open"]},
                   reserves={"Ana": ["garden-11-open"]})
     reserve = validate(state, buy(buildings=("garden-10-open", "garden-11-open", "tower-11-open")))
@@ -419,6 +444,8 @@ def test_a_state_passing_chests_to_the_buyer_or_from_a_full_room_is_inconsistent
 
 @pytest.mark.rule("treasure.refill")
 def test_treasure_refill_allows_four_chests_from_the_bag() -> None:
+    """seed 004.21: "Now the emptied room of the treasure chamber is refilled with 4 chests taken
+    randomly out of the bag." """
     state = table(alhambras={"Ana": ["garden-10-open", "garden-11-open", "tower-11-open", "pavilion-8-open"]},
                   bag_top=("arcades", "chambers", "seraglio", "arcades"))
     outcome = apply(state, buy(room=3, buildings=("garden-10-open", "garden-11-open", "tower-11-open",
@@ -430,6 +457,8 @@ def test_treasure_refill_allows_four_chests_from_the_bag() -> None:
 
 @pytest.mark.rule("treasure.refill")
 def test_treasure_refill_refuses_with_fewer_than_4_left_and_never_again() -> None:
+    """seeds 004.22, 004.23: "Should there not be enough chests left at this point, the room
+    remains empty." "From now on, no chests are replaced any more." """
     state = table(alhambras={"Ana": ["garden-10-open", "garden-11-open", "tower-11-open", "pavilion-8-open"]})
     treasure = state.treasure
     assert treasure is not None
@@ -456,6 +485,8 @@ def test_treasure_refill_refuses_with_fewer_than_4_left_and_never_again() -> Non
 
 @pytest.mark.rule("treasure.removed")
 def test_treasure_removed_allows_a_chest_back_in_the_bag_when_its_building_leaves() -> None:
+    """seed 004.31: "If a building containing a chest is removed, the chest is returned to the
+    bag." (treasure.removed: also a held building put in the reserve or given to Dirk)"""
     state = table(alhambras={"Ana": ["tower-11-open", "garden-10-open"]})
     state = with_chests(state, "Ana", "garden-10-open")
     bag = len(state.treasure.bag)  # type: ignore[union-attr]
@@ -481,6 +512,7 @@ def test_treasure_removed_allows_a_chest_back_in_the_bag_when_its_building_leave
 
 @pytest.mark.rule("treasure.removed")
 def test_treasure_removed_refuses_a_chest_in_the_reserve() -> None:
+    """seed 004.31: a removed building keeps no chest."""
     state = table(reserves={"Ana": ["garden-10-open"]})
     treasure = state.treasure
     assert treasure is not None
@@ -512,6 +544,13 @@ def _treasure_lines(position: Position) -> dict[str, TreasureLine]:
 
 @pytest.mark.rule("treasure.score")
 def test_treasure_score_allows_places_by_number_of_chests_with_ties_and_dirk() -> None:
+    """seeds 004.24, 004.25, 004.26, 004.27, 004.28: "The colour of the chests does not play any
+    role in the scoring; only the number is of relevance"; "The player with the most chests is
+    awarded the points for 1st place." "The players who have the second-most and third-most
+    chests are awarded the points for 2nd and 3rd place." "If several players have the same
+    number, the same procedure is used as that for awarding points for buildings." "The
+    distribution of the points is printed on the treasure-chamber board." (treasure.score,
+    **Default data**: 7; 14 / 7; 22 / 14 / 7)"""
     ana = _player("Ana", 2, ("garden-10-open", "tower-11-open"))
     ben = _player("Ben", 2, ("garden-11-open", "tower-12-open"))
     dirk = PositionPlayer(name="Dirk", dirk=True, tiles=(Tile(tile="arcades-9-open", chest=True),
@@ -530,6 +569,7 @@ def test_treasure_score_allows_places_by_number_of_chests_with_ties_and_dirk() -
 
 @pytest.mark.rule("treasure.score")
 def test_treasure_score_refuses_points_for_no_chest_or_a_chest_in_the_reserve() -> None:
+    """seed 004.24: "only the number is of relevance": no chest, no place."""
     ana = _player("Ana", 0, ("garden-10-open",))
     ben = _player("Ben", 1, ("garden-11-open",))
     lines = _treasure_lines(Position(round=2, modules=("treasure",), players=(ana, ben)))
@@ -545,6 +585,8 @@ def test_treasure_score_refuses_points_for_no_chest_or_a_chest_in_the_reserve() 
 
 @pytest.mark.rule("treasure.no-huts")
 def test_treasure_no_huts_allows_a_chest_on_a_normal_building() -> None:
+    """seed 004.32: "Chests may not be placed on workers' huts [1st extension]." (other buildings
+    take them)"""
     lines = _treasure_lines(Position(round=1, modules=("treasure",),
                                      players=(_player("Ana", 1, ("tower-11-open",)),)))
     assert lines["Ana"].count == 1 and lines["Ana"].points == 7
@@ -552,6 +594,8 @@ def test_treasure_no_huts_allows_a_chest_on_a_normal_building() -> None:
 
 @pytest.mark.rule("treasure.no-huts")
 def test_treasure_no_huts_refuses_a_game_with_workers_huts() -> None:
+    """seed 004.32: "Chests may not be placed on workers' huts" (treasure.no-huts: the huts are
+    not supported, so the game is refused)."""
     with pytest.raises(GameRequestError) as refused:
         new_game(NAMES[:3], ["treasure", "workers-huts"])
     assert any(v.rule == "modules.unsupported" and "workers-huts" in v.message

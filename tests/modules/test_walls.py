@@ -73,6 +73,8 @@ def piles(state: GameState) -> list[list[str]]:
 @pytest.mark.rule("walls.setup")
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_walls_setup_allows_two_wall_cards_shuffled_into_each_pile_2_to_5(seed: int) -> None:
+    """seed 003.4: "Barregeu dues cartes de muralla a cadascuna de les piles de diners segona a
+    cinquena." (shuffle two wall cards into each of the money piles 2 to 5)"""
     state = walls_game(seed=seed)
     assert check_consistency(state) == []
     assert walls(state) == WallsState()
@@ -85,6 +87,7 @@ def test_walls_setup_allows_two_wall_cards_shuffled_into_each_pile_2_to_5(seed: 
 
 @pytest.mark.rule("walls.setup")
 def test_walls_setup_refuses_a_missing_wall_card_or_one_without_the_module() -> None:
+    """seed 003.4: the eight wall cards are all in the piles, and only with the module."""
     state = walls_game()
     missing = replace(state, deck=tuple(c for c in state.deck if c != "wall-NE"))
     assert any("wall-NE" in v.message for v in check_consistency(missing))
@@ -99,6 +102,9 @@ def test_walls_setup_refuses_a_missing_wall_card_or_one_without_the_module() -> 
 
 @pytest.mark.rule("walls.reveal")
 def test_walls_reveal_allows_a_drawn_wall_card_set_aside_and_drawing_going_on() -> None:
+    """seed 003.5: "Quan n'aparegui una, deixeu-la a part, descoberta, i continueu fins que hi hagi
+    quatre cartes al mercat de diners." (when one turns up, set it aside face up and go on until
+    the money display holds four cards)"""
     state = arrange(walls_game(), display=("blue-1-a", "blue-2-a", "green-3-a", "yellow-4-a"),
                     deck_top=("wall-ES", "scoring-1", "wall-W", "orange-6-a"), active="Ana")
     outcome = play(state, TakeMoney(player="Ana", cards=("blue-1-a",)))
@@ -114,6 +120,7 @@ def test_walls_reveal_allows_a_drawn_wall_card_set_aside_and_drawing_going_on() 
 
 @pytest.mark.rule("walls.reveal")
 def test_walls_reveal_refuses_a_wall_card_in_the_display_or_a_hand() -> None:
+    """seed 003.5: a wall card is set aside, never one of the four cards of the money display."""
     state = walls_game()
     in_display = replace(state, deck=tuple(c for c in state.deck if c != "wall-S"),
                          display=(*state.display[:3], "wall-S"), discard=(*state.discard, state.display[3]))
@@ -179,6 +186,10 @@ def test_walls_reveal_refuses_a_wall_card_kept_or_among_the_cards_a_wisdom_power
 
 @pytest.mark.rule("walls.action")
 def test_walls_action_allows_adding_a_set_aside_card_to_the_fountain_as_the_action() -> None:
+    """seed 003.6: "Com a acció, pots agafar una carta de muralla disponible i construir la
+    disposició d'una o dues muralles que mostra sobre una única fitxa de la teva Alhambra o de la
+    reserva, també sobre la font." (as your action, take an available wall card and build the one
+    or two walls it shows on a single tile of your Alhambra or reserve, the fountain too)"""
     state = set_aside(ana_with(walls_game(), ("pavilion-8-open", 0, 1)), "wall-NE", "wall-W")
     outcome = play(state, AddWalls(player="Ana", card="wall-NE", tile="fountain"))
     after = outcome.state
@@ -191,6 +202,8 @@ def test_walls_action_allows_adding_a_set_aside_card_to_the_fountain_as_the_acti
 
 @pytest.mark.rule("walls.action")
 def test_walls_action_allows_a_reserve_tile() -> None:
+    """seed 003.6: "... sobre una única fitxa de la teva Alhambra o de la reserva" (a tile of
+    your Alhambra or of the reserve)."""
     state = set_aside(ana_with(walls_game(), reserve=("garden-10-N",)), "wall-SW")
     after = allowed(state, AddWalls(player="Ana", card="wall-SW", tile="garden-10-N"))
     assert tile_of(after, "Ana", "garden-10-N").added_walls == "SW"
@@ -198,6 +211,8 @@ def test_walls_action_allows_a_reserve_tile() -> None:
 
 @pytest.mark.rule("walls.action")
 def test_walls_action_refuses_a_card_not_set_aside_a_tile_not_hers_or_no_action_left() -> None:
+    """seed 003.6: "Com a acció, pots agafar una carta de muralla disponible ... sobre una única
+    fitxa de la teva Alhambra" (as your action, an available card, a tile of your own)."""
     state = set_aside(ana_with(walls_game(), ("pavilion-8-open", 0, 1)), "wall-N")
     refused(state, AddWalls(player="Ana", card="wall-E", tile="fountain"), "walls.action", "wall-E")
     refused(state, AddWalls(player="Ana", card="wall-N", tile="tower-13-E"), "walls.action",
@@ -219,6 +234,8 @@ def test_walls_action_refuses_a_card_not_set_aside_a_tile_not_hers_or_no_action_
 
 @pytest.mark.rule("walls.no-overlap")
 def test_walls_no_overlap_allows_walls_on_open_outer_sides_beside_printed_ones() -> None:
+    """seed 003.7: "No pots superposar fustes a muralles impreses" (no wooden wall on a printed
+    one): beside one it is allowed."""
     # garden-12-S at (0, 1): its S side is printed; its E and W sides face no tile.
     state = set_aside(ana_with(walls_game(), ("garden-12-S", 0, 1)), "wall-W")
     after = allowed(state, AddWalls(player="Ana", card="wall-W", tile="garden-12-S"))
@@ -227,6 +244,9 @@ def test_walls_no_overlap_allows_walls_on_open_outer_sides_beside_printed_ones()
 
 @pytest.mark.rule("walls.no-overlap")
 def test_walls_no_overlap_refuses_a_printed_or_added_wall_and_a_broken_alhambra() -> None:
+    """seed 003.7: "No pots superposar fustes a muralles impreses i has de conservar les regles de
+    col·locació i accés a peu." (no wooden wall on a printed one, and the placement and access on
+    foot rules must still hold)"""
     state = set_aside(ana_with(walls_game(), ("garden-12-S", 0, 1)), "wall-S", "wall-N", "wall-SW")
     # on the printed S wall
     refused(state, AddWalls(player="Ana", card="wall-SW", tile="garden-12-S"), "walls.no-overlap",
@@ -245,6 +265,7 @@ def test_walls_no_overlap_refuses_a_printed_or_added_wall_and_a_broken_alhambra(
 
 @pytest.mark.rule("walls.no-overlap")
 def test_walls_no_overlap_refuses_a_scoring_position_with_an_added_wall_on_a_printed_one() -> None:
+    """seed 003.7: "No pots superposar fustes a muralles impreses" (scoring positions too)."""
     position = Position(round=1, modules=("walls",), players=(
         PositionPlayer(name="Ana", alhambra=(
             PlacedTile(tile="fountain", x=0, y=0),
@@ -255,7 +276,8 @@ def test_walls_no_overlap_refuses_a_scoring_position_with_an_added_wall_on_a_pri
 
 
 def test_walls_action_on_a_turned_tile_adds_walls_as_shown() -> None:
-    """A tile turned by a Mosaic artist: the card's walls lie as shown, kept in the tile's frame."""
+    """A tile turned by a Mosaic artist: the card's walls lie as shown, kept in the tile's frame
+    (seed 003.6: "construir la disposició ... que mostra", build the layout it shows)."""
     state = walls_game(modules=("craftsmen",))
     turned = PlacedTile(tile="garden-12-S", x=0, y=1, rotation=90)  # shows its wall on W
     state = set_aside(arrange(state, alhambras={"Ana": (turned,)}, active="Ana"), "wall-E")
@@ -272,6 +294,10 @@ def test_walls_action_on_a_turned_tile_adds_walls_as_shown() -> None:
 
 @pytest.mark.rule("walls.fixed")
 def test_walls_fixed_allows_added_walls_moving_with_their_tile_and_scoring_as_outer_wall() -> None:
+    """seeds 003.8, 003.9: "Les muralles afegides queden fixades a aquella fitxa: no les pots moure
+    independentment, encara que més endavant reorganitzis l'edifici." (added walls stay fixed to
+    that tile, even when the building is rearranged later) "Compten normalment per a la muralla
+    exterior." (they count normally for the outer wall)"""
     state = set_aside(ana_with(walls_game(), ("pavilion-8-open", 1, 0)), "wall-ES")
     before = wall_line(state, "Ana").length
     after = allowed(state, AddWalls(player="Ana", card="wall-ES", tile="pavilion-8-open"))
@@ -290,6 +316,7 @@ def test_walls_fixed_allows_added_walls_moving_with_their_tile_and_scoring_as_ou
 
 @pytest.mark.rule("walls.fixed")
 def test_walls_fixed_refuses_a_placement_against_an_added_wall() -> None:
+    """seed 003.9: added walls count as walls: a neighbour's open side may not meet one."""
     state = set_aside(ana_with(walls_game()), "wall-E")
     after = allowed(state, AddWalls(player="Ana", card="wall-E", tile="fountain"))
     later = arrange(after, held={"Ana": ("pavilion-8-open",)}, active="Ana")
@@ -301,6 +328,7 @@ def test_walls_fixed_refuses_a_placement_against_an_added_wall() -> None:
 
 @pytest.mark.rule("walls.fixed")
 def test_walls_fixed_refuses_added_walls_without_their_card_or_off_their_tile() -> None:
+    """seed 003.8: "no les pots moure independentment" (they cannot move on their own)."""
     state = set_aside(ana_with(walls_game(), ("pavilion-8-open", 1, 0)), "wall-ES")
     after = allowed(state, AddWalls(player="Ana", card="wall-ES", tile="pavilion-8-open"))
     ana = after.players[0]
@@ -317,6 +345,19 @@ def test_walls_fixed_refuses_added_walls_without_their_card_or_off_their_tile() 
     token = replace(plain, players=(replace(p, alhambra=(replace(p.alhambra[0], added_walls="N"),)),
                                     *plain.players[1:]))
     assert any("added_walls" in v.message for v in check_consistency(token))
+
+
+def test_walls_with_city_gates_is_refused_as_an_unsupported_module() -> None:
+    """seed 003.10: "Si combineu expansions, les portes de ciutat només travessen les muralles
+    impreses, no aquestes muralles de fusta." (combined with expansions, city gates cross only
+    printed walls): city gates are not supported (RULES.md §H), so a game asking for them with
+    the walls is refused and no gate can cross a wall."""
+    from service.engine import GameRequestError
+
+    with pytest.raises(GameRequestError) as refused_game:
+        new_game(NAMES[:3], ["walls", "city-gates"])
+    assert any(v.rule == "modules.unsupported" and "city-gates" in v.message
+               for v in refused_game.value.violations)
 
 
 # --- random complete games -----------------------------------------------------------------
