@@ -33,6 +33,7 @@ from .rules import (
 )
 from .scoring import Breakdown, Position, position_of, score_position
 from .state import Dirk, GameState, PlacedTile, Player, Turn
+from .tally_checks import tally_problems
 from .violations import IllegalAction, InconsistentState, Violation
 
 register_all()
@@ -329,6 +330,8 @@ def position_problems(position: Position) -> list[Violation]:
         if any(t.tile == "fountain" for t in (*p.reserve, *p.tiles)):
             out.append(Violation("base.place.fountain-fixed",
                                  f"{p.name}: the fountain never leaves the Alhambra"))
+        if p.tally is not None:
+            continue  # counted, not laid out: tally_problems checks it
         if not p.dirk and position.check_layout:
             out += [Violation(v.rule, f"{p.name}'s Alhambra: {v.message}")
                     for v in check_layout(p.alhambra)]
@@ -342,6 +345,8 @@ def position_problems(position: Position) -> list[Violation]:
     for module in modules:
         if module.check_position is not None:
             out += module.check_position(position)
+    if not out:  # players given by tiles are counted for the table's totals: only sound tiles
+        out += tally_problems(position, modules)
     return out
 
 

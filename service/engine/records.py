@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, TypeVar
 
 import msgspec
@@ -26,3 +27,32 @@ T = TypeVar("T")
 Text = Annotated[str, msgspec.Meta(max_length=64)]
 Int = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
 Many = Annotated[tuple[T, ...], msgspec.Meta(max_length=256)]
+
+
+# Counts a person makes at a real table (a scoring position's tally): never negative, and at
+# most 13 of a kind (the most tiles of one building type: 11 gardens or towers and the 2
+# buildings under construction of New Building Grounds). Tighter limits depend on the modules
+# on and are checked with the position (422 naming the field).
+Count = Annotated[int, msgspec.Meta(ge=0, le=13)]
+
+
+class PerType(Record):
+    """A count per building type, so per colour (RULES.md's conventions: pavilion blue, seraglio
+    red, arcades brown, chambers white, garden green, tower purple); a type left out is 0."""
+
+    pavilion: Count = 0
+    seraglio: Count = 0
+    arcades: Count = 0
+    chambers: Count = 0
+    garden: Count = 0
+    tower: Count = 0
+
+
+def per_type(counts: Mapping[str, int]) -> PerType:
+    """The PerType of a mapping from building type to count (types not listed are 0)."""
+    return PerType(**{kind: n for kind, n in counts.items() if n})
+
+
+def counts_of(value: PerType) -> dict[str, int]:
+    """Building type -> count, every type listed."""
+    return {kind: getattr(value, kind) for kind in PerType.__struct_fields__}

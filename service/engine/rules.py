@@ -10,16 +10,20 @@ the hooks of the modules a state has on, in registry order, and never asks which
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+import msgspec
 
 from .actions import Action
 from .events import Event
 from .rng import Generator
 from .state import GameState
+from .tally import Tally
 from .violations import Violation
 
 if TYPE_CHECKING:
@@ -89,6 +93,35 @@ class ViewPart(NamedTuple):
 
     type: type[Any]
     seen: Callable[[GameState, int | None], Any]
+
+
+class TallyPart(NamedTuple):
+    """What a module adds to a tally, the counted form of a scoring position's player
+    (`tally.Tally`; RULES.md scoring, issue 15). Every hook is optional.
+
+    `type`: the Record of its counts; the tally has a field named after the module of this type
+    (declared in `tally.py`, as the game state declares the module's state), null while off.
+    `of_tiles(player)`: its part of the tally of a player given by tiles (a layout, or Dirk's
+    tiles), None when the player has nothing of it (Dirk, for most modules). Scoring the counted
+    tally gives the breakdown scoring the layout gives (a property test holds every module to it).
+    `score(position, round, tallies)`: its breakdown lines from every player's tally (a player
+    given by tiles is counted first), {name: [Line]} like `Module.scoring`.
+    `bonus(part)`: buildings of each type its part adds for the majorities (extensions).
+    `check(position, tallies)`: its refusals of counts that cannot occur; `tallies` holds every
+    player's (counted for those given by tiles), so the table's totals can be checked too.
+    The last three widen what the base game's counts may reach: `more_buildings` of each type
+    beyond the catalogue's tiles (grounds' buildings under construction), `more_tiles` in an
+    Alhambra that count for no type (grounds' bare sites), `fountain_walls` (walls' added walls).
+    """
+
+    type: type[Any] | None = None
+    of_tiles: Callable[[PositionPlayer], Any] | None = None
+    score: Callable[[Position, int, Sequence[Tally]], dict[str, list[Line]]] | None = None
+    bonus: Callable[[Any], Mapping[str, int]] | None = None
+    check: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
+    more_buildings: Mapping[str, int] = MappingProxyType({})
+    more_tiles: int = 0
+    fountain_walls: int = 0
 
 
 @dataclass(frozen=True)
@@ -178,16 +211,22 @@ class Module:
     money_held: Callable[[GameState, int, str], int] | None = None
     # What a player (or a spectator) may see of this module's state, for the views.
     view: ViewPart | None = None
+    # Its part of a tally (a scoring position's player given by counts instead of tiles).
+    tally: TallyPart | None = None
     default_data: dict[str, Any] = field(default_factory=dict)
 
 
 _REGISTRY: dict[str, Module] = {}
+_TALLY_FIELDS = {f.name: f.type for f in msgspec.structs.fields(Tally)}
 
 
 def register(module: Module) -> Module:
     """Add a module to the registry; registration order is the order hooks run in."""
     if module.id in _REGISTRY:
         raise ValueError(f"module {module.id} registered twice")
+    part = module.tally.type if module.tally is not None else None
+    if part is not None and _TALLY_FIELDS.get(module.id) != part | None:
+        raise ValueError(f"the tally has no field `{module.id}: {part.__name__} | None` (tally.py)")
     _REGISTRY[module.id] = module
     return module
 

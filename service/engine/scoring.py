@@ -2,27 +2,34 @@
 module categories plugged in, and the ranking by running score.
 
 Scoring works on a `Position` (API.md's scoring position), so a game state and a real table
-are scored by the same code: `position_of(state)` turns a state into one.
+are scored by the same code: `position_of(state)` turns a state into one. A player of a
+position is given by tiles (a layout) or by counts (a `tally.Tally`). A position of layouts is
+scored from the tiles (each module's `scoring` hook); one with any tally from tallies, those
+given and those counted from the others' tiles (each module's `tally` hook): the same rules,
+the same lines, and a property test holds the two ways to the same breakdown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Annotated, ClassVar
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
 from .catalogue import CATALOGUE, FOUNTAIN
 from .grid import layout_of, longest_wall
-from .records import Text
+from .records import Text, counts_of, per_type
 from .rules import Module, modules_of_ids
 from .state import GameState, PlacedTile, RankEntry, Record, Tile
+from .tally import Tally
 
 Round = Annotated[int, msgspec.Meta(ge=1, le=3)]
 
 
 class PositionPlayer(Record):
-    """A seat at a real table; with `dirk: true` the virtual player of §9 (only `tiles`)."""
+    """A seat at a real table, given by its tiles (`alhambra` and `reserve`; Dirk: `tiles`) or
+    by what was counted of them (`tally`), not both; with `dirk: true` the virtual player of §9."""
 
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     dirk: bool = False
@@ -30,6 +37,7 @@ class PositionPlayer(Record):
     alhambra: Annotated[tuple[PlacedTile, ...], msgspec.Meta(max_length=64)] = ()
     reserve: Annotated[tuple[Tile, ...], msgspec.Meta(max_length=64)] = ()
     tiles: Annotated[tuple[Tile, ...], msgspec.Meta(max_length=64)] = ()
+    tally: Tally | None = None
 
 
 class Position(Record):
@@ -121,20 +129,47 @@ def building_type(tile: Tile) -> str | None:
     return found.type if found else None
 
 
+def majority_of_counts(counts: Sequence[Mapping[str, int]], round_: int) -> list[list[MajorityLine]]:
+    """base.score.majority: each player's lines, from the number of buildings of each type
+    they count for majorities (module bonuses included)."""
+    table = CATALOGUE.majority_points[round_]
+    per_player: list[list[MajorityLine]] = [[] for _ in counts]
+    for building in CATALOGUE.building_types:
+        column = [c.get(building, 0) for c in counts]
+        for i, (place, points) in enumerate(shared_places(column, table[building])):
+            per_player[i].append(
+                MajorityLine(building=building, count=column[i], place=place, points=points))
+    return per_player
+
+
 def majority_lines(players: Sequence[PositionPlayer], round_: int,
                    modules: Sequence[Module] = ()) -> list[list[MajorityLine]]:
-    table = CATALOGUE.majority_points[round_]
-    per_player: list[list[MajorityLine]] = [[] for _ in players]
-    types = [[building_type(t) for t in counted_buildings(p)] for p in players]
+    """The majorities of players given by tiles."""
     bonus_fns = [m.count_bonus for m in modules if m.count_bonus is not None]
-    bonuses = [[fn(p) for fn in bonus_fns] for p in players]
-    for building in CATALOGUE.building_types:
-        counts = [ts.count(building) + sum(b.get(building, 0) for b in bs)
-                  for ts, bs in zip(types, bonuses, strict=True)]
-        for i, (place, points) in enumerate(shared_places(counts, table[building])):
-            per_player[i].append(
-                MajorityLine(building=building, count=counts[i], place=place, points=points))
-    return per_player
+    counts = []
+    for p in players:
+        mine = Counter(kind for t in counted_buildings(p) if (kind := building_type(t)) is not None)
+        for fn in bonus_fns:
+            mine.update(fn(p))
+        counts.append(mine)
+    return majority_of_counts(counts, round_)
+
+
+def tally_counts(tally: Tally, modules: Sequence[Module]) -> dict[str, int]:
+    """The buildings of each type a tally counts for majorities: its own and modules' bonuses."""
+    counts = counts_of(tally.buildings)
+    for m in modules:
+        part = getattr(tally, m.id, None) if m.tally is not None and m.tally.bonus is not None else None
+        if part is not None:
+            for kind, n in m.tally.bonus(part).items():  # type: ignore[union-attr]
+                counts[kind] += n
+    return counts
+
+
+def tally_majority_lines(tallies: Sequence[Tally], round_: int,
+                         modules: Sequence[Module]) -> list[list[MajorityLine]]:
+    """The majorities of players given by tallies."""
+    return majority_of_counts([tally_counts(t, modules) for t in tallies], round_)
 
 
 def wall_line(p: PositionPlayer) -> WallLine:
@@ -144,18 +179,47 @@ def wall_line(p: PositionPlayer) -> WallLine:
     return WallLine(length=length, points=length)
 
 
-def score_position(position: Position) -> Breakdown:
-    """The breakdown of one scoring round for a (checked) position."""
-    players = position.players
-    modules = modules_of_ids(position.modules, any(p.dirk for p in players))
-    lines: list[list[Line]] = [list(ls) for ls in majority_lines(players, position.round, modules)]
-    later: list[list[Line]] = [[wall_line(p)] for p in players]
+def tally_of(p: PositionPlayer, modules: Sequence[Module]) -> Tally:
+    """What a person would count of a player given by tiles: the buildings of the Alhambra per
+    type (Dirk: of all his tiles), the longest outer wall, and each module's part."""
+    kinds = Counter(kind for t in counted_buildings(p) if (kind := building_type(t)) is not None)
+    wall = 0 if p.dirk else longest_wall(layout_of(p.alhambra))
+    parts: dict[str, Any] = {}
     for m in modules:
-        if m.scoring is None:
-            continue
-        extra = m.scoring(position, position.round)
+        if m.tally is not None and m.tally.of_tiles is not None:
+            part = m.tally.of_tiles(p)
+            if part is not None:
+                parts[m.id] = part
+    return Tally(buildings=per_type(kinds), wall=wall, **parts)
+
+
+def tallies_of(position: Position, modules: Sequence[Module]) -> list[Tally]:
+    """Every player's tally: the one given, or counted from the tiles."""
+    return [p.tally if p.tally is not None else tally_of(p, modules) for p in position.players]
+
+
+def score_position(position: Position) -> Breakdown:
+    """The breakdown of one scoring round for a (checked) position: from the tiles when every
+    player is given by tiles, else from every player's tally."""
+    players = position.players
+    round_ = position.round
+    modules = modules_of_ids(position.modules, any(p.dirk for p in players))
+    extra: list[dict[str, list[Line]]]
+    if any(p.tally is not None for p in players):
+        tallies = tallies_of(position, modules)
+        majorities = tally_majority_lines(tallies, round_, modules)
+        walls = [WallLine(length=t.wall, points=t.wall) for t in tallies]
+        extra = [m.tally.score(position, round_, tallies) for m in modules
+                 if m.tally is not None and m.tally.score is not None]
+    else:
+        majorities = majority_lines(players, round_, modules)
+        walls = [wall_line(p) for p in players]
+        extra = [m.scoring(position, round_) for m in modules if m.scoring is not None]
+    lines: list[list[Line]] = [list(ls) for ls in majorities]
+    later: list[list[Line]] = [[w] for w in walls]
+    for by_name in extra:
         for i, p in enumerate(players):
-            for line in extra.get(p.name, ()):
+            for line in by_name.get(p.name, ()):
                 (lines if line.after_buildings else later)[i].append(line)
     for i, rest in enumerate(later):
         lines[i].extend(rest)
@@ -164,7 +228,7 @@ def score_position(position: Position) -> Breakdown:
         total = sum(line.points for line in lines[i])
         scores.append(PlayerScore(name=p.name, total=total, lines=tuple(lines[i])))
     ranking = rank((s.name, p.score + s.total) for s, p in zip(scores, players, strict=True))
-    return Breakdown(round=position.round, players=tuple(scores), ranking=ranking)
+    return Breakdown(round=round_, players=tuple(scores), ranking=ranking)
 
 
 def position_of(state: GameState, round_: int) -> Position:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record, Text
+from ...records import PerType, Record, Text
 
 # One column of the board: its spaces top to bottom (amounts 10, 12, 14), None once taken.
 Column = Annotated[tuple[Text | None, ...], msgspec.Meta(max_length=3)]
@@ -21,3 +21,10 @@ class ExtensionsState(Record):
 
 
 __all__ = ["ExtensionsState"]
+
+
+class ExtensionsTally(Record):
+    """extensions.score at a real table: the buildings carrying an extension, per type (in the
+    Alhambra; Dirk: among his tiles); each counts as 2 buildings for the majorities."""
+
+    extended: PerType = PerType()

@@ -6,7 +6,7 @@ as two buildings for majorities."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import combinations_with_replacement, product
 from typing import Literal
 
@@ -17,13 +17,15 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
 from ...places import beyond_supply
-from ...records import Text
+from ...records import Text, counts_of, per_type
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, ViewPart, register
+from ...rules import ActionRule, Context, Module, TallyPart, ViewPart, register
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
 from ...state import GameState, Player, Tile
+from ...tally import Tally
+from ...tally_checks import over_buildings, over_table
 from ...violations import Violation
-from .model import ExtensionsState
+from .model import ExtensionsState, ExtensionsTally
 
 DATA = load_data("extensions")
 COLUMNS: tuple[tuple[str, ...], ...] = tuple(tuple(c) for c in DATA["columns"])
@@ -300,6 +302,28 @@ def count_bonus(p: PositionPlayer) -> dict[str, int]:
     return out
 
 
+# --- a tally: the extended buildings per type, counted ---------------------------------------
+
+def count_tally(p: PositionPlayer) -> ExtensionsTally:
+    return ExtensionsTally(extended=per_type(count_bonus(p)))
+
+
+def tally_bonus(part: ExtensionsTally) -> Mapping[str, int]:
+    """extensions.score: each extended building counts once more."""
+    return counts_of(part.extended)
+
+
+def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """A building takes at most one extension (extensions.owns-type); 2 of each type exist."""
+    out = over_buildings(position, lambda t: t.extensions.extended if t.extensions else None,
+                         "extensions.extended", "extensions.owns-type", "one extension a")
+    for kind, n in sorted(PER_TYPE.items()):
+        out += over_table(position, tallies,
+                          lambda t, k=kind: getattr(t.extensions.extended, k) if t.extensions else 0,  # type: ignore[misc]
+                          f"extensions.extended.{kind}", n, "extensions.setup", f"{kind} extensions")
+    return out
+
+
 def expected(state: GameState) -> Iterator[str]:
     for kind in TYPE_OF.values():
         yield f"extension:{kind}"
@@ -395,6 +419,7 @@ EXTENSIONS = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
+    tally=TallyPart(type=ExtensionsTally, of_tiles=count_tally, bonus=tally_bonus, check=check_tally),
     events=(ExtensionBought,),
     tokens=("extension",),
     view=ViewPart(ExtensionsState, seen),

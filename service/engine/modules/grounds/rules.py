@@ -27,7 +27,7 @@ from ...events import Event
 from ...flow import with_player
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
+from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Position
 from ...state import GameState, Tile
 from ...violations import Violation
@@ -341,6 +341,9 @@ GROUNDS = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
+    # A tally counts a site by its building (grounds.score): the buildings under construction
+    # add to the buildings of each type, and a bare site is a tile of no type (its walls count).
+    tally=TallyPart(more_buildings=PER_TYPE, more_tiles=len(SITES)),
     events=(GroundLaid, ConstructionChosen, SiteBuiltForDirk),
     tokens=("construction",),
     view=ViewPart(GroundsState, seen),

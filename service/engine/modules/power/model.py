@@ -73,3 +73,12 @@ class PowerSeen(Record):
     hidden: Many[HiddenTileSeen] = ()
     used_white: Ids = ()
     choices: Many[EndChoice] = ()
+
+
+class PowerTally(Record):
+    """power.strength at a real table: the pips of all the player's black dice (on strength tiles
+    in the Alhambra or the reserve) and the length of the second wall, the longest outer wall
+    sharing no side with the longest one (it scores up to the pips)."""
+
+    black_pips: Annotated[int, msgspec.Meta(ge=0, le=18)] = 0
+    second_wall: Annotated[int, msgspec.Meta(ge=0, le=128)] = 0

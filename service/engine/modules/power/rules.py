@@ -8,7 +8,7 @@ tiles still on the market at the end go to the two richest in that currency."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import permutations
 
 from msgspec.structs import replace
@@ -20,13 +20,15 @@ from ...catalogue import CATALOGUE, load_data
 from ...events import BuildingBought, Event
 from ...flow import with_player
 from ...grid import best_wall_pair, layout_of
-from ...records import Many, Text
+from ...records import Many, Text, counts_of
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
-from ...scoring import Line, Position
+from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
+from ...scoring import Line, Position, PositionPlayer
 from ...state import GameState, MarketSpace, Tile, market_tile
+from ...tally import Tally
+from ...tally_checks import field, given, most_wall, over_table
 from ...violations import Violation
-from .model import EndChoice, HiddenTile, HiddenTileSeen, PowerSeen, PowerState
+from .model import EndChoice, HiddenTile, HiddenTileSeen, PowerSeen, PowerState, PowerTally
 
 DATA = load_data("power")
 SPECIAL = {t["id"]: t["id"].rsplit("-", 1)[1] for t in DATA["tiles"]}  # tile -> its power
@@ -607,13 +609,67 @@ def score(position: Position, round_: int) -> dict[str, list[Line]]:
     sharing no side with it, up to the pips of all the player's black dice."""
     out: dict[str, list[Line]] = {}
     for p in position.players:
-        pips = sum(t.die or 0 for t in (*p.alhambra, *p.reserve) if power_of(t.tile) == "strength")
+        pips = black_pips(p)
         if p.dirk or not pips:
             out[p.name] = [PowerLine(points=0, dice=pips)]
             continue
         _, second, exhaustive = best_wall_pair(layout_of(p.alhambra), pips)
         out[p.name] = [PowerLine(points=second, dice=pips, exhaustive=exhaustive)]
     return out
+
+
+def black_pips(p: PositionPlayer) -> int:
+    """power.strength: the pips of the black dice, on strength tiles in the Alhambra or reserve."""
+    return sum(t.die or 0 for t in (*p.alhambra, *p.reserve) if power_of(t.tile) == "strength")
+
+
+# --- a tally: the black dice's pips and the second wall, counted -----------------------------
+
+def count_tally(p: PositionPlayer) -> PowerTally | None:
+    """The pips, and the second wall searched up to the pips only (a longer one scores no more,
+    and the search of walls is the costly part)."""
+    if p.dirk:
+        return None
+    pips = black_pips(p)
+    second = best_wall_pair(layout_of(p.alhambra), pips)[1] if pips else 0
+    return PowerTally(black_pips=pips, second_wall=second)
+
+
+def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
+    """power.strength from the counts: the second wall up to the pips (8 + 5 = 13, seed 000.65)."""
+    out: dict[str, list[Line]] = {}
+    for p, t in zip(position.players, tallies, strict=True):
+        part = t.power or PowerTally()
+        out[p.name] = [PowerLine(points=min(part.second_wall, part.black_pips), dice=part.black_pips)]
+    return out
+
+
+def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """The second wall shares no side with the longest, so it is no longer (power.strength); the
+    3 black dice show at most 18 pips on the table; Dirk rolls no dice and has no wall."""
+    out = []
+    modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
+    for i, p, t in given(position):
+        part = t.power or PowerTally()
+        if p.dirk and part.black_pips:
+            out.append(Violation("power.dirk", f"{field(i, 'power.black_pips')} is {part.black_pips}: "
+                                               "Dirk rolls no dice"))
+        if p.dirk and part.second_wall:
+            out.append(Violation("dirk.scores", f"{field(i, 'power.second_wall')} is {part.second_wall}: "
+                                                "Dirk scores no wall"))
+        elif part.second_wall > t.wall:
+            out.append(Violation("power.strength", f"{field(i, 'power.second_wall')} is {part.second_wall}, "
+                                                   f"longer than {field(i, 'wall')} ({t.wall}): the second "
+                                                   "wall is at most as long as the longest"))
+        elif part.second_wall + t.wall > (most := most_wall(sum(counts_of(t.buildings).values()), modules)):
+            out.append(Violation("power.strength", f"{field(i, 'power.second_wall')} is {part.second_wall} "
+                                                   f"beside {field(i, 'wall')} ({t.wall}): the two share no "
+                                                   f"side, and the fountain and buildings counted make "
+                                                   f"at most {most} outer wall sides"))
+    black = DATA["dice"]["black"]
+    return out + over_table(position, tallies, lambda t: t.power.black_pips if t.power else 0,
+                            "power.black_pips", black * FACES, "power.strength",
+                            f"pips of black dice ({black} dice of at most {FACES})")
 
 
 def expected(state: GameState) -> Iterator[str]:
@@ -765,6 +821,7 @@ POWER = register(Module(
     withdrawn=withdrawn,
     consistency=consistency,
     check_position=check_position,
+    tally=TallyPart(type=PowerTally, of_tiles=count_tally, score=score_tally, check=check_tally),
     events=(DieRolled, PowerUsed, PowerDeclined, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),
     tokens=("die",),

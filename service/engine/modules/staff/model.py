@@ -45,3 +45,12 @@ class StaffSeen(Record):
 
 
 __all__ = ["Spot", "StaffSeen", "StaffState"]
+
+
+class StaffTally(Record):
+    """staff.score at a real table: the buildings of the Alhambra (not the fountain) without a
+    servant, and how many of those are leftover market tiles received at the game's end (round
+    3 only: they are not deducted)."""
+
+    unserved: Annotated[int, msgspec.Meta(ge=0, le=64)] = 0
+    leftover: Annotated[int, msgspec.Meta(ge=0, le=8)] = 0

@@ -10,7 +10,7 @@ Hidden information: the order of the face-down servant pile (`StaffState.pile`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from msgspec.structs import replace
@@ -21,14 +21,16 @@ from ...events import BuildingRemoved, Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
 from ...places import beyond_supply, tiles_in_play
-from ...records import Many
+from ...records import Many, counts_of
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, ViewPart, modules_of_ids, register
-from ...scoring import Line, Position, building_type, majority_lines
+from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
+from ...scoring import Line, Position, PositionPlayer, building_type, majority_lines, tally_majority_lines
 from ...state import GameState, PlacedTile, Player, Tile
+from ...tally import Tally
+from ...tally_checks import field, given
 from ...violations import Violation
 from ..craftsmen.rules import BuilderRedesign
-from .model import Spot, StaffSeen, StaffState
+from .model import Spot, StaffSeen, StaffState, StaffTally
 
 DATA = load_data("staff")
 SERVANTS: dict[str, int] = dict(DATA["servants"])
@@ -314,8 +316,62 @@ def score(position: Position, round_: int) -> dict[str, list[Line]]:
             out[p.name] = [StaffLine(unserved=0, points=0)]
             continue
         count = unserved(p.alhambra)
-        running = p.score + sum(line.points for line in lines)
-        out[p.name] = [StaffLine(unserved=count, points=-min(count, max(running, 0)))]
+        out[p.name] = [deduction(count, p.score + sum(line.points for line in lines))]
+    return out
+
+
+def deduction(count: int, running: int) -> StaffLine:
+    """staff.score: -1 per unserved building, never below a running score of 0 (the points
+    before this round plus this round's building points)."""
+    return StaffLine(unserved=count, points=-min(count, max(running, 0)))
+
+
+# --- a tally: the buildings without a servant, counted --------------------------------------
+
+def count_tally(p: PositionPlayer) -> StaffTally | None:
+    if p.dirk:
+        return None
+    bare = [t for t in p.alhambra if not t.servant and servant_colour(t) is not None]
+    return StaffTally(unserved=len(bare), leftover=sum(1 for t in bare if t.leftover))
+
+
+def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
+    """staff.score from the counts: the unserved buildings but the leftover tiles of round 3,
+    floored by the running score; staff.dirk: Dirk loses nothing."""
+    modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
+    buildings = tally_majority_lines(tallies, round_, modules)
+    out: dict[str, list[Line]] = {}
+    for p, t, lines in zip(position.players, tallies, buildings, strict=True):
+        part = t.staff or StaffTally()
+        count = 0 if p.dirk else part.unserved - part.leftover
+        out[p.name] = [deduction(count, p.score + sum(line.points for line in lines))]
+    return out
+
+
+def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """Unserved buildings are buildings of the Alhambra; the leftover tiles among them come only
+    at the game's end (round 3: seed 002.22, `staff.score`); Dirk has no servants (staff.dirk)."""
+    out = []
+    for i, p, t in given(position):
+        part = t.staff
+        if part is None:
+            continue
+        if p.dirk and part != StaffTally():
+            out.append(Violation("staff.dirk", f"{field(i, 'staff')}: Dirk has no marshal, gets no "
+                                               "servants and loses nothing"))
+            continue
+        buildings = sum(counts_of(t.buildings).values())
+        if part.unserved > buildings:
+            out.append(Violation("staff.score", f"{field(i, 'staff.unserved')} is {part.unserved}, but "
+                                                f"{field(i, 'buildings')} counts {buildings} buildings"))
+        if part.leftover > part.unserved:
+            out.append(Violation("staff.score", f"{field(i, 'staff.leftover')} is {part.leftover}, more "
+                                                f"than {field(i, 'staff.unserved')} ({part.unserved}): "
+                                                "leftover tiles are among the buildings without a servant"))
+        if part.leftover and position.round != 3:
+            out.append(Violation("staff.score", f"{field(i, 'staff.leftover')} is {part.leftover} in round "
+                                                f"{position.round}: leftover market tiles are handed out "
+                                                "only at the end, before round 3"))
     return out
 
 
@@ -424,6 +480,7 @@ STAFF = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
+    tally=TallyPart(type=StaffTally, of_tiles=count_tally, score=score_tally, check=check_tally),
     events=(ServantsLaid, MarshalMoved),
     lines=(StaffLine,),
     tokens=("servant",),

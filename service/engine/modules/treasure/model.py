@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Int, Record, Text
+from ...records import HIDDEN, Int, PerType, Record, Text
 
 # Chests by colour (building type); there are 42 in all.
 Chests = Annotated[tuple[Text, ...], msgspec.Meta(max_length=42)]
@@ -48,3 +48,10 @@ class TreasureSeen(Record):
 
 
 __all__ = ["TreasureSeen", "TreasureState"]
+
+
+class TreasureTally(Record):
+    """treasure.score at a real table: the chests on the player's buildings (Dirk: his tiles),
+    per colour; only their number scores, the colours bound it (one chest per building)."""
+
+    chests: PerType = PerType()

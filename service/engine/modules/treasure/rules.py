@@ -25,14 +25,16 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
 from ...places import beyond_supply, tiles_in_play
-from ...records import Int, Text
+from ...records import Int, Text, counts_of, per_type
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, ViewPart, payment_values, register
-from ...scoring import Line, Position, building_type, shared_places
+from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, payment_values, register
+from ...scoring import Line, Position, PositionPlayer, building_type, shared_places
 from ...state import GameState, Player, Tile
+from ...tally import Tally
+from ...tally_checks import over_buildings, over_table
 from ...violations import Violation
 from ..dirk import GiveToDirk
-from .model import TreasureSeen, TreasureState
+from .model import TreasureSeen, TreasureState, TreasureTally
 
 DATA = load_data("treasure")
 CHESTS: dict[str, int] = dict(DATA["chests"])
@@ -494,9 +496,40 @@ def score(position: Position, round_: int) -> dict[str, list[Line]]:
     """treasure.score: players (Dirk too, his tiles) ranked by their number of chests, ties as
     in base.score.ties; chests on reserve tiles never count."""
     counts = [chests_of(p.tiles if p.dirk else p.alhambra) for p in position.players]
+    return ranked(position, counts, round_)
+
+
+def ranked(position: Position, counts: Sequence[int], round_: int) -> dict[str, list[Line]]:
     places = shared_places(counts, POINTS[round_])
     return {p.name: [TreasureLine(count=n, place=place, points=points)]
             for p, n, (place, points) in zip(position.players, counts, places, strict=True)}
+
+
+# --- a tally: the chests per colour, counted ------------------------------------------------
+
+def count_tally(p: PositionPlayer) -> TreasureTally:
+    colours = Counter(chest_colour(t) for t in (p.tiles if p.dirk else p.alhambra) if t.chest)
+    return TreasureTally(chests=per_type({c: n for c, n in colours.items() if c is not None}))
+
+
+def chests_counted(t: Tally) -> int:
+    return sum(counts_of(t.treasure.chests).values()) if t.treasure is not None else 0
+
+
+def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
+    """treasure.score from the counts: only the number of chests ranks (seed 004.24)."""
+    return ranked(position, [chests_counted(t) for t in tallies], round_)
+
+
+def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """One chest a building, of its colour (treasure.place); no more of a colour than exist."""
+    out = over_buildings(position, lambda t: t.treasure.chests if t.treasure else None,
+                         "treasure.chests", "treasure.place", "one chest a")
+    for colour, n in CHESTS.items():
+        out += over_table(position, tallies,
+                          lambda t, c=colour: getattr(t.treasure.chests, c) if t.treasure else 0,  # type: ignore[misc]
+                          f"treasure.chests.{colour}", n, "treasure.setup", f"chests on {colour} buildings")
+    return out
 
 
 # --- components and consistency -------------------------------------------------------------
@@ -628,6 +661,7 @@ TREASURE = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
+    tally=TallyPart(type=TreasureTally, of_tiles=count_tally, score=score_tally, check=check_tally),
     events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled),
     lines=(TreasureLine,),
     tokens=("chest",),

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Many, Record, Text
+from ...records import HIDDEN, Many, PerType, Record, Text
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 Colours = Annotated[tuple[Text, ...], msgspec.Meta(max_length=42)]
@@ -53,3 +53,10 @@ class VendorsSeen(Record):
 
 
 __all__ = ["Disc", "VendorsSeen", "VendorsState"]
+
+
+class VendorsTally(Record):
+    """vendors.score at a real table: the inhabitants settled on the buildings of the Alhambra,
+    per colour (those on the vendor disc score nothing)."""
+
+    inhabitants: PerType = PerType()

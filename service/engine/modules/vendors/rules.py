@@ -9,7 +9,7 @@ supply's colours) until every player has chosen (`model.seen`)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Annotated
 
@@ -20,13 +20,15 @@ from ...actions import Action
 from ...catalogue import FOUNTAIN, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
-from ...records import Many, Text
+from ...records import Many, Text, counts_of, per_type
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
-from ...scoring import Line, Position, building_type
+from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
+from ...scoring import Line, Position, PositionPlayer, building_type
 from ...state import GameState, PlacedTile, Player, Tile
+from ...tally import Tally
+from ...tally_checks import field, given, over_buildings, over_table
 from ...violations import Violation
-from .model import Disc, VendorsSeen, VendorsState
+from .model import Disc, VendorsSeen, VendorsState, VendorsTally
 
 DATA = load_data("vendors")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -448,10 +450,50 @@ def score(position: Position, round_: int) -> dict[str, list[Line]]:
     """vendors.score: the inhabitants on buildings of the Alhambra in sets of different colours."""
     out: dict[str, list[Line]] = {}
     for p in position.players:
-        colours = [c for t in p.alhambra if t.inhabitant and (c := colour_of(t)) is not None]
-        sizes = sets_of(colours) if not p.dirk else []
-        out[p.name] = [VendorsLine(points=sum(set_points(s) for s in sizes),
-                                   inhabitants=sum(sizes), sets=tuple(sizes))]
+        colours = [] if p.dirk else settled(p.alhambra)
+        out[p.name] = [line_of(colours)]
+    return out
+
+
+def settled(alhambra: Sequence[PlacedTile]) -> list[str]:
+    """The colours of the inhabitants on buildings of the Alhambra."""
+    return [c for t in alhambra if t.inhabitant and (c := colour_of(t)) is not None]
+
+
+def line_of(colours: list[str]) -> VendorsLine:
+    sizes = sets_of(colours)
+    return VendorsLine(points=sum(set_points(s) for s in sizes), inhabitants=sum(sizes),
+                       sets=tuple(sizes))
+
+
+# --- a tally: the settled inhabitants per colour, counted -----------------------------------
+
+def count_tally(p: PositionPlayer) -> VendorsTally | None:
+    return None if p.dirk else VendorsTally(inhabitants=per_type(Counter(settled(p.alhambra))))
+
+
+def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
+    """vendors.score from the counts per colour: the same sets (seed 003.39: 1, 3, 6, 10, 15, 21)."""
+    out: dict[str, list[Line]] = {}
+    for p, t in zip(position.players, tallies, strict=True):
+        counts = counts_of(t.vendors.inhabitants) if t.vendors is not None else {}
+        out[p.name] = [line_of([c for c, n in counts.items() for _ in range(n)])]
+    return out
+
+
+def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """One inhabitant a building, of its colour (vendors.one-per-building), none at Dirk's;
+    at most 7 of a colour (vendors.setup)."""
+    out = [Violation("vendors.one-per-building", f"{field(i, 'vendors.inhabitants')}: Dirk has no "
+                                                 "Alhambra, so no inhabitant settles with him")
+           for i, p, t in given(position) if p.dirk and t.vendors is not None and t.vendors != VendorsTally()]
+    out += over_buildings(position, lambda t: t.vendors.inhabitants if t.vendors else None,
+                          "vendors.inhabitants", "vendors.one-per-building", "one inhabitant a")
+    for colour in COLOURS:
+        out += over_table(position, tallies,
+                          lambda t, c=colour: getattr(t.vendors.inhabitants, c) if t.vendors else 0,  # type: ignore[misc]
+                          f"vendors.inhabitants.{colour}", PER_COLOUR, "vendors.setup",
+                          f"{colour} inhabitants settled")
     return out
 
 
@@ -575,6 +617,7 @@ VENDORS = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
+    tally=TallyPart(type=VendorsTally, of_tiles=count_tally, score=score_tally, check=check_tally),
     events=(InhabitantsChosen, DiscsRevealed, DiscLifted, VendorVisited, DiscPlaced, InhabitantsReturned),
     lines=(VendorsLine,),
     tokens=("inhabitant",),

@@ -23,7 +23,7 @@ from ...flow import spend_action, with_player
 from ...grid import check_layout, rotate
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, ViewPart, register
+from ...rules import ActionRule, Context, Module, TallyPart, ViewPart, register
 from ...scoring import Position
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
@@ -302,6 +302,8 @@ WALLS_MODULE = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
+    # A tally's wall may run along the fountain too, which takes added walls (walls.action).
+    tally=TallyPart(fountain_walls=4),
     events=(WallCardSetAside, WallsAdded),
     tokens=("added_walls",),
     view=ViewPart(WallsState, seen),

@@ -42,3 +42,10 @@ class AnimalStep(Record):
 # Actions and events subclass the engine's unions; they are declared in rules.py, which may
 # import the engine. Only data lives here: what the game state holds and what views show.
 __all__ = ["AnimalStep", "ZooSeen", "ZooState"]
+
+
+class ZooTally(Record):
+    """zoo.score at a real table: the animals standing on the player's gardens that hold animals
+    of one kind only (each such garden scores 1 per animal; other animals score nothing)."""
+
+    animals: Annotated[int, msgspec.Meta(ge=0, le=24)] = 0

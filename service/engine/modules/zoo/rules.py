@@ -5,7 +5,7 @@ card, and score on gardens that hold a single kind."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from msgspec.structs import replace
 
@@ -16,15 +16,18 @@ from ...flow import with_player
 from ...grid import layout_of
 from ...records import Many, Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
-from ...scoring import Line, Position
+from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
+from ...scoring import Line, Position, PositionPlayer
 from ...state import GameState, PlacedTile, Player
+from ...tally import Tally
+from ...tally_checks import field, given, over_table
 from ...violations import Violation
-from .model import AnimalStep, ZooSeen, ZooState
+from .model import AnimalStep, ZooSeen, ZooState, ZooTally
 
 DATA = load_data("zoo")
 KINDS: tuple[str, ...] = tuple(DATA["kinds"])
 PER_KIND: int = DATA["per_kind"]
+IN_PLAY = len(KINDS) * PER_KIND - DATA["removed_unseen_at_setup"]  # zoo.setup: 2 put back unseen
 MOVE_STEP = 20  # RULES.md §H: animals move after placement (10s), before the refills (30)
 ARRIVE_SETUP, ARRIVE_REFILL = 53, 31  # after the market is laid (52) and refilled (30)
 _STEP = {side: (dx, dy, bit, facing) for side, (dx, dy, bit, facing) in zip("NESW", NEIGHBOURS, strict=True)}
@@ -231,17 +234,51 @@ def discard_at_dirk(state: GameState, action: Action, ctx: Context) -> GameState
                    zoo=replace(zoo, discarded=(*zoo.discarded, *gone)))
 
 
+def scoring_animals(alhambra: Iterable[PlacedTile]) -> int:
+    """zoo.score: the animals on gardens of the Alhambra that hold animals of one kind only."""
+    return sum(len(t.animals) for t in alhambra
+               if t.animals and len(set(t.animals)) == 1 and _garden_of(t))
+
+
 def score(position: Position, round_: int) -> dict[str, list[Line]]:
     """zoo.score: each garden of the Alhambra with animals of exactly one kind scores 1 each."""
     out: dict[str, list[Line]] = {}
     for p in position.players:
-        if p.dirk:
-            out[p.name] = [ZooLine(points=0, animals=0)]
-            continue
-        scored = sum(len(t.animals) for t in p.alhambra
-                     if t.animals and len(set(t.animals)) == 1 and _garden_of(t))
+        scored = 0 if p.dirk else scoring_animals(p.alhambra)
         out[p.name] = [ZooLine(points=scored, animals=scored)]
     return out
+
+
+# --- a tally: the animals that score, counted -----------------------------------------------
+
+def count_tally(p: PositionPlayer) -> ZooTally | None:
+    return None if p.dirk else ZooTally(animals=scoring_animals(p.alhambra))
+
+
+def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
+    """zoo.score from the counted animals: 1 point each."""
+    out: dict[str, list[Line]] = {}
+    for p, t in zip(position.players, tallies, strict=True):
+        n = t.zoo.animals if t.zoo is not None else 0
+        out[p.name] = [ZooLine(points=n, animals=n)]
+    return out
+
+
+def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """Animals that score stand on gardens of one kind, so at most 3 a garden (3 of each kind
+    exist); at most 22 are in play (zoo.setup); Dirk keeps none (zoo.dirk)."""
+    out = []
+    for i, p, t in given(position):
+        n = t.zoo.animals if t.zoo is not None else 0
+        if p.dirk and n:
+            out.append(Violation("zoo.dirk", f"{field(i, 'zoo.animals')} is {n}: animals that reach "
+                                             "Dirk are discarded"))
+        elif n > PER_KIND * t.buildings.garden:
+            out.append(Violation("zoo.score", f"{field(i, 'zoo.animals')} is {n}, but "
+                                              f"{field(i, 'buildings.garden')} is {t.buildings.garden}: "
+                                              f"a garden holding one kind holds at most {PER_KIND}"))
+    return out + over_table(position, tallies, lambda t: t.zoo.animals if t.zoo else 0, "zoo.animals",
+                            IN_PLAY, "zoo.setup", "animals")
 
 
 def _garden_of(tile: PlacedTile) -> bool:
@@ -305,6 +342,11 @@ def check_position(position: Position) -> list[Violation]:
            for kind in sorted(counts) if kind not in KINDS]
     out += [Violation("zoo.setup", f"{n} animals of kind {kind}: there are only {PER_KIND}")
             for kind, n in sorted(counts.items()) if kind in KINDS and n > PER_KIND]
+    total = sum(counts.values())
+    if total > IN_PLAY:
+        out.append(Violation("zoo.setup", f"{total} animals on the table: {DATA['removed_unseen_at_setup']} "
+                                          f"of the {len(KINDS) * PER_KIND} were put back unseen, so only "
+                                          f"{IN_PLAY} are in play"))
     return out
 
 
@@ -323,6 +365,7 @@ ZOO = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
+    tally=TallyPart(type=ZooTally, of_tiles=count_tally, score=score_tally, check=check_tally),
     events=(AnimalsArrived, AnimalsMoved, AnimalsDiscarded),
     lines=(ZooLine,),
     tokens=("animals",),

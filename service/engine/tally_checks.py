@@ -1,0 +1,165 @@
+"""Tallies that cannot occur (issue 15): the base game's checks and the helpers modules use.
+
+A tally is refused (422 `inconsistent-state`) when a count exceeds what the table could hold;
+each violation names the field (`$.players[1].tally.treasure.chests.garden`) and the limit. The
+base game checks its own counts (buildings per type against the tiles that exist, the wall
+against the outline the tiles could make, Dirk without a wall) and who gives what (tiles or a
+tally, not both; no counts of a module that is off); each module checks its part through its
+`tally` hook (`rules.TallyPart.check`), with every player's tally, so the table's totals count
+the players given by tiles too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+
+from .catalogue import CATALOGUE
+from .records import counts_of
+from .rules import Module, registered
+from .scoring import Position, PositionPlayer, building_type, tallies_of
+from .tally import Tally
+from .violations import Violation
+
+INCONSISTENT = "inconsistent-state"
+
+
+def field(i: int, path: str) -> str:
+    """The path of a field of player i's tally, as a message names it."""
+    return f"$.players[{i}].tally.{path}"
+
+
+def given(position: Position) -> Iterator[tuple[int, PositionPlayer, Tally]]:
+    """The players given by a tally, with their seat in the position."""
+    for i, p in enumerate(position.players):
+        if p.tally is not None:
+            yield i, p, p.tally
+
+
+def over_table(position: Position, tallies: Sequence[Tally], count: Callable[[Tally], int],
+               path: str, limit: int, rule: str, what: str) -> list[Violation]:
+    """A violation when the table's total of a count (`count` of each player's tally, given or
+    counted from tiles) exceeds the `limit` that exists; it names the given fields."""
+    total = sum(count(t) for t in tallies)
+    if total <= limit:
+        return []
+    named = [f"{field(i, path)} = {count(t)}" for i, _, t in given(position) if count(t)]
+    tiles = [p.name for p, t in zip(position.players, tallies, strict=True)
+             if p.tally is None and count(t)]
+    besides = f" and {', '.join(tiles)}'s tiles" if tiles else ""
+    return [Violation(rule, f"{', '.join(named)}{besides}: {total} {what} on the table, "
+                            f"but there are only {limit}")]
+
+
+def over_buildings(position: Position, part: Callable[[Tally], object | None], path: str,
+                   rule: str, what: str) -> list[Violation]:
+    """Per given tally and type: a count per type (`part` of the tally, a PerType) above the
+    player's buildings of that type, each taking at most one (a chest, an inhabitant, ...)."""
+    out = []
+    for i, _, tally in given(position):
+        counted = part(tally)
+        if counted is None:
+            continue
+        have = counts_of(tally.buildings)
+        for kind, n in counts_of(counted).items():  # type: ignore[arg-type]
+            if n > have[kind]:
+                out.append(Violation(rule, f"{field(i, f'{path}.{kind}')} is {n}, but "
+                                           f"{field(i, f'buildings.{kind}')} is {have[kind]}: "
+                                           f"{what} {kind} building at most"))
+    return out
+
+
+def tally_problems(position: Position, modules: Sequence[Module]) -> list[Violation]:
+    """Why the tallies of a position cannot occur (empty when they can, or when none is given)."""
+    if all(p.tally is None for p in position.players):
+        return []
+    out = _who_gives_what(position, modules)
+    if out:
+        return out
+    tallies = tallies_of(position, modules)
+    out += _buildings(position, modules)
+    out += _walls(position, modules)
+    for m in modules:
+        if m.tally is not None and m.tally.check is not None:
+            out += m.tally.check(position, tallies)
+    return out
+
+
+def _who_gives_what(position: Position, modules: Sequence[Module]) -> list[Violation]:
+    out = []
+    on = {m.id for m in modules}
+    for i, p, tally in given(position):
+        if p.alhambra or p.reserve or p.tiles:
+            out.append(Violation(INCONSISTENT, f"$.players[{i}]: {p.name} is given by tiles and by a "
+                                               "tally; give one of them"))
+        for m in registered():
+            if m.tally is not None and m.tally.type is not None and m.id not in on \
+                    and getattr(tally, m.id) is not None:
+                out.append(Violation(INCONSISTENT, f"{field(i, m.id)}: counts of the module "
+                                                   f"{m.id!r}, which is not on (`modules`)"))
+        if p.dirk and tally.wall:
+            out.append(Violation("dirk.scores", f"{field(i, 'wall')} is {tally.wall}: Dirk builds "
+                                                "no Alhambra and scores no wall"))
+    return out
+
+
+def most_buildings(modules: Sequence[Module]) -> Counter[str]:
+    """How many buildings of each type exist with these modules: the catalogue's tiles of the
+    modules on (those a module replaces left out) and what modules add (`more_buildings`)."""
+    on = {m.id for m in modules}
+    tiles = [t for t in CATALOGUE.tiles.values() if t.module in on]
+    replaced = {t.replaces for t in tiles if t.replaces}
+    out = Counter(t.type for t in tiles if t.type is not None and t.id not in replaced)
+    for m in modules:
+        if m.tally is not None:
+            out.update(m.tally.more_buildings)
+    return out
+
+
+def _buildings(position: Position, modules: Sequence[Module]) -> list[Violation]:
+    """base.score.majority: no more buildings of a type on the table than exist (players given
+    by tiles count theirs, the reserve's too)."""
+    limits = most_buildings(modules)
+    table: Counter[str] = Counter()
+    for p in position.players:
+        if p.tally is not None:
+            table.update(counts_of(p.tally.buildings))
+        else:
+            table.update(kind for t in (*p.alhambra, *p.reserve, *p.tiles)
+                         if (kind := building_type(t)) is not None)
+    out = []
+    for kind in CATALOGUE.building_types:
+        if table[kind] <= limits[kind]:
+            continue
+        named = [f"{field(i, f'buildings.{kind}')} = {getattr(t.buildings, kind)}"
+                 for i, _, t in given(position) if getattr(t.buildings, kind)]
+        tiles = [p.name for p in position.players if p.tally is None
+                 and any(building_type(t) == kind for t in (*p.alhambra, *p.reserve, *p.tiles))]
+        besides = f" and {', '.join(tiles)}'s tiles" if tiles else ""
+        out.append(Violation(INCONSISTENT, f"{', '.join(named)}{besides}: {table[kind]} buildings of "
+                                           f"type {kind} on the table, but there are only {limits[kind]}"))
+    return out
+
+
+def most_wall(buildings: int, modules: Sequence[Module]) -> int:
+    """base.score.wall: the longest outer wall an Alhambra of the fountain and `buildings` other
+    tiles could have. Every tile is reachable from the fountain, so the tiles form one connected
+    shape, whose outline has at most 2 * tiles + 2 sides; a building has at most 3 walls (it needs
+    an open side to be reached), and the fountain none unless a module adds some."""
+    tiles = buildings + sum(m.tally.more_tiles for m in modules if m.tally is not None)
+    fountain = max((m.tally.fountain_walls for m in modules if m.tally is not None), default=0)
+    if tiles == 0:
+        return fountain
+    return min(2 * (tiles + 1) + 2, 3 * tiles + min(fountain, 3))
+
+
+def _walls(position: Position, modules: Sequence[Module]) -> list[Violation]:
+    out = []
+    for i, p, tally in given(position):
+        buildings = sum(counts_of(tally.buildings).values())
+        limit = most_wall(buildings, modules)
+        if not p.dirk and tally.wall > limit:
+            out.append(Violation("base.score.wall", f"{field(i, 'wall')} is {tally.wall}: the fountain "
+                                                    f"and {buildings} buildings make an outer wall of "
+                                                    f"at most {limit} sides"))
+    return out

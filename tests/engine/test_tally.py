@@ -1,0 +1,412 @@
+"""Tallies (issue 15): a scoring position's players given by what people count at a table.
+
+The property: for random layouts of every combination of the eleven modules, scoring the layout
+and scoring the tally counted from it (sent through JSON, checked like a client's) give the
+same breakdown, byte for byte; also when only some players are given by tally. Then the
+refusals, one test per class (each names the field and the limit), and the seeds' scoring
+examples written as tallies.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+import msgspec
+import pytest
+from msgspec.structs import replace
+
+from service.engine import InconsistentState, score
+from service.engine.game import position_problems
+from service.engine.rules import modules_of_ids, registered
+from service.engine.scoring import Breakdown, Position, PositionPlayer, score_position, tally_of
+from service.engine.state import PlacedTile, Tile
+from service.engine.tally import Tally
+from service.engine.violations import Violation
+from tests.engine.positions import random_position
+
+MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
+COMBINATIONS = [tuple(m for j, m in enumerate(MODULES) if i >> j & 1) for i in range(2 ** len(MODULES))]
+CHUNKS = 16
+ENCODE = msgspec.json.Encoder().encode
+DECODE = msgspec.json.Decoder(Position).decode
+
+
+def counted(position: Position, which: Sequence[int]) -> Position:
+    """The position with the players at `which` given by their tally instead of their tiles,
+    through JSON as a client would send it."""
+    modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
+    players = tuple(replace(p, alhambra=(), reserve=(), tiles=(), tally=tally_of(p, modules))
+                    if i in which else p for i, p in enumerate(position.players))
+    return DECODE(ENCODE(replace(position, players=players)))
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_tally_allows_the_breakdown_of_the_layout_it_counts_for_every_module_combination(chunk: int) -> None:
+    """2048 positions, one per combination of the eleven modules: layout -> score equals
+    layout -> tally -> JSON -> check -> score, for all players counted and for a random part."""
+    size = len(COMBINATIONS) // CHUNKS
+    for index in range(chunk * size, (chunk + 1) * size):
+        modules = COMBINATIONS[index]
+        rng = random.Random(index)
+        position = random_position(rng, modules)
+        assert position_problems(position) == [], (modules, position)
+        expected = ENCODE(score_position(position))
+        everyone = range(len(position.players))
+        some = [i for i in everyone if rng.random() < 0.5]
+        for which in (everyone, some):
+            tallied = counted(position, which)
+            assert position_problems(tallied) == [], (modules, which, tallied)
+            assert ENCODE(score_position(tallied)) == expected, (modules, which, tallied)
+
+
+def test_tally_allows_a_position_of_tallies_only_and_refuses_nothing_counted_from_a_real_game() -> None:
+    """A real game's state, counted: the engine's own scoring of the state (every module on)."""
+    from service.engine import score_state
+    from service.engine.scoring import position_of
+    from tests.engine.play import after_steps
+
+    state = after_steps(MODULES, 4, 3, 120)
+    for round_ in (1, 2, 3):
+        position = position_of(state, round_)
+        tallied = counted(replace(position, check_layout=True), range(len(position.players)))
+        assert position_problems(tallied) == []
+        assert ENCODE(score(tallied)) == ENCODE(score_state(state, round_))
+
+
+# --- refusals: each names the field and the limit ------------------------------------------
+
+
+def tally(**fields: object) -> Tally:
+    return msgspec.convert(fields, Tally)
+
+
+def table(*tallies: Tally, modules: Sequence[str] = (), round_: int = 2,
+          dirk: Tally | None = None) -> Position:
+    players = [PositionPlayer(name=n, tally=t)
+               for n, t in zip(("Ana", "Ben", "Cyd", "Dov"), tallies, strict=False)]
+    if dirk is not None:
+        players.append(PositionPlayer(name="Dirk", dirk=True, tally=dirk))
+    return Position(round=round_, players=tuple(players), modules=tuple(modules))
+
+
+def refused(position: Position, rule: str, *words: str) -> list[Violation]:
+    problems = position_problems(position)
+    assert problems, "the position was accepted"
+    assert any(v.rule == rule for v in problems), problems
+    message = " ".join(v.message for v in problems if v.rule == rule)
+    for word in words:
+        assert word in message, (word, message)
+    with pytest.raises(InconsistentState):
+        score(position)
+    return problems
+
+
+def test_tally_refuses_more_buildings_of_a_type_than_exist() -> None:
+    refused(table(tally(buildings={"pavilion": 8})), "inconsistent-state",
+            "$.players[0].tally.buildings.pavilion = 8", "only 7")
+
+
+def test_tally_refuses_more_buildings_on_the_table_than_exist_counting_tiles_too() -> None:
+    """Ana's 4 and Ben's 3 pavilions are all 7; Cyd's reserve holds an eighth."""
+    alone = table(tally(buildings={"pavilion": 4}), tally(buildings={"pavilion": 3}))
+    assert position_problems(alone) == []
+    cyd = PositionPlayer(name="Cyd", alhambra=(PlacedTile(tile="fountain", x=0, y=0),),
+                         reserve=(Tile(tile="pavilion-8-open"),))
+    refused(replace(alone, players=(*alone.players, cyd)), "inconsistent-state",
+            "$.players[0].tally.buildings.pavilion = 4", "$.players[1].tally.buildings.pavilion = 3",
+            "and Cyd's tiles", "8 buildings of type pavilion", "only 7")
+
+
+def test_tally_allows_the_buildings_under_construction_of_new_building_grounds() -> None:
+    """grounds.score: a building under construction counts as any other of its type (2 each)."""
+    assert position_problems(table(tally(buildings={"pavilion": 9}), modules=("grounds",))) == []
+    refused(table(tally(buildings={"pavilion": 10}), modules=("grounds",)), "inconsistent-state", "only 9")
+
+
+@pytest.mark.rule("base.score.wall")
+def test_base_score_wall_refuses_a_tally_wall_longer_than_its_tiles_could_make() -> None:
+    refused(table(tally(buildings={"garden": 2}, wall=7)), "base.score.wall",
+            "$.players[0].tally.wall is 7", "at most 6")
+    refused(table(tally(wall=1)), "base.score.wall", "at most 0")  # the fountain has no wall
+
+
+@pytest.mark.rule("base.score.wall")
+def test_base_score_wall_allows_a_tally_wall_as_long_as_the_outline() -> None:
+    """Four buildings round the fountain, each walled on its three outer sides: a ring of 12."""
+    assert position_problems(table(tally(buildings={"garden": 4}, wall=12))) == []
+    assert score(table(tally(buildings={"garden": 4}, wall=12))).players[0].lines[6].points == 12
+    # With the walls module the fountain takes walls too: alone, a ring of 4.
+    assert position_problems(table(tally(wall=4), modules=("walls",))) == []
+
+
+def test_tally_refuses_counts_of_a_module_that_is_off() -> None:
+    refused(table(tally(buildings={"garden": 1}, zoo={"animals": 1})), "inconsistent-state",
+            "$.players[0].tally.zoo", "'zoo', which is not on")
+    refused(table(tally(treasure={"chests": {}})), "inconsistent-state", "$.players[0].tally.treasure")
+
+
+@pytest.mark.rule("dirk.scores")
+def test_dirk_scores_refuses_a_tally_wall_for_dirk() -> None:
+    """dirk.scores: Dirk builds no Alhambra and scores no wall."""
+    refused(table(tally(), tally(), dirk=tally(buildings={"tower": 2}, wall=3)), "dirk.scores",
+            "$.players[2].tally.wall is 3")
+
+
+@pytest.mark.rule("dirk.scores")
+def test_dirk_scores_allows_dirks_buildings_by_tally() -> None:
+    position = table(tally(buildings={"tower": 1}), tally(), dirk=tally(buildings={"tower": 2}), round_=1)
+    breakdown = score(position)
+    assert [p.total for p in breakdown.players] == [0, 0, 6]
+
+
+def test_tally_refuses_a_player_given_by_tiles_and_by_a_tally() -> None:
+    position = table(tally(buildings={"tower": 1}))
+    both = replace(position.players[0], alhambra=(PlacedTile(tile="fountain", x=0, y=0),))
+    refused(replace(position, players=(both,)), "inconsistent-state", "$.players[0]", "give one")
+
+
+@pytest.mark.rule("treasure.place")
+def test_treasure_place_refuses_more_chests_of_a_colour_than_buildings_of_that_colour() -> None:
+    refused(table(tally(buildings={"garden": 2}, treasure={"chests": {"garden": 3}}), modules=("treasure",)),
+            "treasure.place", "$.players[0].tally.treasure.chests.garden is 3",
+            "$.players[0].tally.buildings.garden is 2")
+
+
+@pytest.mark.rule("treasure.setup")
+def test_treasure_setup_refuses_more_chests_of_a_colour_on_the_table_than_exist() -> None:
+    """5 pavilion chests exist (Default data); two players' 3 each make 6."""
+    each = tally(buildings={"pavilion": 3}, treasure={"chests": {"pavilion": 3}})
+    refused(table(each, each, modules=("treasure",)), "treasure.setup", "6 chests on pavilion buildings",
+            "only 5")
+
+
+@pytest.mark.rule("vendors.one-per-building")
+def test_vendors_one_per_building_refuses_more_inhabitants_than_buildings_and_any_at_dirks() -> None:
+    refused(table(tally(buildings={"tower": 1}, vendors={"inhabitants": {"tower": 2}}), modules=("vendors",)),
+            "vendors.one-per-building", "$.players[0].tally.vendors.inhabitants.tower is 2")
+    refused(table(tally(), tally(), dirk=tally(buildings={"tower": 1}, vendors={"inhabitants": {"tower": 1}}),
+                  modules=("vendors",)), "vendors.one-per-building", "$.players[2].tally.vendors")
+
+
+@pytest.mark.rule("vendors.setup")
+def test_vendors_setup_refuses_more_inhabitants_of_a_colour_than_exist() -> None:
+    four = tally(buildings={"garden": 4}, vendors={"inhabitants": {"garden": 4}})
+    refused(table(four, four, modules=("vendors",)), "vendors.setup", "8 garden inhabitants", "only 7")
+
+
+@pytest.mark.rule("extensions.owns-type")
+def test_extensions_owns_type_refuses_more_extensions_than_buildings_of_the_type() -> None:
+    refused(table(tally(buildings={"arcades": 1}, extensions={"extended": {"arcades": 2}}),
+                  modules=("extensions",)), "extensions.owns-type",
+            "$.players[0].tally.extensions.extended.arcades is 2")
+
+
+@pytest.mark.rule("extensions.setup")
+def test_extensions_setup_refuses_a_third_extension_of_a_type_on_the_table() -> None:
+    two = tally(buildings={"arcades": 2}, extensions={"extended": {"arcades": 2}})
+    one = tally(buildings={"arcades": 1}, extensions={"extended": {"arcades": 1}})
+    refused(table(two, one, modules=("extensions",)), "extensions.setup", "3 arcades extensions", "only 2")
+
+
+@pytest.mark.rule("extensions.score")
+def test_extensions_score_allows_an_extended_building_to_count_twice_in_a_tally() -> None:
+    position = table(tally(buildings={"arcades": 2}, extensions={"extended": {"arcades": 1}}),
+                     tally(buildings={"arcades": 2}), modules=("extensions",), round_=1)
+    lines = score(position).players[0].lines
+    assert (lines[2].count, lines[2].points) == (3, 3)  # type: ignore[attr-defined]
+
+
+@pytest.mark.rule("zoo.score")
+def test_zoo_score_refuses_more_animals_that_score_than_gardens_could_hold() -> None:
+    refused(table(tally(buildings={"garden": 1}, zoo={"animals": 4}), modules=("zoo",)), "zoo.score",
+            "$.players[0].tally.zoo.animals is 4", "at most 3")
+
+
+@pytest.mark.rule("zoo.setup")
+def test_zoo_setup_refuses_more_animals_than_are_in_play() -> None:
+    """zoo.setup: 2 of the 24 animals are put back unseen, so 22 are in play."""
+    eight = tally(buildings={"garden": 4}, zoo={"animals": 12})
+    refused(table(eight, eight, modules=("zoo",)), "zoo.setup", "24 animals", "only 22")
+
+
+@pytest.mark.rule("zoo.dirk")
+def test_zoo_dirk_refuses_animals_counted_for_dirk() -> None:
+    dirk = tally(buildings={"garden": 1}, zoo={"animals": 1})
+    refused(table(tally(), tally(), dirk=dirk, modules=("zoo",)),
+            "zoo.dirk", "$.players[2].tally.zoo.animals is 1")
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_impossible_unserved_and_leftover_counts() -> None:
+    refused(table(tally(buildings={"tower": 2}, staff={"unserved": 3}), modules=("staff",)), "staff.score",
+            "$.players[0].tally.staff.unserved is 3")
+    refused(table(tally(buildings={"tower": 2}, staff={"unserved": 1, "leftover": 2}), modules=("staff",),
+                  round_=3), "staff.score", "$.players[0].tally.staff.leftover is 2")
+    refused(table(tally(buildings={"tower": 2}, staff={"unserved": 2, "leftover": 1}), modules=("staff",),
+                  round_=2), "staff.score", "in round 2")
+
+
+@pytest.mark.rule("staff.dirk")
+def test_staff_dirk_refuses_servants_counted_for_dirk() -> None:
+    dirk = tally(buildings={"tower": 1}, staff={"unserved": 1})
+    refused(table(tally(), tally(), dirk=dirk, modules=("staff",)), "staff.dirk", "$.players[2].tally.staff")
+
+
+@pytest.mark.rule("power.strength")
+def test_power_strength_refuses_a_second_wall_the_tiles_could_not_make() -> None:
+    refused(table(tally(buildings={"garden": 9}, wall=6, power={"black_pips": 4, "second_wall": 7}),
+                  modules=("power",)), "power.strength", "$.players[0].tally.power.second_wall is 7",
+            "longer than $.players[0].tally.wall (6)")
+    refused(table(tally(buildings={"garden": 3}, wall=6, power={"black_pips": 4, "second_wall": 5}),
+                  modules=("power",)), "power.strength", "at most 9 outer wall sides")
+    many = tally(buildings={"garden": 9}, wall=9, power={"black_pips": 10})
+    refused(table(many, many, modules=("power",)), "power.strength", "20 pips of black dice", "only 18")
+
+
+@pytest.mark.rule("power.dirk")
+def test_power_dirk_refuses_dice_counted_for_dirk() -> None:
+    refused(table(tally(), tally(), dirk=tally(buildings={"garden": 1}, power={"black_pips": 3}),
+                  modules=("power",)), "power.dirk", "$.players[2].tally.power.black_pips is 3")
+
+
+# --- the seeds' scoring examples, as tallies ------------------------------------------------
+
+
+def lines_of(breakdown: Breakdown, name: str) -> dict[str, int]:
+    player = next(p for p in breakdown.players if p.name == name)
+    return {line.__struct_config__.tag: line.points for line in player.lines  # type: ignore[attr-defined]
+            if line.__struct_config__.tag != "majority"}
+
+
+@pytest.mark.rule("power.strength")
+def test_power_strength_allows_8_plus_5_for_walls_8_and_6_with_dice_2_and_3() -> None:
+    """seeds 000.63, 000.64, 000.65 (power.strength): "The player has 2 black dice in their
+    Alhambra (2 and 3 pips). Their longest wall counts 8, their second longest counts 6. The
+    player scores 8 + 5 = 13 points for their walls." """
+    ana = tally(buildings={"garden": 4, "tower": 4}, wall=8, power={"black_pips": 2 + 3, "second_wall": 6})
+    lines = lines_of(score(table(ana, modules=("power",))), "Ana")
+    assert (lines["wall"], lines["power"]) == (8, 5)
+    assert lines["wall"] + lines["power"] == 13
+
+
+@pytest.mark.rule("power.strength")
+def test_power_strength_allows_the_whole_second_wall_with_a_higher_die() -> None:
+    """seed 000.66 (power.strength): "With a higher die result (for instance, a 5 instead of a 2,
+    for a total of 8), they would have scored 8 + 6 = 14 points." """
+    ana = tally(buildings={"garden": 4, "tower": 4}, wall=8, power={"black_pips": 5 + 3, "second_wall": 6})
+    lines = lines_of(score(table(ana, modules=("power",))), "Ana")
+    assert lines["wall"] + lines["power"] == 14
+
+
+@pytest.mark.rule("zoo.score")
+def test_zoo_score_allows_3_points_for_3_monkeys_counted_on_a_garden() -> None:
+    """seed 000.41 (zoo.score): "Example: 3 monkeys are on a garden (no other animals), the
+    player scores 3 points." Counted from the layout, then scored from the tally."""
+    monkeys = PlacedTile(tile="garden-10-open", x=1, y=0, animals=("monkey", "monkey", "monkey"))
+    ana = PositionPlayer(name="Ana", alhambra=(PlacedTile(tile="fountain", x=0, y=0), monkeys))
+    modules = modules_of_ids(("zoo",), False)
+    counted_ = tally_of(ana, modules)
+    assert counted_.zoo is not None and counted_.zoo.animals == 3
+    assert lines_of(score(table(counted_, modules=("zoo",))), "Ana")["zoo"] == 3
+
+
+@pytest.mark.rule("zoo.score")
+def test_zoo_score_refuses_points_for_a_garden_of_two_kinds() -> None:
+    """seed 000.42 (zoo.score): "There are 2 pigeons and 1 cheetah on the player's second garden
+    - no points at all." They are not counted in the tally."""
+    mixed = PlacedTile(tile="garden-10-open", x=1, y=0, animals=("pigeon", "pigeon", "cheetah"))
+    ana = PositionPlayer(name="Ana", alhambra=(PlacedTile(tile="fountain", x=0, y=0), mixed))
+    counted_ = tally_of(ana, modules_of_ids(("zoo",), False))
+    assert counted_.zoo is not None and counted_.zoo.animals == 0
+    assert lines_of(score(table(counted_, modules=("zoo",))), "Ana")["zoo"] == 0
+
+
+@pytest.mark.rule("treasure.score")
+@pytest.mark.parametrize(("round_", "points"), [(1, [7, 0, 0]), (2, [14, 7, 0]), (3, [22, 14, 7])])
+def test_treasure_score_allows_7_14_22_by_rank_of_chests(round_: int, points: list[int]) -> None:
+    """seeds 004.24, 004.25, 004.26 (treasure.score, Default data 7; 14 / 7; 22 / 14 / 7): "only
+    the number is of relevance", "the player with the most chests is awarded the points for 1st
+    place", "the second-most and third-most ... 2nd and 3rd place"."""
+    players = [tally(buildings={"garden": 3, "tower": 3}, treasure={"chests": chests})
+               for chests in ({"garden": 2, "tower": 1}, {"tower": 2}, {"garden": 1})]
+    breakdown = score(table(*players, modules=("treasure",), round_=round_))
+    assert [lines_of(breakdown, n)["treasure"] for n in ("Ana", "Ben", "Cyd")] == points
+
+
+@pytest.mark.rule("treasure.score")
+def test_treasure_score_refuses_a_place_without_chests_and_shares_a_tie() -> None:
+    """seed 004.27 (treasure.score): "If several players have the same number, the same procedure
+    is used as that for awarding points for buildings." Two tied for 1st in round 3 share 22 +
+    14; a player without chests takes no place."""
+    two = tally(buildings={"garden": 2}, treasure={"chests": {"garden": 2}})
+    breakdown = score(table(two, two, tally(buildings={"garden": 2}), modules=("treasure",), round_=3))
+    assert [lines_of(breakdown, n)["treasure"] for n in ("Ana", "Ben", "Cyd")] == [18, 18, 0]
+
+
+@pytest.mark.rule("vendors.score")
+@pytest.mark.parametrize(("colours", "points"), [(1, 1), (2, 3), (3, 6), (4, 10), (5, 15), (6, 21)])
+def test_vendors_score_allows_1_3_6_10_15_21_for_sets_of_1_to_6_colours(colours: int, points: int) -> None:
+    """seed 003.39 (vendors.score): "Una sèrie d'1, 2, 3, 4, 5 o 6 colors dona respectivament 1,
+    3, 6, 10, 15 o 21 punts." """
+    kinds = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")[:colours]
+    ana = tally(buildings={k: 1 for k in kinds}, vendors={"inhabitants": {k: 1 for k in kinds}})
+    assert lines_of(score(table(ana, modules=("vendors",))), "Ana")["vendors"] == points
+
+
+@pytest.mark.rule("vendors.score")
+def test_vendors_score_refuses_one_set_for_repeated_colours() -> None:
+    """seed 003.40 (vendors.score): "Cada habitant només entra en una sèrie; els repetits formen
+    sèries addicionals." Two gardens and a tower: a set of 2 (3) and a set of 1 (1), not 6."""
+    ana = tally(buildings={"garden": 2, "tower": 1}, vendors={"inhabitants": {"garden": 2, "tower": 1}})
+    breakdown = score(table(ana, modules=("vendors",)))
+    assert lines_of(breakdown, "Ana")["vendors"] == 4
+    assert breakdown.players[0].lines[-1].sets == (2, 1)  # type: ignore[attr-defined]
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_allows_the_deduction_down_to_a_running_score_of_0() -> None:
+    """seeds 002.20, 002.21 (staff.score): "After scoring all building types, deduct 1 point for
+    each building ... without a servant tile." "A player may never have less than 0 points."
+    In round 1 Ana makes 11 points of buildings and loses 1 for each of her 5 unserved; Ben,
+    with no points, loses nothing for his."""
+    ana = tally(buildings={"garden": 3, "tower": 2}, staff={"unserved": 5})
+    ben = tally(buildings={"garden": 1}, staff={"unserved": 1})
+    breakdown = score(table(ana, ben, modules=("staff",), round_=1))
+    # Ana: garden 5 + tower 6 = 11, minus 5; Ben: no place, 0 points, so he loses nothing.
+    assert lines_of(breakdown, "Ana")["staff"] == -5
+    assert lines_of(breakdown, "Ben")["staff"] == 0
+    assert [p.total for p in breakdown.players] == [6, 0]
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_a_deduction_below_the_points_before_and_this_rounds_buildings() -> None:
+    """seed 002.21 (staff.score): "A player may never have less than 0 points." With 3 points
+    before the round and 2 of buildings, 9 unserved buildings cost 5, not 9."""
+    ana = PositionPlayer(name="Ana", score=3, tally=tally(buildings={"seraglio": 1, "garden": 4, "tower": 4},
+                                                          staff={"unserved": 9}))
+    ben = PositionPlayer(name="Ben", tally=tally(buildings={"garden": 5, "tower": 5}))
+    breakdown = score(Position(round=1, players=(ana, ben), modules=("staff",)))
+    assert lines_of(breakdown, "Ana")["staff"] == -5
+    assert breakdown.ranking[1].score == 0  # Ana: 3 + 2 - 5
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_to_deduct_leftover_tiles_in_round_3() -> None:
+    """seed 002.22 (staff.score): "Players deduct points, as above, but before leftover buildings
+    are assigned." Of 4 buildings without a servant, 2 are leftover tiles: 2 are deducted."""
+    ana = PositionPlayer(name="Ana", score=40, tally=tally(buildings={"tower": 4},
+                                                           staff={"unserved": 4, "leftover": 2}))
+    breakdown = score(Position(round=3, players=(ana,), modules=("staff",)))
+    assert lines_of(breakdown, "Ana")["staff"] == -2
+
+
+def test_tally_allows_every_pair_of_modules_to_score_an_empty_tally() -> None:
+    """Every category of every module on appears, 0 included, as for layouts."""
+    for pair in combinations(MODULES, 2):
+        position = table(tally(), tally(), modules=pair)
+        fountain = (PlacedTile(tile="fountain", x=0, y=0),)
+        layouts = Position(round=2, modules=pair, players=tuple(
+            PositionPlayer(name=n, alhambra=fountain) for n in ("Ana", "Ben")))
+        assert ENCODE(score(position)) == ENCODE(score(layouts)), pair
