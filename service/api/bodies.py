@@ -12,9 +12,10 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 import service.engine  # noqa: F401  (registers every module before the unions are built)
-from service.engine.records import Record
+from service.engine import scoring
+from service.engine.records import Int, Record
 from service.engine.rules import all_action_types, all_event_types, all_line_types
-from service.engine.scoring import Position, Round
+from service.engine.scoring import Round
 from service.engine.state import GameState, RankEntry
 from service.engine.view import View
 from service.engine.violations import Violation
@@ -49,6 +50,34 @@ class LegalActionsQuery(Record):
 
     state: GameState
     limit: Limit = 1000
+
+
+class PastPlayer(Record):
+    """A player's part of an earlier round's breakdown, as /v1/score answered it."""
+
+    name: PlayerName
+    total: Int
+    lines: Annotated[tuple[AnyLine, ...], msgspec.Meta(max_length=32)]
+
+
+class PastRound(Record):
+    """An earlier round of the same table: the breakdown /v1/score answered for it, sent back
+    as it came."""
+
+    round: Round
+    players: Annotated[tuple[PastPlayer, ...], msgspec.Meta(min_length=1, max_length=7)]
+    ranking: Annotated[tuple[RankEntry, ...], msgspec.Meta(max_length=7)]
+
+
+class Position(scoring.Position):
+    """A scoring position of a real table (API.md): each player given by tiles (`alhambra`,
+    `reserve`; Dirk: `tiles`) or by what was counted of them (`tally`). `previous`: the
+    breakdowns of the earlier rounds of the same evening, as /v1/score answered them (round 1
+    first; all of them), which makes a score sheet: the points before this round are then their
+    totals (leave `score` out) and the ranking holds the running totals, after round 3 the
+    final ranking."""
+
+    previous: Annotated[tuple[PastRound, ...], msgspec.Meta(max_length=2)] = ()
 
 
 class StateRound(Record):
@@ -160,6 +189,6 @@ class ErrorBody(Answer):
 __all__ = [
     "AnyAction", "AnyEvent", "AnyLine", "Applied", "Breakdown", "ErrorBody", "GameAnswer",
     "Health", "LegalActions", "LegalActionsQuery", "ModuleInfo", "Modules", "Move", "NewGame",
-    "PlayerScore", "Position", "Readiness", "RenderQuery", "RenderState", "ScoreQuery",
-    "StateRound", "Validity", "View", "ViewQuery",
+    "PastPlayer", "PastRound", "PlayerScore", "Position", "Readiness", "RenderQuery", "RenderState",
+    "ScoreQuery", "StateRound", "Validity", "View", "ViewQuery",
 ]

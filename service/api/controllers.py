@@ -222,9 +222,13 @@ class ScoreController(Controller):
     @post(operation_id="scorePosition", summary="Score a position or a game state", status_code=200,
           dto=StrictBody.of(ScoreQuery, lazy=True), return_dto=None,
           responses=_responses(Breakdown, "The scoring round's breakdown: lines and total per player, "
-                               "and the ranking by running score.", s422=INCONSISTENT))
+                               "and the ranking by running score (with `previous`: the running "
+                               "totals of the score sheet; after round 3 the final ranking).",
+                               s422=INCONSISTENT))
     async def score(self, request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
-        """A scoring position of a real table (API.md), or `{"state", "round"}` for a game state."""
+        """A scoring position of a real table (API.md), each player given by tiles or by a
+        `tally` of what was counted, with the earlier rounds' answers as `previous` for a score
+        sheet; or `{"state", "round"}` for a game state."""
         return await cached(request, "score", data, handlers.score)
 
 

@@ -18,6 +18,7 @@ import msgspec
 from service import engine
 from service.engine.game import position_problems
 from service.engine.rules import registered
+from service.engine.sheet import score_sheet
 from service.engine.view import UnknownViewer, view
 from service.seal import UNSEALED, SealError, Sealing
 
@@ -181,7 +182,10 @@ def score(body: ScoreQuery, sealing: Sealing = UNSEALED) -> Breakdown:
         problems = _unchecked("position", e)
     if problems:
         raise _refused("inconsistent-state", "the position cannot occur", problems)
-    return engine.score(body)  # type: ignore[return-value]  # the engine's Breakdown: same fields
+    try:
+        return score_sheet(body, body.previous)  # type: ignore[return-value]  # the engine's: same fields
+    except engine.InconsistentState as e:
+        raise _refused("inconsistent-state", "the score sheet is not this table's", e.violations) from None
 
 
 def player_view(body: ViewQuery, sealing: Sealing = UNSEALED) -> View:

@@ -43,7 +43,7 @@ def render(body: RenderState | Position, sealing: Sealing = UNSEALED) -> str:
             return pictures.render_state(handlers.checked(body.state))
         query = ViewQuery(state=body.state, player=body.player)
         return pictures.render_view(handlers.player_view(query, sealing))
-    return pictures.render_position(body, handlers.score(body))
+    return pictures.render_position(body, handlers.score(body), body.previous)
 
 
 class RenderBody(StrictBody.of(RenderQuery)):  # type: ignore[misc]

@@ -19,7 +19,7 @@ import msgspec
 
 from .catalogue import CATALOGUE, FOUNTAIN
 from .grid import layout_of, longest_wall
-from .records import Text, counts_of, per_type
+from .records import Int, Text, counts_of, per_type
 from .rules import Module, modules_of_ids
 from .state import GameState, PlacedTile, RankEntry, Record, Tile
 from .tally import Tally
@@ -49,8 +49,12 @@ class Position(Record):
     check_layout: bool = True
 
 
-class Line(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="category"):
-    points: int
+class Line(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="category",
+           forbid_unknown_fields=True):
+    """A line of a breakdown. Lines are also read back (the earlier rounds of a score sheet), so
+    they are strict and bounded like every struct a client sends."""
+
+    points: Int
 
     # A module's line listed right after the building types, before the wall (staff.score).
     after_buildings: ClassVar[bool] = False
@@ -59,15 +63,15 @@ class Line(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="categ
 class MajorityLine(Line, tag="majority"):
     """base.score.majority: a building type's count, place taken (none: null) and points."""
 
-    building: str
-    count: int
-    place: int | None
+    building: Text
+    count: Int
+    place: Int | None
 
 
 class WallLine(Line, tag="wall"):
     """base.score.wall: the longest continuous outer wall."""
 
-    length: int
+    length: Int
 
 
 class PlayerScore(msgspec.Struct, frozen=True, gc=False, kw_only=True):

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.engine.scoring import Position
+from service.engine.sheet import running_totals
 from service.engine.state import GameState
 from service.engine.view import View
 
@@ -41,6 +42,7 @@ from .scene import (
     tiles_row,
     turn_text,
 )
+from .sheet import sheet_lines, sheet_panel, tally_box
 
 __all__ = ["alhambra_box", "render_position", "render_state", "render_view"]
 
@@ -119,22 +121,44 @@ def _dirk_name(name: str) -> str:
     return name if name == "Dirk" else f"{name} (Dirk)"
 
 
-def render_position(position: Position, breakdown: Any | None = None) -> str:
-    """A scoring position (API.md): each player's Alhambra and reserve, Dirk's tiles, and the
-    breakdown of its scoring round when given."""
+def render_position(position: Position, breakdown: Any | None = None,
+                    previous: Sequence[Any] = ()) -> str:
+    """A scoring position (API.md): each player's Alhambra and reserve (or what was counted of
+    them, a tally), Dirk's tiles, and with the breakdown of its scoring round the score sheet:
+    the earlier rounds' totals (`previous`), the running totals and their chart by round."""
     seats = [
         Seat(index=i, name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve,
              show_hand=False, score_caption="points before this round")
-        for i, p in enumerate(position.players) if not p.dirk
+        for i, p in enumerate(position.players) if not p.dirk and p.tally is None
     ]
     dirks = [framed(tiles_row(p.tiles, 360) or label("no tiles", 11),
                     label(f"{_dirk_name(p.name)} \u00b7 {p.score} points before this round", 15,
                           bold=True),
                     class_="player dirk")
-             for p in position.players if p.dirk]
+             for p in position.players if p.dirk and p.tally is None]
     scores = [p.score for p in position.players]
+    if previous:
+        totals = running_totals(previous)
+        scores = [totals.get(p.name, 0) for p in position.players]
+    counted = [framed(tally_box(p.tally),
+                      label(f"{_dirk_name(p.name) if p.dirk else p.name} \u00b7 counted \u00b7 "
+                            f"{score} points before this round", 15, bold=True),
+                      class_="player tally", data_seat=i)
+               for i, (p, score) in enumerate(zip(position.players, scores, strict=True))
+               if p.tally is not None]
     return page([
         header(f"Scoring position \u00b7 round {position.round}", [_modules_line(position.modules)]),
-        _flowed([player_panel(s) for s in seats] + dirks),
+        _flowed([player_panel(s) for s in seats] + dirks + counted),
         breakdown_panel(breakdown, scores) if breakdown is not None else None,
+        _sheet(position, breakdown, previous) if breakdown is not None else None,
     ])
+
+
+def _sheet(position: Position, breakdown: Any, previous: Sequence[Any]) -> Box:
+    """The score sheet: the earlier rounds' totals and this one's; without them the points
+    before this round stand for the running total after the round before."""
+    names = [p.name for p in position.players]
+    rounds = [(past.round, [p.total for p in past.players]) for past in previous]
+    rounds.append((breakdown.round, [p.total for p in breakdown.players]))
+    before = None if previous else {position.round - 1: [p.score for p in position.players]}
+    return sheet_panel(sheet_lines(names, rounds, before))

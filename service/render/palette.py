@@ -37,6 +37,9 @@ OTHER = MappingProxyType({
     "chest": "#d4a017",
 })
 
+# The players' lines on a score sheet's chart, in seat order (told apart by hue and lightness).
+PLAYERS = ("#2f6db3", "#d9534f", "#3f8f3a", "#e0782a", "#7b4fb0", "#8b5a2b", "#4a4a4a")
+
 FOUNTAIN_WATER = "#5aa0d8"
 EMPTY = "#f7f4ee"
 NEUTRAL = "#e4ded2"

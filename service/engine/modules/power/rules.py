@@ -20,7 +20,7 @@ from ...catalogue import CATALOGUE, load_data
 from ...events import BuildingBought, Event
 from ...flow import with_player
 from ...grid import best_wall_pair, layout_of
-from ...records import Many, Text, counts_of
+from ...records import Int, Many, Text, counts_of
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Line, Position, PositionPlayer
@@ -114,7 +114,7 @@ class HiddenTileRevealed(Event, tag="hidden-tile-revealed"):
 class PowerLine(Line, tag="power"):
     """power.strength: the second wall, counted up to the pips of the player's black dice."""
 
-    dice: int
+    dice: Int
     exhaustive: bool = True
 
 

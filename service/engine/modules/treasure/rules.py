@@ -100,8 +100,8 @@ class RoomRefilled(Event, tag="room-refilled"):
 class TreasureLine(Line, tag="treasure"):
     """treasure.score: the chests on the player's buildings, the place taken and its points."""
 
-    count: int
-    place: int | None
+    count: Int
+    place: Int | None
 
 
 def _treasure(state: GameState) -> TreasureState:

@@ -20,7 +20,7 @@ from ...actions import Action
 from ...catalogue import FOUNTAIN, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
-from ...records import Many, Text, counts_of, per_type
+from ...records import Int, Many, Text, counts_of, per_type
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Line, Position, PositionPlayer, building_type
@@ -110,8 +110,8 @@ class InhabitantsReturned(Event, tag="inhabitants-returned"):
 class VendorsLine(Line, tag="vendors"):
     """vendors.score: the inhabitants on buildings and the sets they form (sizes)."""
 
-    inhabitants: int
-    sets: tuple[int, ...]
+    inhabitants: Int
+    sets: Many[Int]
 
 
 def colour_of(tile: Tile) -> str | None:

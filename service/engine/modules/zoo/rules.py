@@ -14,7 +14,7 @@ from ...catalogue import CATALOGUE, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
 from ...grid import layout_of
-from ...records import Many, Text
+from ...records import Int, Many, Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Line, Position, PositionPlayer
@@ -60,7 +60,7 @@ class AnimalsDiscarded(Event, tag="animals-discarded"):
 class ZooLine(Line, tag="zoo"):
     """zoo.score: animals on gardens that hold a single kind."""
 
-    animals: int
+    animals: Int
 
 
 def is_garden(tile: str) -> bool:
