@@ -3,7 +3,9 @@
     referee serve                      the HTTP referee (port 8000, in-process cache)
     referee healthcheck                exit 0 when the referee on HOST:PORT answers /healthz
     referee new --players Ana,Ben      a new game's state, as POST /v1/games answers
-    referee validate|apply|score FILE  the answer of the endpoint of that name ('-': stdin)
+    referee validate|apply FILE        the answer of the endpoint of that name ('-': stdin)
+    referee score FILE                 a scoring round as a table: a position (tiles or tallies,
+                                       JSON or TOML), a score sheet, or {"state", "round"}
     referee play --players 4 --seed 1  a random game, with each scoring round and the ranking
     referee render FILE -o game.svg    a picture of a state, a player's view or a position
     referee keygen KID                 a new sealing key entry for SEAL_KEYS
@@ -161,13 +163,20 @@ def _line_label(line: Any) -> str:
 
 
 def _line_cell(line: Any) -> str:
-    """Points, and in brackets what earned them: a count (with the place) or a wall length."""
+    """Points, and in brackets what earned them: a count (with the place), a wall length, or
+    the fields of a module's line (animals, dice, unserved buildings, sets)."""
     if hasattr(line, "count"):
         place = f", {line.place}." if getattr(line, "place", None) else ""
         return f"{line.points} ({line.count}{place})"
     if hasattr(line, "length"):
         return f"{line.points} ({line.length})"
-    return str(line.points)
+    details = []
+    for k in line.__struct_fields__:
+        v = getattr(line, k)
+        if k == "points" or v is None or v is True or v == ():
+            continue
+        details.append(f"{k} {'+'.join(map(str, v)) if isinstance(v, tuple) else v}")
+    return f"{line.points} ({', '.join(details)})" if details else str(line.points)
 
 
 def _breakdown_table(breakdown: Breakdown) -> Any:
@@ -184,6 +193,71 @@ def _breakdown_table(breakdown: Breakdown) -> Any:
     running = {r.name: r.score for r in breakdown.ranking}
     table.add_row("running score", *(str(running[p.name]) for p in breakdown.players), style="bold")
     return table
+
+
+def _sheet_table(names: Sequence[str], rounds: Sequence[Any]) -> Any:
+    """Every round of a score sheet: each player's points and, in brackets, running total."""
+    from rich.table import Table
+
+    table = Table(title="Score sheet")
+    table.add_column("round")
+    for name in names:
+        table.add_column(name, justify="right")
+    running = dict.fromkeys(names, 0)
+    for r in rounds:
+        for p in r.players:
+            running[p.name] += p.total
+        table.add_row(str(r.round), *(f"{p.total} ({running[p.name]})" for p in r.players))
+    return table
+
+
+def _score_body(path: str) -> bytes:
+    """The /v1/score body of a file: JSON, or the same in TOML (a name ending in .toml), which is
+    easier to write by hand at a table."""
+    raw = _read(path)
+    if not path.endswith(".toml"):
+        return raw
+    import tomllib
+
+    return msgspec.json.encode(tomllib.loads(raw.decode("utf-8")))
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """A scoring round as a table (the breakdown, and with `previous` the sheet and after round
+    3 the final ranking); `--json`: what POST /v1/score answers."""
+    import tomllib
+
+    from rich.console import Console
+
+    from .api import bodies, handlers
+    from .seal import Sealing
+    from .settings import Settings
+
+    try:
+        raw = _score_body(args.file)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        print(f"referee score: {args.file}: {e}", file=sys.stderr)
+        return _fail("bad-request", [])
+    try:
+        sealing = Sealing.from_settings(Settings.from_env())
+        body = handlers.decode(bodies.ScoreQuery, raw)
+        answer = handlers.score(body, sealing)
+    except handlers.RequestError as e:
+        print(f"referee score: {e.message}", file=sys.stderr)
+        return _fail(e.error, e.violations)
+    if args.json:
+        _print_json(answer)
+        return 0
+    console = Console(width=max(100, Console().width))
+    console.print(_breakdown_table(answer))
+    previous = getattr(body, "previous", ())
+    if previous:
+        console.print(_sheet_table([p.name for p in answer.players], [*previous, answer]))
+    if answer.round == 3:
+        console.print("Final ranking:" if previous else "Ranking after round 3:")
+        for entry in answer.ranking:
+            console.print(f"  {entry.place}. {entry.name}: {entry.score}")
+    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -305,11 +379,18 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--seed", type=int, default=0)
     new.set_defaults(fn=cmd_new)
 
-    for name, what in (("validate", '{"state", "action"}'), ("apply", '{"state", "action"}'),
-                       ("score", 'a scoring position or {"state", "round"}')):
+    for name, what in (("validate", '{"state", "action"}'), ("apply", '{"state", "action"}')):
         cmd = sub.add_parser(name, help=f"{name} a JSON body {what} from FILE or stdin")
         cmd.add_argument("file", nargs="?", default="-")
         cmd.set_defaults(fn=cmd_engine)
+
+    score = sub.add_parser("score", help="score a round and print its breakdown as a table: a "
+                           "scoring position (players by tiles or by tally; with `previous`, a "
+                           "score sheet) or {\"state\", \"round\"}")
+    score.add_argument("file", nargs="?", default="-",
+                       help="the POST /v1/score body, JSON or TOML (a name ending in .toml); '-': stdin")
+    score.add_argument("--json", action="store_true", help="print what POST /v1/score answers")
+    score.set_defaults(fn=cmd_score)
 
     play = sub.add_parser("play", help="play a random game and print its scoring")
     play.add_argument("--players", type=int, default=4, choices=range(2, 7))

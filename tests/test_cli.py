@@ -48,7 +48,7 @@ def test_new_then_validate_apply_and_score_from_files(
     assert applied["game_over"] is False and applied["events"][0]["type"] == "money-taken"
     query = tmp_path / "score.json"
     query.write_text(json.dumps({"state": applied["state"], "round": 1}))
-    assert main(["score", str(query)]) == 0
+    assert main(["score", str(query), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["round"] == 1
 
 
@@ -155,3 +155,78 @@ def test_keygen_makes_a_key_the_cli_seals_and_opens_with(
     assert main(["apply", str(move)]) == 1  # without the key the seal cannot be opened
     assert json.loads(capsys.readouterr().out)["error"] == "bad-seal"
     assert main(["keygen", "no spaces"]) == 2
+
+
+ROUND_1 = {"round": 1, "modules": ["zoo"], "players": [
+    {"name": "Ana", "tally": {"buildings": {"garden": 2, "tower": 1}, "wall": 4, "zoo": {"animals": 2}}},
+    {"name": "Ben", "tally": {"buildings": {"pavilion": 2, "garden": 1}, "wall": 3}}]}
+ROUND_1_TOML = """round = 1
+modules = ["zoo"]
+
+[[players]]
+name = "Ana"
+tally = { buildings = { garden = 2, tower = 1 }, wall = 4, zoo = { animals = 2 } }
+
+[[players]]
+name = "Ben"
+tally = { buildings = { pavilion = 2, garden = 1 }, wall = 3 }
+"""
+
+
+def test_score_prints_a_tallys_breakdown_as_a_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Round 1: Ana's gardens 5, tower 6, wall 4, animals 2 = 17; Ben's pavilions 1, wall 3 = 4."""
+    tally = tmp_path / "round1.json"
+    tally.write_text(json.dumps(ROUND_1))
+    assert main(["score", str(tally)]) == 0
+    out = capsys.readouterr().out
+    assert "Scoring round 1" in out
+    rows = {line.split("\u2502")[1].strip(): [c.strip() for c in line.split("\u2502")[2:4]]
+            for line in out.splitlines() if line.startswith("\u2502")}
+    assert rows["garden"] == ["5 (2, 1.)", "0 (1, 2.)"]  # 2nd place scores nothing in round 1
+    assert rows["zoo"] == ["2 (animals 2)", "0 (animals 0)"]
+    assert rows["round total"] == ["17", "4"]
+
+
+def test_score_reads_the_same_tally_in_toml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "round1.json").write_text(json.dumps(ROUND_1))
+    (tmp_path / "round1.toml").write_text(ROUND_1_TOML)
+    assert main(["score", str(tmp_path / "round1.json"), "--json"]) == 0
+    from_json = capsys.readouterr().out
+    assert main(["score", str(tmp_path / "round1.toml"), "--json"]) == 0
+    assert capsys.readouterr().out == from_json
+    (tmp_path / "bad.toml").write_text("round = ")
+    assert main(["score", str(tmp_path / "bad.toml")]) == 1
+
+
+def test_score_prints_a_sheet_and_the_final_ranking(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's evening: round 3 with the answers of rounds 1 and 2."""
+    from tests.api.test_score_sheet import readme_evening
+
+    rounds, ranking = readme_evening()
+    answers: list[object] = []
+    for body in rounds:
+        path = tmp_path / f"round{body['round']}.json"
+        path.write_text(json.dumps({**body, "previous": answers} if answers else body))
+        assert main(["score", str(path), "--json"]) == 0
+        answers.append(json.loads(capsys.readouterr().out))
+    assert main(["score", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Score sheet" in out and "Final ranking:" in out
+    assert [line.strip() for line in out.splitlines()[-3:]] == [
+        f"{r['place']}. {r['name']}: {r['score']}" for r in ranking]
+
+
+def test_score_refuses_an_impossible_tally_naming_the_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = json.loads(json.dumps(ROUND_1))
+    body["players"][1]["tally"]["wall"] = 20
+    (tmp_path / "bad.json").write_text(json.dumps(body))
+    assert main(["score", str(tmp_path / "bad.json")]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["violations"][0]["rule"] == "base.score.wall"
+    assert "$.players[1].tally.wall is 20" in answer["violations"][0]["message"]
