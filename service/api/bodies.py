@@ -104,8 +104,17 @@ class RenderState(Record):
     player: PlayerName | None = None
 
 
+class RenderPosition(Position):
+    """POST /v1/render with a scoring position (as /v1/score takes it). `draw`: `position` (the
+    default) draws every player's tiles or counts, the round's breakdown and the score sheet;
+    `sheet` only the score sheet: each round's points and running totals and their chart by
+    round, small enough for a phone."""
+
+    draw: Literal["position", "sheet"] = "position"
+
+
 # POST /v1/render: a state (told apart by its `state` field) or a scoring position.
-RenderQuery = RenderState | Position
+RenderQuery = RenderState | RenderPosition
 
 
 class Answer(msgspec.Struct, frozen=True, gc=False, kw_only=True):
@@ -189,6 +198,6 @@ class ErrorBody(Answer):
 __all__ = [
     "AnyAction", "AnyEvent", "AnyLine", "Applied", "Breakdown", "ErrorBody", "GameAnswer",
     "Health", "LegalActions", "LegalActionsQuery", "ModuleInfo", "Modules", "Move", "NewGame",
-    "PastPlayer", "PastRound", "PlayerScore", "Position", "Readiness", "RenderQuery", "RenderState",
-    "ScoreQuery", "StateRound", "Validity", "View", "ViewQuery",
+    "PastPlayer", "PastRound", "PlayerScore", "Position", "Readiness", "RenderPosition", "RenderQuery",
+    "RenderState", "ScoreQuery", "StateRound", "Validity", "View", "ViewQuery",
 ]

@@ -34,7 +34,7 @@ ROOT_TYPES: tuple[Any, ...] = (
     bodies.NewGame, bodies.GameAnswer, bodies.Move, bodies.Validity, bodies.Applied,
     bodies.LegalActionsQuery, bodies.LegalActions, bodies.Position, bodies.StateRound,
     bodies.Breakdown, bodies.ViewQuery, bodies.View, bodies.Modules, bodies.Health,
-    bodies.Readiness, bodies.ErrorBody, CacheStats, bodies.RenderState,
+    bodies.Readiness, bodies.ErrorBody, CacheStats, bodies.RenderState, bodies.RenderPosition,
 )
 
 REF = "#/components/schemas/{name}"

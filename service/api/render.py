@@ -15,7 +15,7 @@ from service import render as pictures
 from service.seal import UNSEALED, Sealing
 
 from . import handlers
-from .bodies import Position, RenderQuery, RenderState, ViewQuery
+from .bodies import RenderPosition, RenderQuery, RenderState, ViewQuery
 from .decoding import StrictBody
 
 SVG = "image/svg+xml"
@@ -23,18 +23,19 @@ SVG = "image/svg+xml"
 _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
-def decode(raw: bytes) -> RenderState | Position:
+def decode(raw: bytes) -> RenderState | RenderPosition:
     """A render body: with a `state` field a RenderState, else a scoring position (400 if
     neither decodes, naming the field)."""
     try:
         keys = _KEYS.decode(raw)
     except msgspec.DecodeError as e:
         raise handlers.RequestError(400, "bad-request", f"invalid request body: {e}") from None
-    decoded: RenderState | Position = handlers.decode(RenderState if "state" in keys else Position, raw)
+    kind = RenderState if "state" in keys else RenderPosition
+    decoded: RenderState | RenderPosition = handlers.decode(kind, raw)
     return decoded
 
 
-def render(body: RenderState | Position, sealing: Sealing = UNSEALED) -> str:
+def render(body: RenderState | RenderPosition, sealing: Sealing = UNSEALED) -> str:
     """The SVG of the body (raises handlers.RequestError for a refused body). With sealing on,
     a state without `player` is drawn as a spectator sees it: a sealed referee never draws
     hidden parts."""
@@ -43,7 +44,10 @@ def render(body: RenderState | Position, sealing: Sealing = UNSEALED) -> str:
             return pictures.render_state(handlers.checked(body.state))
         query = ViewQuery(state=body.state, player=body.player)
         return pictures.render_view(handlers.player_view(query, sealing))
-    return pictures.render_position(body, handlers.score(body), body.previous)
+    breakdown = handlers.score(body)
+    if body.draw == "sheet":
+        return pictures.render_sheet(body, breakdown, body.previous)
+    return pictures.render_position(body, breakdown, body.previous)
 
 
 class RenderBody(StrictBody.of(RenderQuery)):  # type: ignore[misc]

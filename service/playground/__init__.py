@@ -1,4 +1,5 @@
-"""The playground page at `/`: create a game, see it drawn, play it through the JSON endpoints.
+"""The playground page at `/`: create a game, see it drawn, play it through the JSON endpoints;
+and the scoring page at `/score`: a real table's evening, counted round by round.
 
 Static HTML, JS and CSS shipped in this package (`static/`), served by the referee itself with
 no external asset; a Content-Security-Policy keeps the page to its own origin. The page is no
@@ -21,22 +22,32 @@ POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 
           "img-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
+_PAGES: dict[str, bytes] = {}
+
+
+def _page(name: str) -> Response[bytes]:
+    """A page's HTML (read once), with the policy."""
+    if name not in _PAGES:
+        _PAGES[name] = (STATIC / name).read_bytes()
+    return Response(_PAGES[name], media_type="text/html", headers={"content-security-policy": POLICY})
+
+
 class PlaygroundController(Controller):
     path = "/"
     include_in_schema = False
 
-    _page: bytes | None = None
-
     @get("/", include_in_schema=False, media_type="text/html")
     async def page(self) -> Response[bytes]:
-        """The playground's HTML (read once)."""
-        if PlaygroundController._page is None:
-            PlaygroundController._page = (STATIC / "index.html").read_bytes()
-        return Response(PlaygroundController._page, media_type="text/html",
-                        headers={"content-security-policy": POLICY})
+        """The playground: play a game through the referee."""
+        return _page("index.html")
+
+    @get("/score", include_in_schema=False, media_type="text/html")
+    async def scoring(self) -> Response[bytes]:
+        """The scoring page: a real table's evening, counted round by round (issue 15)."""
+        return _page("score.html")
 
 
 def routes() -> list[Any]:
-    """The page and its assets (/playground/playground.js, /playground/playground.css)."""
+    """The pages and their assets (/playground/playground.js, /playground/score.js, ...)."""
     return [PlaygroundController, create_static_files_router(
         path=ASSETS, directories=[STATIC], include_in_schema=False, name="playground-assets")]

@@ -44,7 +44,7 @@ from .scene import (
 )
 from .sheet import sheet_lines, sheet_panel, tally_box
 
-__all__ = ["alhambra_box", "render_position", "render_state", "render_view"]
+__all__ = ["alhambra_box", "render_position", "render_sheet", "render_state", "render_view"]
 
 
 def _modules_line(modules: tuple[str, ...]) -> str:
@@ -152,6 +152,13 @@ def render_position(position: Position, breakdown: Any | None = None,
         breakdown_panel(breakdown, scores) if breakdown is not None else None,
         _sheet(position, breakdown, previous) if breakdown is not None else None,
     ])
+
+
+def render_sheet(position: Position, breakdown: Any, previous: Sequence[Any] = ()) -> str:
+    """A score sheet alone: each round's points and running totals and their chart by round."""
+    return page([header(f"Score sheet \u00b7 after round {position.round}",
+                        [_modules_line(position.modules)]),
+                 _sheet(position, breakdown, previous)])
 
 
 def _sheet(position: Position, breakdown: Any, previous: Sequence[Any]) -> Box:

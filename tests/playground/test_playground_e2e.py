@@ -12,69 +12,9 @@ into a failure.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.api.conftest import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = shutil.which("chromium")
-REQUIRED = "REFEREE_REQUIRE_BROWSER"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """A referee with one worker on a free loopback port, stopped after the module's tests."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "service.api.app:create_app",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/healthz", timeout=1)
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("the referee did not start")
-                time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import Error, sync_playwright
-
-    required = os.environ.get(REQUIRED) == "1"
-    if CHROMIUM is None:
-        missing = "no chromium on this machine (apt-get install chromium to run the browser test)"
-        if required:
-            pytest.fail(f"{missing}; {REQUIRED}=1 requires it")
-        pytest.skip(missing)
-    with sync_playwright() as playwright:
-        try:
-            chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        except Error as e:
-            (pytest.fail if required else pytest.skip)(f"{CHROMIUM} does not start: {e}")
-        yield chromium
-        chromium.close()
+from tests.playground.conftest import ARTIFACTS
 
 
 def test_a_person_plays_three_actions_sees_a_refusal_and_steps_back(server: str, browser: object) -> None:
