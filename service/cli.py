@@ -21,7 +21,6 @@ from typing import Any
 import msgspec
 
 from .engine import (
-    Breakdown,
     GameRequestError,
     Generator,
     IllegalAction,
@@ -179,7 +178,7 @@ def _line_cell(line: Any) -> str:
     return f"{line.points} ({', '.join(details)})" if details else str(line.points)
 
 
-def _breakdown_table(breakdown: Breakdown) -> Any:
+def _breakdown_table(breakdown: Any) -> Any:
     """One column per player, one row per scoring line: it fits a terminal with six players."""
     from rich.table import Table
 

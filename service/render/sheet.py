@@ -7,7 +7,7 @@ The chart carries what it shows as attributes (`data-rounds`, and per player `da
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import drawsvg as draw
@@ -34,7 +34,7 @@ class Line:
 
 
 def sheet_lines(names: Sequence[str], rounds: Sequence[tuple[int, Sequence[int]]],
-                before: dict[int, Sequence[int]] | None = None) -> list[Line]:
+                before: Mapping[int, Sequence[int]] | None = None) -> list[Line]:
     """Per player, from the rounds' totals `(round, totals in seat order)` in order; `before`
     gives running totals known without their rounds (a round's points before it)."""
     out = []
