@@ -9,7 +9,7 @@ import pytest
 from msgspec.structs import replace
 
 from service.engine import InconsistentState, check_consistency, legal_actions, new_game, score, validate
-from service.engine.actions import BuyBuilding, EndTurn, PlaceBuilding, ReserveBuilding, TakeMoney
+from service.engine.actions import Action, BuyBuilding, EndTurn, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.power.model import HiddenTile, PowerState
 from service.engine.modules.power.rules import (
@@ -255,11 +255,17 @@ def test_power_wisdom_refuses_the_others_with_a_message_naming_no_drawn_card() -
     """RULES.md §8 (issue 13): while Ana chooses among the drawn cards, the others are told how
     many she drew, never which; Ana herself may be told."""
     state = wisdom_decision()
+    told_only_how_many(state, "cards", KeepCard(player="Cyd", order=power(state).drawn))
+
+
+def told_only_how_many(state: GameState, drawn_what: str, answer_by_another: Action) -> None:
+    """Ben's action and another player's answer to Ana's decision are refused with a message
+    naming how many were drawn and none of them; Ana's own refusal names them all."""
     drawn = power(state).drawn
-    for action in (TakeMoney(player="Ben", cards=state.display[:1]), KeepCard(player="Cyd", order=drawn)):
+    for action in (TakeMoney(player="Ben", cards=state.display[:1]), answer_by_another):
         problems = validate(state, action)
         text = " ".join(v.message for v in problems)
-        assert problems and f"{len(drawn)} drawn cards" in text, text
+        assert problems and f"{len(drawn)} drawn {drawn_what}" in text, text
         assert not [c for c in drawn if c in text], text
     own = " ".join(v.message for v in validate(state, TakeMoney(player="Ana", cards=state.display[:1])))
     assert all(c in own for c in drawn), own
@@ -358,14 +364,7 @@ def test_power_architecture_refuses_the_others_with_a_message_naming_no_drawn_ti
     """RULES.md §8 (issue 13): while Ana chooses a drawn tile to hide, the others are told how
     many she drew, never which; Ana herself may be told."""
     state = architecture_decision()
-    drawn = power(state).drawn
-    for action in (TakeMoney(player="Cyd", cards=state.display[:1]), HideTile(player="Ben", order=drawn)):
-        problems = validate(state, action)
-        text = " ".join(v.message for v in problems)
-        assert problems and f"{len(drawn)} drawn tiles" in text, text
-        assert not [t for t in drawn if t in text], text
-    own = " ".join(v.message for v in validate(state, TakeMoney(player="Ana", cards=state.display[:1])))
-    assert all(t in own for t in drawn), own
+    told_only_how_many(state, "tiles", HideTile(player="Cyd", order=power(state).drawn))
 
 
 # --- power.strength -------------------------------------------------------------------------

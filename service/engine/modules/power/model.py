@@ -37,9 +37,9 @@ class PowerState(Record):
     white: Int = 0  # white dice in the supply
     black: Int = 0
     white_out: Int = 0  # white dice used up and out of the game
-    due: Ids = ()  # architecture and wisdom tiles bought this turn, powers still to use
-    using: Text | None = None  # the special tile whose power is being used
-    roll: Int = 0  # the red die of that power
+    due: Ids = ()  # architecture and wisdom tiles bought this turn, powers still to offer
+    using: Text | None = None  # the special tile whose power is offered (nothing drawn yet) or in use
+    roll: Int = 0  # the red die of that power, once used (0 while offered)
     drawn: Annotated[Ids, HIDDEN] = ()  # the tiles (architecture) or money cards (wisdom) it drew: hidden
     hidden: Annotated[Many[HiddenTile], HIDDEN] = ()
     used_white: Ids = ()  # prosperity tiles whose die lowered a price this turn
