@@ -150,15 +150,10 @@ class RedisTier:
 
     def _connect(self) -> Any:
         if self._client is None:
-            from redis.asyncio import Redis
-            from redis.asyncio.retry import Retry
-            from redis.backoff import NoBackoff
+            from .redis_client import connect
 
-            self._client = Redis.from_url(
-                self.url, socket_timeout=self.timeout, socket_connect_timeout=self.timeout,
-                retry=Retry(NoBackoff(), 0), retry_on_timeout=False, health_check_interval=0,
-                max_connections=64,
-            )
+            assert self.url is not None  # only called when enabled
+            self._client = connect(self.url, timeout=self.timeout, max_connections=64)
         return self._client
 
     def _usable(self) -> bool:
@@ -169,11 +164,16 @@ class RedisTier:
             return False
         return True
 
-    def _failed(self, what: str, error: BaseException) -> None:
+    def _failed(self, what: str, error: BaseException, client: Any) -> None:
         self.errors += 1
+        if client is not self._client and self._client is not None:
+            # A late failure of a client already dropped: its successor is not at fault.
+            log.info("redis %s failed on a client already replaced (%s)", what, type(error).__name__)
+            return
         self._open_until = time.monotonic() + self.breaker_seconds
-        # Every pooled connection may be dead (a restarted Redis): the first call after the
-        # breaker gets a new client, instead of failing once per stale connection, 5 s apart.
+        # Every pooled connection may be dead (a restarted Redis, a failed-over master): the
+        # first call after the breaker gets a new client (a cluster client asks for the
+        # topology again), instead of failing once per stale connection, 5 s apart.
         old, self._client = self._client, None
         if old is not None:
             task = asyncio.get_running_loop().create_task(_close_quietly(old))
@@ -185,11 +185,12 @@ class RedisTier:
     async def get(self, key: bytes) -> bytes | None:
         if not self._usable():
             return None
+        client = self._connect()
         try:
             async with asyncio.timeout(self.timeout):
-                value = await self._connect().get(self.prefix + key)
+                value = await client.get(self.prefix + key)
         except Exception as e:  # any trouble (timeouts included): a miss, never an error
-            self._failed("get", e)
+            self._failed("get", e, client)
             return None
         if value is None:
             self.misses += 1
@@ -206,40 +207,53 @@ class RedisTier:
         task.add_done_callback(self._writes.discard)
 
     async def _set(self, key: bytes, value: bytes) -> None:
+        client = self._connect()
         try:
             async with asyncio.timeout(self.timeout):
-                await self._connect().set(self.prefix + key, value, ex=self.ttl)
+                await client.set(self.prefix + key, value, ex=self.ttl)
         except Exception as e:
-            self._failed("set", e)
+            self._failed("set", e, client)
 
-    async def claim(self, key: bytes, value: bytes, ttl: int) -> bytes:
+    async def claim(self, key: bytes, value: bytes, ttl: int, replicas: int = 0) -> bytes:
         """Record `value` under `key` unless a value is there already (SET NX); the value that
-        stands. Raises `RedisUnavailable` when Redis is off, skipped by the breaker or fails."""
+        stands. With `replicas` > 0, only once that many replicas hold the record (WAIT), so that
+        a failover cannot lose it. Raises `RedisUnavailable` when Redis is off, skipped by the
+        breaker, fails, or the replicas did not confirm in time (that last one is not a failure
+        of Redis: the breaker stays closed)."""
+        from .redis_client import set_once
+
         if not self.enabled:
             raise RedisUnavailable("Redis is not configured (REDIS_URL)")
         if self.breaker_open:
             self.skipped += 1
             raise RedisUnavailable("Redis failed recently; the circuit breaker skips it for now")
+        wait_ms = max(1, int(self.timeout * 500))  # half the timeout: the answer comes back in it
+        client = self._connect()
         try:
             async with asyncio.timeout(self.timeout):
-                client = self._connect()
-                if await client.set(self.prefix + key, value, nx=True, ex=ttl):
-                    return value
-                stored = await client.get(self.prefix + key)
+                stored, acknowledged = await set_once(client, self.prefix + key, value, ttl, replicas,
+                                                      wait_ms)
         except Exception as e:
-            self._failed("claim", e)
+            self._failed("claim", e, client)
             raise RedisUnavailable(f"Redis did not answer ({type(e).__name__})") from None
-        # Gone between the two calls (expired): claim it again next time; this one stands.
-        return value if stored is None else bytes(stored)
+        # Gone right after the SET (expired): claim it again next time; this one stands.
+        standing = value if stored is None else stored
+        # Another action standing is refused whether or not a replica has it yet (a refusal gives
+        # no future); this action's record must be confirmed before its answer goes out.
+        if standing == value and acknowledged is not None and acknowledged < replicas:
+            raise RedisUnavailable(f"the record reached {acknowledged} of {replicas} replicas in "
+                                   f"{wait_ms} ms")
+        return standing
 
     async def ping(self) -> bool:
         if not self.enabled or self.breaker_open:
             return False
+        client = self._connect()
         try:
             async with asyncio.timeout(self.timeout):
-                return bool(await self._connect().ping())
+                return bool(await client.ping())
         except Exception as e:
-            self._failed("ping", e)
+            self._failed("ping", e, client)
             return False
 
     async def close(self) -> None:
@@ -247,8 +261,7 @@ class RedisTier:
             with contextlib.suppress(BaseException):
                 await task
         if self._client is not None:
-            with contextlib.suppress(Exception):
-                await self._client.aclose()
+            await _close_quietly(self._client)
             self._client = None
 
     def stats(self) -> TierStats:
@@ -257,8 +270,10 @@ class RedisTier:
 
 
 async def _close_quietly(client: Any) -> None:
+    from .redis_client import close
+
     with contextlib.suppress(Exception):
-        await client.aclose()
+        await close(client)
 
 
 class Cache:

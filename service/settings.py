@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+
+from .redis_client import redacted
 
 T = TypeVar("T")
 
@@ -58,6 +59,9 @@ class Settings:
     one_future: bool = True
     one_future_when_redis_down: str = "refuse"
     one_future_ttl_seconds: int = 30 * 24 * 3600
+    # Replicas that must hold a one-future record before the apply is answered (Redis WAIT):
+    # 1 with a cluster or Sentinel, so that a failover cannot lose a record already answered.
+    one_future_replicas: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -69,7 +73,7 @@ class Settings:
                     if f.name in SECRETS:
                         shown = "<secret>"
                     else:
-                        shown = repr(_redacted(value) if f.name == "redis_url" else value)
+                        shown = repr(redacted(value) if f.name.endswith("redis_url") else value)
                     raise SettingsError(f"{f.name.upper()}={shown}: {problem}")
         if self.seal_keys is not None and self.seal_keys_file is not None:
             raise SettingsError("SEAL_KEYS and SEAL_KEYS_FILE are both set: set one of them")
@@ -149,34 +153,11 @@ def _key_file(path: str) -> str | None:
 
 
 def _redis_url(url: str) -> str | None:
-    """The URL as redis-py reads it, with the checks it skips (a database that is no number)."""
-    from redis.connection import parse_url
+    """A URL of one server, a cluster or a Sentinel service that makes a client
+    (service/redis_client.py: the forms, and the checks redis-py skips)."""
+    from .redis_client import check_url
 
-    parts = urlsplit(url)
-    if parts.scheme not in ("redis", "rediss", "unix"):
-        return "must be a redis://, rediss:// or unix:// URL"
-    try:
-        parse_url(url)
-    except ValueError as e:
-        return f"not a usable Redis URL ({e})"
-    if parts.scheme == "unix" and not parts.path:
-        return "a unix:// URL needs the socket's path"
-    if parts.scheme != "unix" and not parts.hostname:
-        return "needs a host"
-    db = parts.path.strip("/")
-    if parts.scheme != "unix" and db and not db.isdigit():
-        return "the database (the path) must be a number"
-    return None
-
-
-def _redacted(url: str) -> str:
-    """The URL without its password: a settings error must not print a secret."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[1]
-    user = f"{parts.username}:***@" if parts.username else ":***@"
-    return urlunsplit(parts._replace(netloc=user + netloc))
+    return check_url(url)
 
 
 _PARSERS: dict[str, Callable[[str], Any]] = {
@@ -185,7 +166,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "redis_ttl_seconds": int, "legal_actions_max_limit": int, "log_level": str.lower,
     "shutdown_timeout_seconds": int,
     "allow_unsealed": _boolean, "one_future": _boolean, "one_future_when_redis_down": str.lower,
-    "one_future_ttl_seconds": int,
+    "one_future_ttl_seconds": int, "one_future_replicas": int,
 }
 _KIND: dict[Callable[[str], Any], str] = {int: "an integer", float: "a number", str: "text",
                                           str.lower: "text", _boolean: "true or false"}
@@ -210,4 +191,5 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "seal_keys_file": _key_file,
     "one_future_when_redis_down": lambda v: None if v in ("refuse", "allow") else "must be refuse or allow",
     "one_future_ttl_seconds": _between(60, 365 * 24 * 3600),
+    "one_future_replicas": _between(0, 16),
 }

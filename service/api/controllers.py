@@ -123,7 +123,8 @@ async def one_future(request: Request[Any, Any, Any], received: handlers.Receive
     state_id = sealing.open(body.state).digest  # it opened for the answer just given
     action = hashlib.sha256(_ENCODE(body.action)).digest()
     try:
-        standing = await cache.redis.claim(b"future:" + state_id, action, settings.one_future_ttl_seconds)
+        standing = await cache.redis.claim(b"future:" + state_id, action, settings.one_future_ttl_seconds,
+                                           settings.one_future_replicas)
     except RedisUnavailable as e:
         if settings.one_future_when_redis_down == "allow":
             log.warning("one future not recorded (%s); allowed by ONE_FUTURE_WHEN_REDIS_DOWN", e)

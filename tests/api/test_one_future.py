@@ -5,6 +5,7 @@ while Redis is down the apply is refused (503) or allowed, as ONE_FUTURE_WHEN_RE
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 from litestar.testing import TestClient
@@ -12,6 +13,7 @@ from litestar.testing import TestClient
 from service.api.app import create_app
 from service.seal import new_key
 from service.settings import Settings
+from tests.redis_servers import LocalRedis, require_binaries, wait_until
 
 from .conftest import free_port
 
@@ -84,3 +86,31 @@ def test_unsealed_states_are_not_protected_when_allowed(state: Any, redis_url: s
         actions = client.post("/v1/legal-actions", json={"state": state, "limit": 2}).json()["actions"]
         for action in actions:
             assert client.post("/v1/apply", json={"state": state, "action": action}).status_code == 200
+
+
+def test_with_one_future_replicas_an_apply_is_answered_once_a_replica_holds_its_record(
+        tmp_path: Path) -> None:
+    """ONE_FUTURE_REPLICAS=1: the record is made on the master at once, but the apply is answered
+    only when a replica has it too (WAIT), so that a failover cannot lose a record already
+    answered. Without a replica: 503, while the record stands (another action is refused);
+    once a replica follows, the same action is answered."""
+    require_binaries()
+    servers = LocalRedis(tmp_path)
+    try:
+        primary = servers.start()
+        url = f"redis://127.0.0.1:{primary}/0"
+        # A generous timeout (WAIT waits half of it): a busy machine must not delay the replica's
+        # acknowledgement past it.
+        with _client(url, one_future_replicas=1, redis_timeout_ms=4000) as client:
+            state, first, other = _state_and_two_actions(client)
+            alone = client.post("/v1/apply", json={"state": state, "action": first})
+            assert alone.status_code == 503 and alone.json()["error"] == "one-future-unavailable"
+            assert "reached 0 of 1 replicas" in alone.json()["message"]
+            assert client.post("/v1/apply", json={"state": state, "action": other}).status_code == 409
+            replica = servers.start(replica_of=primary)
+            wait_until("the replica to follow", lambda: servers.in_sync(replica), 30)
+            assert client.post("/v1/apply", json={"state": state, "action": first}).status_code == 200
+            assert client.post("/v1/apply", json={"state": state, "action": other}).status_code == 409
+            assert client.get("/v1/cache/stats").json()["redis"]["errors"] == 0  # no breaker trip
+    finally:
+        servers.stop()

@@ -1,0 +1,243 @@
+"""Every Redis client of the referee is made here, from a URL: one server, a Redis Cluster, or
+the master of a Sentinel service. The cache tier and the one-future records call `connect`; the
+settings call `check_url`, so a URL that could not make a client stops the start.
+
+The URL forms (README.md, "Settings"):
+
+- `redis://[user:password@]host[:port][/db][?option=value...]`, `rediss://...` (TLS) and
+  `unix://[user:password@]/path[?db=n]`: one server, read by redis-py's own `from_url`.
+- `redis+cluster://[user:password@]host:port[,host:port...][?option=value...]` (and
+  `rediss+cluster://`): a Redis Cluster. The hosts are seeds: the client asks them for the
+  cluster's nodes and slots and follows the cluster from there. No database (a cluster has only
+  database 0).
+- `redis+sentinel://[user:password@]host:port[,host:port...]/service[/db][?option=value...]`
+  (and `rediss+sentinel://`): the current master of the Sentinel service `service`, asked of the
+  sentinels before each new connection, so a failover is followed. The credentials and options
+  are the master's; the sentinels are asked without a password.
+
+The options of the query string are redis-py's connection options (e.g. `ssl_ca_certs`,
+`protocol`), as for `redis://`; the timeouts and retries are always the referee's own.
+
+A plain `rediscluster` scheme or a `REDIS_CLUSTER=true` switch would do as well; the scheme was
+chosen so that one variable says everything about where the data lives, and `ONE_FUTURE_REDIS_URL`
+or any later Redis setting gets clusters and Sentinel by calling the same two functions.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+SERVER, CLUSTER, SENTINEL = "server", "cluster", "sentinel"
+_SCHEMES = {
+    "redis": (SERVER, False), "rediss": (SERVER, True), "unix": (SERVER, False),
+    "redis+cluster": (CLUSTER, False), "rediss+cluster": (CLUSTER, True),
+    "redis+sentinel": (SENTINEL, False), "rediss+sentinel": (SENTINEL, True),
+}
+_DEFAULT_PORT = {CLUSTER: 6379, SENTINEL: 26379}
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a URL points: its kind, the seed nodes (cluster, sentinels), the Sentinel service,
+    and the connection options redis-py read from it (credentials, database, TLS, the query)."""
+
+    kind: str
+    url: str
+    nodes: tuple[tuple[str, int], ...] = ()
+    service: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    tls: bool = False
+
+
+def parse(url: str) -> Target:
+    """The target of `url`; ValueError with a short reason when it cannot be used."""
+    from redis.asyncio.connection import parse_url
+
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    if scheme not in _SCHEMES:
+        raise ValueError("must be a redis://, rediss://, unix://, redis+cluster:// or "
+                         "redis+sentinel:// URL")
+    kind, tls = _SCHEMES[scheme]
+    parts = urlsplit(url)
+    if kind == SERVER:
+        try:
+            parse_url(url)
+        except ValueError as e:
+            raise ValueError(f"not a usable Redis URL ({e})") from None
+        if scheme == "unix" and not parts.path:
+            raise ValueError("a unix:// URL needs the socket's path")
+        if scheme != "unix" and not parts.hostname:
+            raise ValueError("needs a host")
+        db = parts.path.strip("/")
+        if scheme != "unix" and db and not db.isdigit():
+            raise ValueError("the database (the path) must be a number")
+        return Target(SERVER, url, tls=tls)
+
+    userinfo, _, hosts = parts.netloc.rpartition("@")
+    if not hosts:
+        raise ValueError("needs at least one host:port")
+    nodes = tuple(_node(h, _DEFAULT_PORT[kind]) for h in hosts.split(","))
+    path = [unquote(p) for p in parts.path.split("/") if p]
+    service = None
+    db = "0"
+    if kind == CLUSTER:
+        if path and path != ["0"]:
+            raise ValueError("a cluster has no database to choose: no path after the hosts")
+    else:
+        if not path:
+            raise ValueError("needs the Sentinel service's name as its path (/mymaster)")
+        if len(path) > 2 or (len(path) == 2 and not path[1].isdigit()):
+            raise ValueError("the path must be /service or /service/db (a number)")
+        service, db = path[0], (path[1] if len(path) == 2 else "0")
+    # redis-py reads the credentials and the query on a one-host URL of the same server kind.
+    first = (userinfo + "@" if userinfo else "") + hosts.split(",")[0]
+    one = urlunsplit(("rediss" if tls else "redis", first, f"/{db}", parts.query, ""))
+    try:
+        options = parse_url(one)
+    except ValueError as e:
+        raise ValueError(f"not a usable Redis URL ({e})") from None
+    for key in ("host", "port", "connection_class"):
+        options.pop(key, None)
+    if kind == CLUSTER:
+        options.pop("db", None)
+    return Target(kind, url, nodes, service, dict(options), tls)
+
+
+def _node(text: str, default_port: int) -> tuple[str, int]:
+    try:
+        parts = urlsplit("//" + text)
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"{text!r} is not host:port") from None
+    if not parts.hostname or parts.username is not None or parts.path:
+        raise ValueError(f"{text!r} is not host:port")
+    return parts.hostname, port or default_port
+
+
+def check_url(url: str) -> str | None:
+    """Why `url` cannot make a client (for the settings), or None. Builds the client once,
+    which connects to nothing: an option redis-py does not take fails here, not at the first
+    request."""
+    try:
+        client = connect(url, timeout=1.0)
+    except ValueError as e:
+        return str(e)
+    except Exception as e:  # redis-py refusing an option or a combination
+        return f"not a usable Redis URL ({type(e).__name__}: {e})"
+    del client
+    return None
+
+
+def connect(url: str, *, timeout: float, max_connections: int = 64) -> Any:
+    """A redis.asyncio client for `url` (nothing is connected until the first command).
+
+    Every call is bounded by `timeout` (seconds) to connect and to read, and is never retried:
+    the caller's circuit breaker decides when to ask again. A cluster client follows MOVED and
+    ASK redirections itself and finds the new topology after a failure."""
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    target = parse(url)
+    common: dict[str, Any] = {"socket_timeout": timeout, "socket_connect_timeout": timeout,
+                              "health_check_interval": 0}
+    if target.kind == SERVER:
+        from redis.asyncio import Redis
+
+        return Redis.from_url(url, retry=Retry(NoBackoff(), 0), retry_on_timeout=False,
+                              max_connections=max_connections, **common)
+    options = {**target.options, **common}
+    if target.kind == CLUSTER:
+        from redis.asyncio.cluster import ClusterNode, RedisCluster
+
+        # Not requiring full coverage: while a slot has no master (a failover in progress), the
+        # keys of the other slots are still served; those of the lost slot fail like a Redis down.
+        return RedisCluster(startup_nodes=[ClusterNode(host, port) for host, port in target.nodes],
+                            require_full_coverage=False, retry=Retry(NoBackoff(), 0),
+                            max_connections=max_connections, ssl=target.tls, **options)
+    from redis.asyncio.sentinel import Sentinel
+
+    sentinel = Sentinel(list(target.nodes), sentinel_kwargs={**common, "ssl": target.tls,
+                                                             "retry": Retry(NoBackoff(), 0)})
+    assert target.service is not None  # parse() requires it
+    client = sentinel.master_for(target.service, redis_class=_sentinel_master(), ssl=target.tls,
+                                 retry=Retry(NoBackoff(), 0), retry_on_timeout=False,
+                                 max_connections=max_connections, **options)
+    client.sentinel = sentinel
+    return client
+
+
+async def close(client: Any) -> None:
+    """Close every connection of `client`. A cluster client that met a failure marks itself for
+    a new discovery, and its own `aclose` then closes nothing: its nodes are closed here."""
+    await client.aclose()
+    if is_cluster(client):
+        await client.nodes_manager.aclose()
+        await client.nodes_manager.aclose("startup_nodes")
+
+
+def is_cluster(client: Any) -> bool:
+    from redis.asyncio.cluster import RedisCluster
+
+    return isinstance(client, RedisCluster)
+
+
+async def set_once(client: Any, key: bytes, value: bytes, ttl: int, replicas: int = 0,
+                   wait_ms: int = 100) -> tuple[bytes | None, int | None]:
+    """`SET key value NX EX ttl` and the value that stands after it, in one round trip on one
+    connection (on a cluster: of the key's master). With `replicas` > 0 the key's TTL is renewed
+    (a write even when the key was there) and `WAIT replicas wait_ms` follows on the same
+    connection: the second value is how many replicas hold everything written so far, the
+    record included (None when not asked). Redirections are not followed (a MOVED or ASK
+    raises, like a failure): a WAIT on another node would confirm nothing."""
+    if is_cluster(client):
+        await client.initialize()
+        node = client.get_node_from_key(key)
+        pipe = client.pipeline()
+        extra: dict[str, Any] = {"target_nodes": node}
+    else:
+        pipe = client.pipeline(transaction=False)
+        extra = {}
+    pipe.set(key, value, nx=True, ex=ttl)
+    pipe.get(key)
+    if replicas:
+        pipe.expire(key, ttl)
+        pipe.execute_command("WAIT", replicas, wait_ms, **extra)
+    if is_cluster(client):
+        results = await pipe.execute(allow_redirections=False)
+    else:
+        results = await pipe.execute()
+    stored = None if results[1] is None else bytes(results[1])
+    return stored, (int(results[3]) if replicas else None)
+
+
+@functools.cache
+def _sentinel_master() -> type:
+    """The client class of a Sentinel master, which closes the sentinels' connections too."""
+    from redis.asyncio import Redis
+
+    class SentinelMaster(Redis):  # type: ignore[misc]
+        sentinel: Any = None
+
+        async def aclose(self, close_connection_pool: bool | None = None) -> None:
+            await super().aclose(close_connection_pool)
+            if self.sentinel is not None:
+                await self.sentinel.aclose()
+
+    return SentinelMaster
+
+
+def redacted(url: str) -> str:
+    """The URL without its password (in the user part or the query): a settings error must not
+    print a secret. Everything up to the last `@` is the user part, so a password holding a `/`
+    or an `@` is hidden too."""
+    scheme, sep, rest = url.partition("://")
+    if sep and "@" in rest:
+        userinfo, _, hosts = rest.rpartition("@")
+        user = userinfo.split(":", 1)[0] if ":" in userinfo else userinfo
+        rest = (f"{user}:***@" if ":" in userinfo else f"{user}@") + hosts
+    rest = re.sub(r"([?&]password=)[^&#]*", r"\1***", rest, flags=re.I)
+    return f"{scheme}{sep}{rest}"
