@@ -23,6 +23,8 @@ from service.settings import Settings, SettingsError
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 MANIFESTS = sorted((DEPLOY / "k8s").glob("*.yaml"))
+# The Redis Cluster variant: its own Redis and the referee's Redis settings for it.
+CLUSTER_MANIFESTS = sorted((DEPLOY / "k8s" / "redis-cluster").glob("*.yaml"))
 K8S_VERSION = "1.30"  # the oldest Kubernetes the manifests are meant for
 
 
@@ -84,7 +86,8 @@ def test_dockerignore_lets_in_only_what_the_build_copies() -> None:
 # --- Kubernetes ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", MANIFESTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MANIFESTS + CLUSTER_MANIFESTS,
+                         ids=lambda p: p.relative_to(DEPLOY / "k8s").as_posix())
 def test_manifest_fits_the_kubernetes_schemas(path: Path) -> None:
     docs = [d for d in yaml.safe_load_all(path.read_text("utf-8")) if d]
     assert docs
@@ -186,6 +189,126 @@ def test_references_between_resources_resolve() -> None:
     _resource("Service", "referee-redis")
 
 
+# --- Kubernetes with a Redis Cluster ---------------------------------------------------------
+
+
+def _cluster_resource(kind: str, name: str) -> dict[str, Any]:
+    found = [doc for path in CLUSTER_MANIFESTS for doc in yaml.safe_load_all(path.read_text("utf-8"))
+             if doc and doc["kind"] == kind and doc["metadata"]["name"] == name]
+    assert len(found) == 1, f"one {kind} {name} expected, found {len(found)}"
+    return found[0]
+
+
+def _cluster_nodes() -> list[str]:
+    """host:port of every pod of the StatefulSet, by its name under the headless Service."""
+    sts = _cluster_resource("StatefulSet", "referee-redis-cluster")
+    service = _cluster_resource("Service", sts["spec"]["serviceName"])
+    assert service["spec"]["clusterIP"] == "None"
+    (port,) = [p["port"] for p in service["spec"]["ports"] if p["name"] == "redis"]
+    name = sts["metadata"]["name"]
+    return [f"{name}-{i}.{service['metadata']['name']}:{port}" for i in range(sts["spec"]["replicas"])]
+
+
+def test_the_redis_cluster_is_six_nodes_with_persistence_in_cluster_mode() -> None:
+    sts = _cluster_resource("StatefulSet", "referee-redis-cluster")
+    assert sts["spec"]["replicas"] == 6
+    labels = sts["spec"]["template"]["metadata"]["labels"]
+    assert sts["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    for kind in ("Service", "PodDisruptionBudget"):
+        resource = _cluster_resource(kind, "referee-redis-cluster")
+        selector = resource["spec"].get("selector", {})
+        assert selector.get("matchLabels", selector).items() <= labels.items()
+    (claim,) = sts["spec"]["volumeClaimTemplates"]
+    (container,) = sts["spec"]["template"]["spec"]["containers"]
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    assert mounts[claim["metadata"]["name"]] == "/data"
+    config = _cluster_resource("ConfigMap", "referee-redis-cluster")["data"]["redis.conf"]
+    settings = dict(line.split(None, 1) for line in config.splitlines() if line and not line.startswith("#"))
+    assert settings["cluster-enabled"] == "yes" and settings["dir"] == "/data"
+    assert settings["appendonly"] == "yes"  # the one-future records survive a restart
+    assert settings["maxmemory-policy"] == "volatile-ttl"  # answers go before records
+    # The Job's pods are not nodes: the Service and the budget do not select them.
+    job = _cluster_resource("Job", "referee-redis-cluster-create")
+    job_labels = job["spec"]["template"]["metadata"]["labels"]
+    assert not sts["spec"]["selector"]["matchLabels"].items() <= job_labels.items()
+
+
+def _stub(directory: Path, name: str, body: str) -> None:
+    path = directory / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+
+
+def test_the_start_script_puts_the_peers_new_addresses_in_nodes_conf(tmp_path: Path) -> None:
+    """A restarted pod has a new IP and so may its peers: before Redis reads nodes.conf, each
+    node's IP is looked up by the host name it announced; a name that does not resolve keeps its
+    old IP. Run with stand-ins for getent, hostname and redis-server."""
+    script = _cluster_resource("ConfigMap", "referee-redis-cluster")["data"]["start.sh"]
+    bin_dir, data = tmp_path / "bin", tmp_path / "data"
+    bin_dir.mkdir()
+    data.mkdir()
+    _stub(bin_dir, "getent", 'case "$2" in\n  n0.svc) echo "10.0.0.10  n0.svc" ;;\n'
+          '  n1.svc) echo "10.0.0.11  n1.svc" ;;\n  *) exit 2 ;;\nesac\n')
+    _stub(bin_dir, "hostname", "echo referee-redis-cluster-1\n")
+    _stub(bin_dir, "redis-server", 'echo "$@" > "$REDIS_DATA/started"\n')
+    (data / "nodes.conf").write_text(
+        "a1 10.0.0.1:6379@16379,n0.svc master - 0 0 1 connected 0-8191\n"
+        "b2 10.0.0.2:6379@16379,n1.svc myself,master - 0 0 2 connected 8192-16383\n"
+        "c3 10.0.0.3:6379@16379,gone.svc slave a1 0 0 1 connected\n"
+        "vars currentEpoch 2 lastVoteEpoch 0\n")
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "REDIS_DATA": str(data), "POD_IP": "10.0.0.11",
+           "REDIS_HEADLESS_SERVICE": "referee-redis-cluster"}
+    subprocess.run(["sh", "-c", script], env=env, check=True, timeout=30)
+    assert (data / "nodes.conf").read_text() == (
+        "a1 10.0.0.10:6379@16379,n0.svc master - 0 0 1 connected 0-8191\n"
+        "b2 10.0.0.11:6379@16379,n1.svc myself,master - 0 0 2 connected 8192-16383\n"
+        "c3 10.0.0.3:6379@16379,gone.svc slave a1 0 0 1 connected\n"
+        "vars currentEpoch 2 lastVoteEpoch 0\n")
+    assert (data / "started").read_text().split() == [
+        "/etc/redis/redis.conf", "--cluster-announce-ip", "10.0.0.11", "--cluster-announce-hostname",
+        "referee-redis-cluster-1.referee-redis-cluster"]
+
+
+def _run_job(tmp_path: Path, slots_assigned: int) -> list[list[str]]:
+    """The Job's script with a stand-in redis-cli that answers PING and CLUSTER INFO and logs
+    every call; the calls."""
+    job = _cluster_resource("Job", "referee-redis-cluster-create")["spec"]["template"]["spec"]
+    (container,) = job["containers"]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(parents=True)
+    log = tmp_path / "calls"
+    info = f"cluster_state:fail\\r\\ncluster_slots_assigned:{slots_assigned}\\r\\n"
+    _stub(bin_dir, "redis-cli", f'echo "$@" >> {log}\ncase "$*" in\n  *ping) echo PONG ;;\n'
+          f'  *"cluster info") printf "{info}" ;;\nesac\n')
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", **{e["name"]: e["value"] for e in container["env"]}}
+    assert container["command"][:2] == ["sh", "-c"]
+    subprocess.run(["sh", "-c", container["command"][2]], env=env, check=True, timeout=30)
+    return [line.split() for line in log.read_text().splitlines()]
+
+
+def test_the_job_creates_the_cluster_of_the_statefulsets_nodes_once(tmp_path: Path) -> None:
+    nodes = _cluster_nodes()
+    calls = _run_job(tmp_path / "new", slots_assigned=0)
+    pings = [c for c in calls if c[-1] == "ping"]
+    assert [f"{c[1]}:{c[3]}" for c in pings] == nodes  # it waits for every node
+    assert calls[-1] == ["--cluster", "create", *nodes, "--cluster-replicas", "1", "--cluster-yes"]
+    again = _run_job(tmp_path / "made", slots_assigned=16384)
+    assert not any("create" in c for c in again)  # the cluster exists: nothing is done
+
+
+def test_the_cluster_variants_referee_settings_point_at_the_statefulset() -> None:
+    config = _cluster_resource("ConfigMap", "referee-redis")["data"]
+    base = _resource("ConfigMap", "referee-redis")["data"]
+    assert set(config) == set(base) | {"ONE_FUTURE_REPLICAS"}  # the Deployment reads either
+    settings = Settings.from_env(config)
+    from service.redis_client import parse
+
+    target = parse(settings.redis_url or "")
+    assert target.kind == "cluster"
+    assert [f"{host}:{port}" for host, port in target.nodes] == _cluster_nodes()
+    assert settings.one_future_replicas == 1
+
+
 # --- docker compose -----------------------------------------------------------------------------
 
 
@@ -198,7 +321,8 @@ def _compose() -> dict[str, Any]:
 
 def test_compose_file_fits_the_compose_specification() -> None:
     compose = _compose()
-    assert set(compose["services"]) == {"referee", "redis"}
+    default = {name for name, service in compose["services"].items() if not service.get("profiles")}
+    assert default == {"referee", "redis"}  # `docker compose up` is the referee and one Redis
 
 
 def test_the_compose_check_refuses_a_misspelt_key() -> None:
@@ -221,6 +345,48 @@ def test_compose_runs_the_image_with_redis_and_valid_settings() -> None:
     assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     # Answers (a day) are evicted before one-future records (30 days): the nearest end first.
     assert redis["command"][redis["command"].index("--maxmemory-policy") + 1] == "volatile-ttl"
+
+
+def test_the_compose_cluster_profile_makes_a_cluster_a_second_referee_uses(tmp_path: Path) -> None:
+    services = _compose()["services"]
+    profiled = {name for name, service in services.items() if service.get("profiles") == ["cluster"]}
+    nodes = sorted(name for name in profiled if name.startswith("redis-node-"))
+    assert profiled == {*nodes, "redis-cluster-create", "referee-cluster"} and len(nodes) == 6
+    for name in nodes:
+        command = services[name]["command"]
+        assert command[command.index("--cluster-enabled") + 1] == "yes"
+        assert command[command.index("--maxmemory-policy") + 1] == "volatile-ttl"
+    create = services["redis-cluster-create"]
+    assert set(create["depends_on"]) == set(nodes)
+    assert all(d["condition"] == "service_healthy" for d in create["depends_on"].values())
+    # Its command, with a stand-in redis-cli: creates the cluster of the six nodes, or nothing
+    # when the slots are assigned already.
+    assert create["command"][:2] == ["sh", "-c"]
+    for assigned, creates in ((0, True), (16384, False)):
+        bin_dir = tmp_path / str(assigned)
+        bin_dir.mkdir()
+        log = bin_dir / "calls"
+        (bin_dir / "redis-cli").write_text(
+            f'#!/bin/sh\necho "$@" >> {log}\n'
+            f'case "$*" in *"cluster info") printf "cluster_slots_assigned:{assigned}\\r\\n" ;; esac\n')
+        (bin_dir / "redis-cli").chmod(0o755)
+        subprocess.run(["sh", "-c", create["command"][2]], env={"PATH": f"{bin_dir}:/usr/bin:/bin"},
+                       check=True, timeout=30)
+        calls = [line.split() for line in log.read_text().splitlines()]
+        made = ["--cluster", "create", *(f"{n}:6379" for n in nodes), "--cluster-replicas", "1",
+                "--cluster-yes"]
+        assert (made in calls) is creates
+    referee = services["referee-cluster"]
+    assert referee["depends_on"]["redis-cluster-create"]["condition"] == "service_completed_successfully"
+    same = ("build", "image")
+    assert [referee[k] for k in same] == [services["referee"][k] for k in same]
+    settings = Settings.from_env(referee["environment"])
+    from service.redis_client import parse
+
+    target = parse(settings.redis_url or "")
+    assert target.kind == "cluster" and {host for host, _ in target.nodes} <= set(nodes)
+    assert settings.one_future_replicas == 1
+    assert referee["ports"] == [f"8001:{settings.port}"]
 
 
 # --- what the image installs --------------------------------------------------------------------
