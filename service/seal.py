@@ -29,6 +29,7 @@ import msgspec
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 
+from service.engine.edition1 import completed
 from service.engine.secrecy import conceal
 from service.engine.state import GameState
 
@@ -153,7 +154,13 @@ class Sealing:
             whole = cipher.decrypt(data, self._associated(kid))
         except (binascii.Error, ValueError, InvalidTag):
             raise SealError("bad-seal", "the seal does not authenticate: it was altered or cut") from None
-        full = _DECODE_STATE.decode(whole)  # our own bytes, authenticated: they decode
+        try:
+            full = _DECODE_STATE.decode(whole)  # our own bytes, authenticated: they decode
+        except msgspec.ValidationError:  # unless written by edition 1, defaults left out
+            written = completed(whole)
+            if written is None:
+                raise SealError("bad-seal", "the sealed state cannot be read by this referee") from None
+            full = _DECODE_STATE.decode(written)
         public, expected = msgspec.structs.replace(state, seal=None), conceal(full)
         if expected != public:  # struct equality: field by field, as the encodings would compare
             raise SealError("bad-seal", "the public part does not match its seal: "

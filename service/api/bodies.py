@@ -13,6 +13,7 @@ import msgspec
 
 import service.engine  # noqa: F401  (registers every module before the unions are built)
 from service.engine import scoring
+from service.engine.acting import Actor, ToAct
 from service.engine.records import Int, Record
 from service.engine.rules import all_action_types, all_event_types, all_line_types
 from service.engine.scoring import Round
@@ -46,10 +47,13 @@ class Move(Record):
 
 
 class LegalActionsQuery(Record):
-    """POST /v1/legal-actions: a state and the most actions to list."""
+    """POST /v1/legal-actions: a state, the most actions to list, and optionally the player whose
+    actions to list (`to_act` of an answer names who may act; without `player`, the actions of
+    everyone who may, e.g. every thief's in the thieves' window)."""
 
     state: GameState
     limit: Limit = 1000
+    player: PlayerName | None = None
 
 
 class PastPlayer(Record):
@@ -122,8 +126,11 @@ class Answer(msgspec.Struct, frozen=True, gc=False, kw_only=True):
 
 
 class GameAnswer(Answer):
+    """POST /v1/games: the new game's state, whether it is over, and who must act first."""
+
     state: GameState
     game_over: bool
+    to_act: ToAct
 
 
 class Validity(Answer):
@@ -146,10 +153,14 @@ class Breakdown(Answer):
 
 
 class Applied(Answer):
+    """POST /v1/apply: the new state, what happened, the scoring rounds held, whether the game is
+    over, and who must act next."""
+
     state: GameState
     events: tuple[AnyEvent, ...]
     scoring: tuple[Breakdown, ...]
     game_over: bool
+    to_act: ToAct
 
 
 class LegalActions(Answer):
@@ -196,8 +207,8 @@ class ErrorBody(Answer):
 
 
 __all__ = [
-    "AnyAction", "AnyEvent", "AnyLine", "Applied", "Breakdown", "ErrorBody", "GameAnswer",
+    "Actor", "AnyAction", "AnyEvent", "AnyLine", "Applied", "Breakdown", "ErrorBody", "GameAnswer",
     "Health", "LegalActions", "LegalActionsQuery", "ModuleInfo", "Modules", "Move", "NewGame",
     "PastPlayer", "PastRound", "PlayerScore", "Position", "Readiness", "RenderPosition", "RenderQuery",
-    "RenderState", "ScoreQuery", "StateRound", "Validity", "View", "ViewQuery",
+    "RenderState", "ScoreQuery", "StateRound", "ToAct", "Validity", "View", "ViewQuery",
 ]

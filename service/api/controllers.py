@@ -209,10 +209,14 @@ class LegalActionsController(Controller):
     @post(operation_id="listLegalActions", summary="List the legal actions of a state", status_code=200,
           dto=StrictBody.of(LegalActionsQuery, lazy=True), return_dto=None,
           responses=_responses(LegalActions, "Up to `limit` legal actions, each of which passes "
-                               "/v1/validate, and whether the list was cut short.", s422=INCONSISTENT))
+                               "/v1/validate, and whether the list was cut short.",
+                               s422=_error(INCONSISTENT.description + " `unknown-player` when no "
+                                           "player has the name given as `player`.")))
     async def legal_actions(self, request: Request[Any, Any, Any],
                             data: Received) -> Response[bytes]:
-        """The actions the player to act may take now, in a stable order."""
+        """The actions the players who may act can take now, in a stable order; with `player`,
+        only that player's (an answer's `to_act` names who may act: the active player, a player
+        a decision waits for, the players of an out-of-turn window such as the thieves')."""
         return await cached(request, "legal-actions", data, handlers.legal_actions)
 
 

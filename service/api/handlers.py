@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from service import engine
+from service.engine.edition1 import completed
 from service.engine.game import position_problems
 from service.engine.rules import registered
 from service.engine.sheet import score_sheet
@@ -151,7 +152,7 @@ def new_game(body: NewGame, sealing: Sealing = UNSEALED) -> GameAnswer:
     except engine.GameRequestError as e:
         raise _refused("bad-game-request", "the game cannot be set up", e.violations) from None
     return GameAnswer(state=handed_out(outcome.state, sealing),  # type: ignore[arg-type]
-                      game_over=outcome.game_over)
+                      game_over=outcome.game_over, to_act=engine.to_act(outcome.state))
 
 
 def validate(body: Move, sealing: Sealing = UNSEALED) -> Validity:
@@ -165,11 +166,16 @@ def apply(body: Move, sealing: Sealing = UNSEALED) -> Applied:
     except engine.IllegalAction as e:
         raise _refused("illegal-action", "the action is illegal", e.violations) from None
     return Applied(state=handed_out(outcome.state, sealing), events=outcome.events,  # type: ignore[arg-type]
-                   scoring=outcome.scoring, game_over=outcome.game_over)  # type: ignore[arg-type]
+                   scoring=outcome.scoring, game_over=outcome.game_over,  # type: ignore[arg-type]
+                   to_act=engine.to_act(outcome.state))
 
 
 def legal_actions(body: LegalActionsQuery, sealing: Sealing = UNSEALED) -> LegalActions:
-    actions, truncated = engine.legal_actions(checked(body.state, sealing), body.limit)
+    state = checked(body.state, sealing)
+    if body.player is not None and state.seat_of(body.player) < 0:
+        message = f"no player is named {body.player!r}"
+        raise RequestError(422, "unknown-player", message, [engine.Violation("base.turn.order", message)])
+    actions, truncated = engine.legal_actions(state, body.limit, body.player)
     return LegalActions(actions=tuple(actions), truncated=truncated)
 
 
@@ -244,12 +250,23 @@ def decode(body_type: Any, raw: bytes) -> Any:
         try:
             return decoder.decode(raw)
         except msgspec.ValidationError as e:
+            if "missing required field" in str(e) and "$.state" in str(e):
+                written = _edition1(raw)
+                if written is not None:  # a state of edition 1, defaults left out
+                    return decoder.decode(written)
             if "got `float`" not in str(e):
                 raise
             # JSON Schema counts 3.0 as an integer: accept integral numbers written as floats.
             return msgspec.convert(_integral(msgspec.json.decode(raw)), body_type, strict=True)
     except msgspec.DecodeError as e:  # ValidationError is a DecodeError
         raise RequestError(400, "bad-request", f"invalid request body: {e}") from None
+
+
+def _edition1(raw: bytes) -> bytes | None:
+    """The body with its state's fields written whole, when it is a state of edition 1."""
+    fields = _KEYS.decode(raw)
+    state = completed(bytes(fields["state"])) if "state" in fields else None
+    return None if state is None else _ENCODE({**fields, "state": msgspec.Raw(state)})
 
 
 def _integral(value: Any) -> Any:

@@ -8,6 +8,20 @@ So the component schemas are taken from msgspec's own JSON Schema of the same ty
 are the same), then every object and union is checked to carry both, and the OpenAPI links of
 a game's life (create -> legal actions -> apply -> legal actions ...) are added.
 
+Then it is made plain for the common client generators (openapi-python-client,
+datamodel-code-generator, openapi-typescript), without changing what it accepts:
+- a field that every answer writes is `required` (a struct without `omit_defaults`, or a field
+  without a default), so generated types have no "unset" there;
+- `default` is kept out of properties (openapi-typescript makes a property with a default
+  required, so `{type, player, cards}` would not type-check as a take-money); an optional
+  field says in its description what leaving it out means;
+- a tag is a `const` with itself as default (generated models fill it in: no one-value enum to
+  name); every one-value enum is a `const`;
+- a tuple of equal items is an array of that item with its length (`prefixItems` with
+  `items: false` stops openapi-python-client); other tuples keep `prefixItems` without it;
+- the unions have a name of their own: `Action`, `Event`, `Line`, and the bodies `ScoreQuery`
+  and `RenderQuery`.
+
     python -m service.api.openapi            write openapi/openapi.json
     python -m service.api.openapi --check    exit 1 if the committed file is not up to date
 """
@@ -17,6 +31,7 @@ from __future__ import annotations
 import copy
 import functools
 import sys
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +39,7 @@ import msgspec
 
 from service.cache import CacheStats
 
-from . import bodies
+from . import bodies, render
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT = ROOT / "openapi" / "openapi.json"
@@ -98,6 +113,96 @@ def add_discriminators(node: Any, components: dict[str, Any]) -> None:
             add_discriminators(value, components)
 
 
+def settle_required_and_defaults(components: dict[str, Any]) -> None:
+    """Every field a struct always writes is required; no property keeps a `default` but a tag's
+    (an optional field's description says what leaving it out means)."""
+    for name, cls in struct_types().items():
+        schema = components.get(name)
+        if schema is None:
+            continue
+        config = cls.__struct_config__
+        properties: dict[str, Any] = schema.get("properties", {})
+        if not config.omit_defaults:
+            schema["required"] = list(properties)
+        for field, prop in properties.items():
+            if field == config.tag_field:
+                prop.pop("enum", None)
+                prop.update({"type": "string", "const": config.tag, "default": config.tag})
+            elif "default" in prop:
+                value = prop.pop("default")
+                if field not in schema.get("required", ()):
+                    left_out = f"Default (when left out): {msgspec.json.encode(value).decode()}."
+                    prop["description"] = " ".join(filter(None, (prop.get("description"), left_out)))
+
+
+def plain_shapes(node: Any) -> None:
+    """Tuples without `items: false` (of equal items: an array of that item), one-value enums
+    as `const`."""
+    if isinstance(node, dict):
+        prefix = node.pop("prefixItems", None)
+        if prefix is not None:
+            if node.get("items") is False:
+                del node["items"]
+            if all(item == prefix[0] for item in prefix):
+                node["items"] = prefix[0]
+            else:
+                node["prefixItems"] = prefix
+        enum = node.get("enum")
+        if isinstance(enum, list) and len(enum) == 1:
+            node["const"] = node.pop("enum")[0]
+        for value in node.values():
+            plain_shapes(value)
+    elif isinstance(node, list):
+        for value in node:
+            plain_shapes(value)
+
+
+UNIONS: dict[str, tuple[Any, str]] = {
+    "Action": (bodies.AnyAction, "Every action of every module: a union tagged by `type`; each "
+                                 "names its `player`."),
+    "Event": (bodies.AnyEvent, "What happened: a union of past-tense events tagged by `type`."),
+    "Line": (bodies.AnyLine, "A line of a scoring breakdown: a union tagged by `category`."),
+    "ScoreQuery": (bodies.ScoreQuery, "POST /v1/score: a scoring position of a real table, or a "
+                                      "game state and the round to score it as if held now."),
+    "RenderQuery": (render.RenderQuery, "POST /v1/render: a game state (and the player whose view "
+                                        "to draw), or a scoring position."),
+}
+
+
+def name_unions(document: dict[str, Any], components: dict[str, Any]) -> None:
+    """Each union of UNIONS written inline becomes a `$ref` to a component of its own name."""
+    wanted = {frozenset(REF.format(name=t.__name__) for t in typing.get_args(union)): name
+              for name, (union, _) in UNIONS.items()}
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                node[key] = walk(value)
+            for key in ("anyOf", "oneOf"):
+                members = node.get(key)
+                if not isinstance(members, list):
+                    continue
+                refs = [str(m.get("$ref")) for m in members if isinstance(m, dict)]
+                name = wanted.get(frozenset(refs)) if refs and len(refs) == len(members) else None
+                if name is not None:
+                    if name not in components:
+                        union = {"description": UNIONS[name][1], "oneOf": node[key]}
+                        if "discriminator" in node:
+                            union["discriminator"] = node["discriminator"]
+                        components[name] = union
+                    rest = {k: v for k, v in node.items() if k not in (key, "discriminator")}
+                    return {"$ref": REF.format(name=name), **rest}
+        elif isinstance(node, list):
+            return [walk(value) for value in node]
+        return node
+
+    for path in document.get("paths", {}).values():
+        walk(path)
+    for name in list(components):
+        if name not in UNIONS:  # a union's own members stay as they are
+            components[name] = walk(components[name])
+
+
 LINKS: dict[tuple[str, str], dict[str, Any]] = {
     ("/v1/games", "201"): {
         "ListLegalActionsOfNewGame": {
@@ -140,7 +245,10 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
     components = doc.setdefault("components", {}).setdefault("schemas", {})
     components.update(msgspec_components())
     close_objects(components)
+    settle_required_and_defaults(components)
+    plain_shapes(doc)
     add_discriminators(doc, components)
+    name_unions(doc, components)
     for (path, status), links in LINKS.items():
         doc["paths"][path]["post"]["responses"][status]["links"] = links
     doc["components"]["schemas"] = dict(sorted(components.items()))

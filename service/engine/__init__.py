@@ -3,13 +3,15 @@
     new_game(players, modules, seed) -> Outcome
     validate(state, action) -> list[Violation]
     apply(state, action) -> Outcome            (raises IllegalAction)
-    legal_actions(state, limit) -> (actions, truncated)
+    legal_actions(state, limit, player) -> (actions, truncated)
+    to_act(state) -> ToAct                     (who may act now, and why)
     random_action(state, generator) -> Action | None
     score(position) / score_state(state, round) -> Breakdown
     check_consistency(state) -> list[Violation]
     admitted(state) -> GameState               (raises OutdatedState: editions.py)
 """
 
+from .acting import Actor, ToAct, to_act
 from .actions import Action
 from .consistency import check_consistency
 from .editions import EDITION, OutdatedState, admitted
@@ -34,6 +36,7 @@ from .violations import IllegalAction, InconsistentState, Violation
 __all__ = [
     "EDITION",
     "Action",
+    "Actor",
     "Breakdown",
     "GameRequestError",
     "GameState",
@@ -43,6 +46,7 @@ __all__ = [
     "Outcome",
     "OutdatedState",
     "Position",
+    "ToAct",
     "Violation",
     "admitted",
     "apply",
@@ -54,5 +58,6 @@ __all__ = [
     "random_action",
     "score",
     "score_state",
+    "to_act",
     "validate",
 ]

@@ -63,7 +63,7 @@ def finish_turn(state: GameState, ctx: Context) -> GameState:
 
 
 def next_turn(state: GameState) -> Turn:
-    return Turn(player=(state.turn.player + 1) % len(state.players))
+    return Turn.start((state.turn.player + 1) % len(state.players))
 
 
 def hand_total(player: Player, currency: str) -> int:

@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from . import base as _base  # noqa: F401  (registers the base game first)
 from .actions import Action
 from .base.turn import after_final_placement, empty_market
-from .catalogue import CATALOGUE, FOUNTAIN
+from .catalogue import CATALOGUE
 from .consistency import check_consistency, foreign_tokens
 from .editions import EDITION
 from .events import Event
@@ -32,7 +32,7 @@ from .rules import (
     setup_steps,
 )
 from .scoring import Breakdown, Position, position_of, score_position
-from .state import Dirk, GameState, PlacedTile, Player, Turn
+from .state import Dirk, GameState, Player, Turn
 from .tally_checks import tally_problems
 from .violations import IllegalAction, InconsistentState, Violation
 
@@ -90,13 +90,12 @@ def new_game(players: Sequence[str], modules: Sequence[str] = (), seed: int = 0)
         raise GameRequestError(problems)
     order = {m.id: i for i, m in enumerate(registered())}
     chosen = tuple(sorted(set(modules), key=order.__getitem__))
-    state = GameState(
-        players=tuple(Player(name=n, alhambra=(PlacedTile(x=0, y=0, tile=FOUNTAIN),))
-                      for n in players),
+    state = GameState.new(
+        players=tuple(Player.new(n) for n in players),
         modules=chosen,
-        turn=Turn(player=0),
+        turn=Turn.start(0),
         market=empty_market(),
-        dirk=Dirk(name=CATALOGUE.dirk_name) if len(players) == 2 else None,
+        dirk=Dirk.new(CATALOGUE.dirk_name) if len(players) == 2 else None,
         edition=EDITION,
     )
     ctx = Context(Generator(seed_state(seed)))
@@ -213,8 +212,9 @@ def _acting_rules(state: GameState) -> list[ActionRule]:
     return [r for r in action_rules(state).values() if state.phase in r.phases and r.kind != "decision"]
 
 
-def iter_legal_actions(state: GameState) -> Iterator[Action]:
-    """Candidates of every action rule that `validate` accepts (two-stage filter).
+def iter_legal_actions(state: GameState, player: str | None = None) -> Iterator[Action]:
+    """Candidates of every action rule that `validate` accepts (two-stage filter); with
+    `player`, only that player's.
 
     The timing checks of `validate` are made once per rule; a rule with exact candidates
     skips its own check, and the checks other modules add always run.
@@ -222,11 +222,16 @@ def iter_legal_actions(state: GameState) -> Iterator[Action]:
     if state.phase == "over":
         return
     seat = acting_seat(state)
+    wanted = None if player is None else state.seat_of(player)
     for rule in _acting_rules(state):
+        if wanted is not None and wanted != seat and rule.kind != "out-of-turn":
+            continue  # only an out-of-turn rule lists actions of a player who is not to act
         if _timing(state, rule, seat) is not None:
             continue
         extra = extra_checks(state, rule.action)
         for action in rule.candidates(state, seat):
+            if player is not None and action.player != player:
+                continue
             if not rule.exact_candidates and rule.check(state, action):
                 continue
             if any(fn(state, action) for fn in extra):
@@ -234,18 +239,41 @@ def iter_legal_actions(state: GameState) -> Iterator[Action]:
             yield action
         for candidates, _ in plan_of(state).variants.get(rule.action, ()):
             for action in candidates(state, seat):
-                if not validate(state, action):
+                if (player is None or action.player == player) and not validate(state, action):
                     yield action
 
 
-def legal_actions(state: GameState, limit: int = 1000) -> tuple[list[Action], bool]:
-    """Up to `limit` legal actions and whether the list was cut short."""
+def legal_actions(state: GameState, limit: int = 1000,
+                  player: str | None = None) -> tuple[list[Action], bool]:
+    """Up to `limit` legal actions (with `player`, only that player's) and whether the list was
+    cut short."""
     out: list[Action] = []
-    for action in iter_legal_actions(state):
+    for action in iter_legal_actions(state, player):
         if len(out) == limit:
             return out, True
         out.append(action)
     return out, False
+
+
+def out_of_turn_players(state: GameState) -> list[tuple[int, ActionRule]]:
+    """The seats that have a legal out-of-turn action now (e.g. a theft in the thieves' window),
+    each with the first such rule, in seat order. None while a decision is pending."""
+    rules = [r for r in action_rules(state).values() if r.kind == "out-of-turn" and state.phase in r.phases]
+    if not rules or (plan_of(state).pending and pending_decision(state) is not None):
+        return []
+    found: dict[int, ActionRule] = {}
+    for rule in rules:
+        extra = extra_checks(state, rule.action)
+        for action in rule.candidates(state, state.turn.player):
+            seat = state.seat_of(action.player)
+            if seat in found or seat < 0:
+                continue
+            if not rule.exact_candidates and rule.check(state, action):
+                continue
+            if any(fn(state, action) for fn in extra):
+                continue
+            found[seat] = rule
+    return sorted(found.items())
 
 
 def random_action(state: GameState, rng: Generator) -> Action | None:

@@ -19,6 +19,11 @@ class Record(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, 
 HIDDEN = msgspec.Meta(extra={"hidden": True})
 
 
+def hidden(empty: object) -> msgspec.Meta:
+    """HIDDEN, for a field without a default: the public part holds `empty` instead."""
+    return msgspec.Meta(extra={"hidden": True, "empty": empty})
+
+
 # Limits on hostile input: every string, number and list a client can send is bounded, and the
 # bounds are in the schema (maxLength, minimum/maximum, maxItems). They are wide enough for any
 # real game (the largest list, the bag, holds fewer than 120 tiles); fields with tighter bounds

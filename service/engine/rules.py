@@ -137,6 +137,9 @@ class ActionRule:
     # True when `candidates` yields only actions that `check` accepts (the property tests
     # hold every rule to it); listing then skips re-checking each one.
     exact_candidates: bool = True
+    # What taking the action does, in words, for "who must act" (`acting.to_act`): shown to every
+    # player for an out-of-turn action (e.g. "steal a money card from the display").
+    what: str = ""
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per module

@@ -1,4 +1,5 @@
-"""The public part of a state: every field marked `HIDDEN` set back to its default.
+"""The public part of a state: every field marked `HIDDEN` set back to its default (or, for a
+field without one, to its empty value: an empty list, or the `empty` its mark names).
 
 Fields are marked where they are declared (`Annotated[T, records.HIDDEN]`): the order of the
 money deck and of the bag, the cards in hands, the generator's state, and each module's hidden
@@ -52,9 +53,10 @@ def _plan(struct: type) -> tuple[tuple[str, bool, Any], ...]:
     plan = []
     for field in mi.type_info(struct).fields:  # type: ignore[union-attr]
         if _is_hidden(field.type):
-            if field.default is mi.NODEFAULT:
-                raise TypeError(f"{struct.__name__}.{field.name} is HIDDEN but has no default")
-            plan.append((field.name, True, field.default))
+            empty = field.default if field.default is not mi.NODEFAULT else _empty(field.type)
+            if empty is mi.NODEFAULT:
+                raise TypeError(f"{struct.__name__}.{field.name} is HIDDEN but has no default or empty value")
+            plan.append((field.name, True, empty))
         elif any(_plan(t) for t in _structs_in(field.type)):
             plan.append((field.name, False, None))
     return tuple(plan)
@@ -62,6 +64,16 @@ def _plan(struct: type) -> tuple[tuple[str, bool, Any], ...]:
 
 def _is_hidden(t: mi.Type) -> bool:
     return isinstance(t, mi.Metadata) and bool((t.extra or {}).get("hidden"))
+
+
+def _empty(t: mi.Type) -> Any:
+    """The value a hidden field without a default is emptied to: the `empty` of its mark, or
+    an empty tuple for a list."""
+    while isinstance(t, mi.Metadata):
+        if "empty" in (t.extra or {}):
+            return t.extra["empty"]  # type: ignore[index]
+        t = t.type
+    return () if isinstance(t, mi.VarTupleType | mi.ListType) else mi.NODEFAULT
 
 
 def _structs_in(t: mi.Type) -> list[type]:

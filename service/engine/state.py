@@ -23,7 +23,7 @@ from .modules.treasure.model import TreasureState
 from .modules.vendors.model import VendorsState
 from .modules.walls.model import WallsState
 from .modules.zoo.model import ZooState
-from .records import HIDDEN, Int, Many, Record, Text
+from .records import HIDDEN, Int, Many, Record, Text, hidden
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 # The generator state (64 bits) as 16 lowercase hex digits: JSON integers beyond 2^53 are lossy
@@ -90,22 +90,40 @@ def lift_tile(placed: Tile) -> Tile:
     return Tile(**{f: getattr(placed, f) for f in Tile.__struct_fields__})
 
 
+# GameState, Player, Turn and Dirk have no defaults: every field is in every state the referee
+# writes and required in every state it reads, so a client reads one shape (a generated client
+# gets no "unset" fields). Tiles and market spaces keep optional tokens; modules' parts keep
+# their defaults (left out when they hold them).
+
+
 class Player(Record):
     name: Text
-    hand: Annotated[Many[Text], HIDDEN] = ()
-    alhambra: Many[PlacedTile] = ()
-    reserve: Many[Tile] = ()
+    hand: Annotated[Many[Text], HIDDEN]
+    alhambra: Many[PlacedTile]
+    reserve: Many[Tile]
     # Bought this turn (base.buy.hold) or received as a leftover (base.end.leftovers): to place.
-    held: Many[Tile] = ()
-    score: Int = 0
+    held: Many[Tile]
+    score: Int
+
+    @classmethod
+    def new(cls, name: str) -> Player:
+        """A player at the start: the fountain alone in the Alhambra, nothing else."""
+        from .catalogue import FOUNTAIN
+
+        return cls(name=name, hand=(), alhambra=(PlacedTile(x=0, y=0, tile=FOUNTAIN),), reserve=(),
+                   held=(), score=0)
 
 
 class Dirk(Record):
     """The virtual third player of a two-player game (RULES.md §9)."""
 
-    name: Text = "Dirk"
-    tiles: Many[Tile] = ()
-    score: Int = 0
+    name: Text
+    tiles: Many[Tile]
+    score: Int
+
+    @classmethod
+    def new(cls, name: str) -> Dirk:
+        return cls(name=name, tiles=(), score=0)
 
 
 class MarketSpace(Record):
@@ -133,18 +151,28 @@ def emptied(space: MarketSpace) -> MarketSpace:
 
 
 class Turn(Record):
-    """Who must act now and what they may still do.
+    """Whose turn it is and what they may still do. Who must act now is not always that player
+    (a decision may wait for another, other players may act out of turn): answers say it in
+    `to_act`.
 
-    `actions` is 1 while the player may take an action (at the start of a turn, or after an
-    exact payment, `base.buy.exact-bonus`) and 0 once their actions are over; `acted` says
-    whether they have taken one this turn.
+    `player` is the seat (index in `players`) whose turn it is. `actions` is 1 while the player
+    may take an action (at the start of a turn, or after an exact payment,
+    `base.buy.exact-bonus`) and 0 once their actions are over; `acted` says whether they have
+    taken one this turn. `ending` is 0 while the turn is played; when the end of the turn
+    (RULES.md §H) stops for a decision (moving animals, passing a craftsman, ...), it is the
+    position in the end-of-turn order to resume at once the decision is taken.
     """
 
     player: Int
-    actions: Int = 1
-    acted: bool = False
+    actions: Int
+    acted: bool
     # While the end of the turn waits for a decision: the end-of-turn step to resume at.
-    ending: Int = 0
+    ending: Int
+
+    @classmethod
+    def start(cls, player: int, actions: int = 1) -> Turn:
+        """The turn of `player` as it starts (`actions` 0: placing tiles, not acting)."""
+        return cls(player=player, actions=actions, acted=False, ending=0)
 
 
 class RankEntry(Record):
@@ -154,6 +182,9 @@ class RankEntry(Record):
 
 
 Phase = Literal["play", "final-placement", "over"]
+# The fields of GameState that hold a module's part (named after the module).
+MODULE_PARTS = ("zoo", "grounds", "power", "extensions", "staff", "craftsmen", "walls", "treasure",
+                "thieves", "vendors", "change")
 
 
 # The rules edition a state was made under (engine/editions.py); a state without one is of
@@ -170,36 +201,46 @@ class GameState(Record):
     players: Many[Player]
     turn: Turn
     market: Many[MarketSpace]
-    modules: Many[Text] = ()
-    phase: Phase = "play"
-    display: Many[Text] = ()
-    deck: Annotated[Many[Text], HIDDEN] = ()
-    discard: Many[Text] = ()
-    bag: Annotated[Many[Text], HIDDEN] = ()
-    dirk: Dirk | None = None
+    modules: Many[Text]
+    phase: Phase
+    display: Many[Text]
+    deck: Annotated[Many[Text], HIDDEN]
+    discard: Many[Text]
+    bag: Annotated[Many[Text], HIDDEN]
+    dirk: Dirk | None
     # Scoring rounds called by a scoring card and not yet held (base.turn.scoring-card).
-    scoring_called: Many[Int] = ()
-    rounds_held: Many[Int] = ()
+    scoring_called: Many[Int]
+    rounds_held: Many[Int]
     # Tiles out of the game (leftovers nobody wins, base.end.leftovers).
-    removed: Many[Tile] = ()
-    ranking: Many[RankEntry] = ()
-    rng: Annotated[RngState, HIDDEN] = "0000000000000000"
+    removed: Many[Tile]
+    ranking: Many[RankEntry]
+    rng: Annotated[RngState, hidden("0000000000000000")]
     # The state of each module that keeps one (None while the module is off).
-    zoo: ZooState | None = None
-    grounds: GroundsState | None = None
-    power: PowerState | None = None
-    extensions: ExtensionsState | None = None
-    staff: StaffState | None = None
-    craftsmen: CraftsmenState | None = None
-    walls: WallsState | None = None
-    treasure: TreasureState | None = None
-    thieves: ThievesState | None = None
-    vendors: VendorsState | None = None
-    change: ChangeState | None = None
+    zoo: ZooState | None
+    grounds: GroundsState | None
+    power: PowerState | None
+    extensions: ExtensionsState | None
+    staff: StaffState | None
+    craftsmen: CraftsmenState | None
+    walls: WallsState | None
+    treasure: TreasureState | None
+    thieves: ThievesState | None
+    vendors: VendorsState | None
+    change: ChangeState | None
     # Set by the HTTP referee when sealing is on (service/seal.py): this whole state, encrypted
     # and authenticated; the fields above then hold only its public part. The engine ignores it.
     seal: Annotated[str, msgspec.Meta(min_length=1, max_length=65_536)] | None = None
     edition: RulesEdition = 1
+
+    @classmethod
+    def new(cls, players: tuple[Player, ...], modules: tuple[str, ...], turn: Turn,
+            market: tuple[MarketSpace, ...], dirk: Dirk | None, edition: int) -> GameState:
+        """A state before any setup step: nothing dealt, every module's part absent."""
+        empty = {f: None for f in cls.__struct_fields__ if f in MODULE_PARTS}
+        return cls(players=players, modules=modules, turn=turn, market=market, phase="play",
+                   display=(), deck=(), discard=(), bag=(), dirk=dirk, scoring_called=(),
+                   rounds_held=(), removed=(), ranking=(), rng="0000000000000000", edition=edition,
+                   **empty)
 
     def player_named(self, name: str) -> Player | None:
         for player in self.players:

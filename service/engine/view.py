@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
 
+from .acting import ToAct, to_act
 from .modules import register_all
 from .records import Record
 from .rules import modules_of, registered
@@ -20,7 +21,10 @@ from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Tile, Tu
 register_all()  # the view has a field per registered module
 
 
-class PlayerSeen(Record):
+# A view is an answer only: every field is written, defaults too (required in the contract).
+
+
+class PlayerSeen(Record, omit_defaults=False):
     name: str
     hand_size: int
     hand: tuple[str, ...] | None = None  # only in the viewer's own entry
@@ -30,13 +34,16 @@ class PlayerSeen(Record):
     score: int = 0
 
 
-class BaseView(Record):
+class BaseView(Record, omit_defaults=False):
     """The base game's part of every view: the state without the hands of the others, the deck,
     the bag and the generator."""
 
     viewer: str | None
     players: tuple[PlayerSeen, ...]
     turn: Turn
+    # Who must act next and why (the same for every viewer, but a decision the viewer owes may
+    # name what only the viewer sees).
+    to_act: ToAct
     market: tuple[MarketSpace, ...]
     modules: tuple[str, ...] = ()
     phase: str = "play"
@@ -62,7 +69,7 @@ def _view_type() -> Any:
         "View", fields, bases=(BaseView,), module=__name__,
         namespace={"__doc__": "What one player (or a spectator) may see of a game state (RULES.md §8): "
                               "hidden information is left out or replaced by counts."},
-        frozen=True, gc=False, forbid_unknown_fields=True, omit_defaults=True, kw_only=True)
+        frozen=True, gc=False, forbid_unknown_fields=True, omit_defaults=False, kw_only=True)
 
 
 if TYPE_CHECKING:
@@ -87,8 +94,8 @@ def view(state: GameState, viewer: str | None) -> View:
         for i, p in enumerate(state.players)
     )
     parts = {m.id: m.view.seen(state, seat) for m in modules_of(state) if m.view is not None}
-    return View(viewer=viewer, players=players, turn=state.turn, market=state.market,
-                modules=state.modules, phase=state.phase, display=state.display,
+    return View(viewer=viewer, players=players, turn=state.turn, to_act=to_act(state, seat),
+                market=state.market, modules=state.modules, phase=state.phase, display=state.display,
                 deck_size=len(state.deck), bag_size=len(state.bag), discard=state.discard,
                 dirk=state.dirk, scoring_called=state.scoring_called,
                 rounds_held=state.rounds_held, removed=state.removed, ranking=state.ranking,

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from service.engine.acting import ToAct, to_act
 from service.engine.scoring import Position
 from service.engine.sheet import running_totals
 from service.engine.state import GameState
@@ -60,10 +61,9 @@ def _rounds_line(called: tuple[int, ...], held: tuple[int, ...]) -> str:
     return " \u00b7 ".join(parts)
 
 
-def _table(game: Any, title: str, seats: list[Seat], deck: int, bag: int) -> str:
+def _table(game: Any, title: str, seats: list[Seat], deck: int, bag: int, who: ToAct) -> str:
     """The picture of a state or a view (they share these fields)."""
-    names = [s.name for s in seats]
-    lines = [turn_text(game.turn, game.phase, names), f"bag {bag} tiles",
+    lines = [turn_text(who, game.phase), f"bag {bag} tiles",
              _rounds_line(game.scoring_called, game.rounds_held), _modules_line(game.modules)]
     parts = module_parts(game)
     common = [market_panel(game.market), display_panel(game.display, len(game.discard), deck)]
@@ -91,14 +91,19 @@ def render_state(state: GameState) -> str:
     """The whole state: every hand, every module's part (deck and bag by their sizes)."""
     parts = module_parts(state)
     extras, markers = per_seat(parts, len(state.players))
+    who = to_act(state)
     seats = [
         Seat(index=i, name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve,
-             held=p.held, hand=p.hand, hand_size=len(p.hand),
-             active=i == state.turn.player and state.phase != "over",
+             held=p.held, hand=p.hand, hand_size=len(p.hand), active=_waited_for(who, i),
              extras=tuple(extras[i]), markers=tuple(markers[i]))
         for i, p in enumerate(state.players)
     ]
-    return _table(state, "Game state (everything)", seats, len(state.deck), len(state.bag))
+    return _table(state, "Game state (everything)", seats, len(state.deck), len(state.bag), who)
+
+
+def _waited_for(who: ToAct, seat: int) -> bool:
+    """The player the game waits for (the first who may act) is marked."""
+    return bool(who.actors) and who.actors[0].seat == seat
 
 
 def render_view(view: View) -> str:
@@ -108,13 +113,12 @@ def render_view(view: View) -> str:
     extras, markers = per_seat(parts, len(view.players))
     seats = [
         Seat(index=i, name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve,
-             held=p.held, hand=p.hand, hand_size=p.hand_size,
-             active=i == view.turn.player and view.phase != "over",
+             held=p.held, hand=p.hand, hand_size=p.hand_size, active=_waited_for(view.to_act, i),
              extras=tuple(extras[i]), markers=tuple(markers[i]))
         for i, p in enumerate(view.players)
     ]
     title = f"{view.viewer}'s view" if view.viewer is not None else "A spectator's view"
-    return _table(view, title, seats, view.deck_size, view.bag_size)
+    return _table(view, title, seats, view.deck_size, view.bag_size, view.to_act)
 
 
 def _dirk_name(name: str) -> str:

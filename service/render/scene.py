@@ -15,9 +15,10 @@ from typing import Any
 import drawsvg as draw
 import msgspec
 
+from service.engine.acting import ToAct
 from service.engine.catalogue import NEIGHBOURS
 from service.engine.rules import registered
-from service.engine.state import Dirk, MarketSpace, PlacedTile, RankEntry, Tile, Turn, market_tile
+from service.engine.state import Dirk, MarketSpace, PlacedTile, RankEntry, Tile, market_tile
 
 from . import palette
 from .layout import Box, attrs, flow, framed, label, placed, row, stack, titled
@@ -270,13 +271,18 @@ def ranking_panel(ranking: Sequence[RankEntry], title: str = "Ranking") -> Box |
     return framed(stack(lines, 3), label(title, 13, bold=True), class_="ranking")
 
 
-def turn_text(turn: Turn, phase: str, names: Sequence[str]) -> str:
-    if phase == "over":
+def turn_text(who: ToAct, phase: str) -> str:
+    """Who must act (the engine's `to_act`), as a line of the header."""
+    if phase == "over" or not who.actors:
         return "the game is over"
-    who = names[turn.player] if 0 <= turn.player < len(names) else f"seat {turn.player}"
+    first, *others = who.actors
     step = "final placement" if phase == "final-placement" else "play"
-    actions = f"{turn.actions} action{'s' if turn.actions != 1 else ''} left"
-    return f"{step} \u00b7 {who} to act \u00b7 {actions}"
+    text = f"{step} \u00b7 {first.player} to act ({first.rule})"
+    if first.kind == "turn":
+        text += f" \u00b7 {first.actions_left} action{'s' if first.actions_left != 1 else ''} left"
+    if others:
+        text += f" \u00b7 may act out of turn: {', '.join(a.player for a in others)}"
+    return text
 
 
 def header(title: str, lines: Sequence[str]) -> Box:

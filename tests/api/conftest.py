@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import socket
 import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -115,3 +120,32 @@ def redis_url() -> Iterator[str]:
     server = private_redis_or_skip()
     yield server.url
     server.kill()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextlib.contextmanager
+def live_server(**env: str) -> Iterator[str]:
+    """A referee (uvicorn, one worker) on a free loopback port with these settings; its URL."""
+    port = free_port()
+    environ = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "SEAL_KEYS", "SEAL_KEYS_FILE")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "service.api.app:create_app", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning"], cwd=ROOT, env={**environ, **env},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/healthz", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError("the referee did not start") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

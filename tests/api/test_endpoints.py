@@ -23,7 +23,7 @@ def test_create_game_answers_201_with_the_state(client: TestClient) -> None:
     r = client.post("/v1/games", json={"players": ["Ana", "Ben"], "modules": ["zoo"], "seed": 42})
     assert r.status_code == 201
     body = r.json()
-    assert set(body) == {"state", "game_over"} and body["game_over"] is False
+    assert set(body) == {"state", "game_over", "to_act"} and body["game_over"] is False
     assert [p["name"] for p in body["state"]["players"]] == ["Ana", "Ben"]
     assert body["state"]["modules"] == ["zoo"]
 
@@ -62,7 +62,7 @@ def test_apply_answers_the_new_state_and_events(client: TestClient, state: Any) 
     r = client.post("/v1/apply", json={"state": state, "action": action})
     assert r.status_code == 200
     body = r.json()
-    assert set(body) == {"state", "events", "scoring", "game_over"}
+    assert set(body) == {"state", "events", "scoring", "game_over", "to_act"}
     assert body["events"] and body["state"] != state
 
 
@@ -89,9 +89,9 @@ def test_view_hides_other_hands(client: TestClient, state: Any) -> None:
     r = client.post("/v1/view", json={"state": state, "player": "Ana"})
     assert r.status_code == 200
     seen = {p["name"]: p for p in r.json()["players"]}
-    assert "hand" in seen["Ana"] and "hand" not in seen["Ben"]
+    assert seen["Ana"]["hand"] and seen["Ben"]["hand"] is None
     spectator = client.post("/v1/view", json={"state": state}).json()
-    assert all("hand" not in p for p in spectator["players"])
+    assert all(p["hand"] is None for p in spectator["players"])
 
 
 def test_view_hides_the_modules_hidden_parts(client: TestClient) -> None:

@@ -46,15 +46,69 @@ def test_structs_that_forbid_unknown_fields_are_closed() -> None:
             assert schemas[name].get("additionalProperties") is False, name
 
 
-def test_tagged_unions_have_a_discriminator_with_a_mapping() -> None:
+def test_tagged_unions_have_a_name_a_discriminator_and_a_mapping() -> None:
     schemas = _contract()["components"]["schemas"]
-    action = schemas["Move"]["properties"]["action"]
+    named = {"$ref": "#/components/schemas/Action"}
+    assert schemas["Move"]["properties"]["action"] == named
+    assert schemas["LegalActions"]["properties"]["actions"]["items"] == named
+    action = schemas["Action"]
     assert action["discriminator"]["propertyName"] == "type"
     assert action["discriminator"]["mapping"]["take-money"] == "#/components/schemas/TakeMoney"
-    events = schemas["Applied"]["properties"]["events"]["items"]
-    assert events["discriminator"]["propertyName"] == "type"
-    lines = schemas["PlayerScore"]["properties"]["lines"]["items"]
-    assert lines["discriminator"]["mapping"]["majority"] == "#/components/schemas/MajorityLine"
+    assert len(action["oneOf"]) == len(action["discriminator"]["mapping"]) > 20
+    assert schemas["Applied"]["properties"]["events"]["items"] == {"$ref": "#/components/schemas/Event"}
+    assert schemas["Event"]["discriminator"]["propertyName"] == "type"
+    assert schemas["PlayerScore"]["properties"]["lines"]["items"] == {"$ref": "#/components/schemas/Line"}
+    assert schemas["Line"]["discriminator"]["mapping"]["majority"] == "#/components/schemas/MajorityLine"
+
+
+def _nodes(node: object) -> list[dict]:
+    out = []
+    if isinstance(node, dict):
+        out.append(node)
+        for value in node.values():
+            out += _nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            out += _nodes(value)
+    return out
+
+
+def test_generators_read_tuples_and_tags_plainly() -> None:
+    """No `items: false` (openapi-python-client refuses it), no one-value enum (generated as an
+    enum type every constructor must name): tags are `const`, defaulting to themselves."""
+    doc = _contract()
+    nodes = _nodes(doc)
+    assert not [n for n in nodes if n.get("items") is False]
+    assert not [n for n in nodes if isinstance(n.get("enum"), list) and len(n["enum"]) == 1]
+    take = doc["components"]["schemas"]["TakeMoney"]["properties"]["type"]
+    assert take == {"type": "string", "const": "take-money", "default": "take-money"}
+    displaced = doc["components"]["schemas"]["PlaceBuilding"]["properties"]["displaced"]["anyOf"][1]
+    assert displaced["items"]["type"] == "integer" and displaced["minItems"] == displaced["maxItems"] == 2
+
+
+def test_fields_every_answer_writes_are_required_and_no_field_has_a_default_to_force_it() -> None:
+    """openapi-typescript makes a property with a `default` required (a plain take-money did not
+    type-check) and generators make a field that is not required "unset" (the state's `ranking`
+    came back Unset): so every field a state or an answer always holds is required, and the
+    optional ones (actions' module fields, tile tokens) have no default."""
+    schemas = _contract()["components"]["schemas"]
+    for name in ("GameState", "Player", "Turn", "GameAnswer", "Applied", "View", "PlayerSeen", "ToAct",
+                 "Actor", "ErrorBody", "Breakdown"):
+        assert set(schemas[name]["required"]) == set(schemas[name]["properties"]) - {"seal"}, name
+    for name, schema in schemas.items():
+        for field, prop in schema.get("properties", {}).items():
+            assert "default" not in prop or "const" in prop, (name, field)
+    assert "goldsmith" not in schemas["TakeMoney"]["required"]
+    assert "1000" in schemas["LegalActionsQuery"]["properties"]["limit"]["description"]
+
+
+def test_every_answer_has_a_named_schema() -> None:
+    for path, ops in _contract()["paths"].items():
+        for method, op in ops.items():
+            for status, response in op["responses"].items():
+                for media, content in response.get("content", {}).items():
+                    if media == "application/json":
+                        assert set(content["schema"]) == {"$ref"}, (method, path, status)
 
 
 def test_links_drive_a_game_through_its_life() -> None:
@@ -72,3 +126,9 @@ def test_docs_page_works_offline() -> None:
         for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-standalone-preset.js"):
             assert f"/schema/assets/{asset}" in page.text
             assert client.get(f"/schema/assets/{asset}").status_code == 200
+
+
+def test_every_field_of_the_turn_is_documented() -> None:
+    """`Turn.ending` was in the contract without a word on what it means."""
+    turn = _contract()["components"]["schemas"]["Turn"]
+    assert all(f"`{field}`" in turn["description"] for field in turn["properties"]), turn["description"]

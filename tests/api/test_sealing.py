@@ -51,8 +51,9 @@ def _refusal(client: TestClient, state: dict[str, Any]) -> tuple[int, str, str]:
 def test_a_sealed_state_shows_only_its_public_part(sealed: TestClient) -> None:
     state = _game(sealed)
     assert state["seal"].startswith("v1.new.")
-    assert not any(key in state for key in HIDDEN_BASE)  # emptied: omitted as defaults
-    assert all("hand" not in p for p in state["players"])
+    # Emptied: the base game's fields are always written, so as empty values.
+    assert [state[key] for key in HIDDEN_BASE] == [[], [], "0" * 16]
+    assert all(p["hand"] == [] for p in state["players"])
     assert "pile" not in state["staff"] and "bag" not in state["treasure"]
     assert "out" not in state["craftsmen"] and state["market"]  # the market is public
 
@@ -63,7 +64,7 @@ def test_a_sealed_game_is_played_and_stays_sealed(sealed: TestClient) -> None:
         answer = sealed.post("/v1/apply", json=_move(sealed, state))
         assert answer.status_code == 200, answer.text
         state = answer.json()["state"]
-        assert state["seal"].startswith("v1.new.") and "deck" not in state
+        assert state["seal"].startswith("v1.new.") and state["deck"] == []
 
 
 def test_sealing_is_deterministic(sealed: TestClient) -> None:

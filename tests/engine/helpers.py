@@ -181,7 +181,7 @@ def arrange(
     new_deck = [c for c in new_deck if c not in set_aside or c in deck_top]
 
     if turn is None and active is not None:
-        turn = Turn(player=[p.name for p in players].index(active))
+        turn = Turn.start([p.name for p in players].index(active))
     craftsmen = state.craftsmen
     if craftsmen is not None and turn is not None and any(craftsmen.face_down):
         # craftsmen.flip: during play the face-down craftsman lies before the active player.

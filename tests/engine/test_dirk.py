@@ -77,7 +77,7 @@ def test_dirk_setup_refuses_a_two_player_state_holding_a_third_copy(where: str) 
 def test_dirk_setup_refuses_dirk_with_three_players() -> None:
     state = new_game(["Ana", "Ben", "Cyd"], seed=1).state
     assert state.dirk is None and len(state.bag) == 50
-    problems = check_consistency(replace(state, dirk=Dirk()))
+    problems = check_consistency(replace(state, dirk=Dirk.new("Dirk")))
     assert any(v.rule == "dirk.setup" for v in problems), problems
 
 

@@ -23,13 +23,13 @@ def holding(tile: str, tiles: Sequence[Spec] = (), reserve: Sequence[str] = ()) 
         alhambras={"Ana": tiles},
         reserves={"Ana": reserve},
         held={"Ana": (tile,)},
-        turn=Turn(player=0, actions=0, acted=True),
+        turn=Turn(player=0, actions=0, acted=True, ending=0),
     )
 
 
 def redesigning(tiles: Sequence[Spec], reserve: Sequence[str] = ()) -> GameState:
     """Ana's turn, with that Alhambra and reserve: her action is still to come."""
-    return arrange(game(), alhambras={"Ana": tiles}, reserves={"Ana": reserve}, turn=Turn(player=0))
+    return arrange(game(), alhambras={"Ana": tiles}, reserves={"Ana": reserve}, turn=Turn.start(0))
 
 
 def at(state: GameState, name: str = "Ana") -> dict[tuple[int, int], str]:

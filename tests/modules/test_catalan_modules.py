@@ -67,7 +67,7 @@ def test_with_the_four_modules_the_base_rules_still_refuse_a_turn_or_building_th
     taken = play(state, TakeMoney(player="Ana", cards=state.display[:1])).state
     assert taken.active.name == "Ben"
     state = arrange(state, held={"Ana": ["garden-6-ESW"]}, active="Ana",
-                    turn=Turn(player=0, actions=0, acted=True))
+                    turn=Turn(player=0, actions=0, acted=True, ending=0))
     refused(state, TakeMoney(player="Ana", cards=state.display[:1]), "base.turn.one-action")
     refused(state, PlaceBuilding(player="Ana", tile="garden-6-ESW", x=1, y=0), "base.place.sides-match",
             "garden-6-ESW")

@@ -65,7 +65,7 @@ def hire(state: GameState, *cards: str, down: str | None = None, used: str | Non
     return state
 
 
-PLACING = Turn(player=0, actions=0, acted=True)  # Ana bought and places her buildings
+PLACING = Turn(player=0, actions=0, acted=True, ending=0)  # Ana bought and places her buildings
 NONE = ("brickmaker", "coiner")  # for the refusals of the other abilities
 
 

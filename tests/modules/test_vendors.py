@@ -49,7 +49,7 @@ def building_turn(held: str = "garden-10-open", alhambra: tuple[tuple[str, int, 
     """Ana's actions are over and she holds `held`; her disc stands at (1, 0)."""
     state = chosen_game()
     state = arrange(state, held={"Ana": [held]}, alhambras={"Ana": alhambra} if alhambra else None,
-                    active="Ana", turn=Turn(player=0, actions=0, acted=True))
+                    active="Ana", turn=Turn(player=0, actions=0, acted=True, ending=0))
     return state
 
 
@@ -192,7 +192,7 @@ def test_one_per_building_allows_returning_an_inhabitant_to_the_supply() -> None
     assert vendors is not None
     before = vendors.supply.count("garden")
     # Ana's next turn: the garden goes to the reserve, the inhabitant to the supply.
-    state = replace(state, turn=Turn(player=0))
+    state = replace(state, turn=Turn.start(0))
     outcome = play(state, RemoveToReserve(player="Ana", tile="garden-10-open"))
     vendors = outcome.state.vendors
     assert vendors is not None and vendors.supply.count("garden") == before + 1

@@ -129,7 +129,7 @@ ROW = (("garden-10-open", 1, 0), ("arcades-9-open", 2, 0), ("chambers-10-open", 
 # A garden with a south wall at (1, 0) over a garden with a north wall at (1, 1); the way round
 # goes through the fountain and the open arcades at (0, 1).
 WALLED = (("garden-12-S", 1, 0), ("arcades-9-open", 0, 1), ("garden-10-N", 1, 1))
-ACTIONS_OVER = Turn(player=0, actions=0, acted=True)
+ACTIONS_OVER = Turn(player=0, actions=0, acted=True, ending=0)
 
 
 def moving(alhambra: Sequence[tuple[str, int, int]], hand: Sequence[str],

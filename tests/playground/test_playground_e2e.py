@@ -63,11 +63,37 @@ def test_a_person_plays_three_actions_sees_a_refusal_and_steps_back(server: str,
     expect(page.locator("#history li.current")).to_have_count(1)
     expect(page.locator("#history li").nth(2)).to_have_class("current")
     assert json.loads(page.input_value("#state-json")) != state
+    # The refusal's verdict is gone; the status and the result say which step is shown.
+    shown = page.locator("#history li").nth(2).inner_text()
+    expect(page.locator("#status")).to_have_text(f"step 3 of 4: {shown}")
+    expect(page.locator("#violations li")).to_have_count(0)
+    expect(page.locator("#events li.heading")).to_contain_text("what ")
     page.select_option("#viewer", "Ana")
     _wait_for_picture(page)
 
     assert outside == [], f"the page fetched from elsewhere: {outside}"
     assert errors == []
+    page.close()
+
+
+def test_the_page_names_who_must_act_not_the_seat_whose_turn_it_is(server: str, browser: object) -> None:
+    """With vendors every player chooses inhabitants before the first turn, in seat order: Ana
+    first, though Cyd (seat 2, seed 3) takes the first turn; `turn.player` names Cyd."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+    page.goto(f"{server}/")
+    page.fill("#players", "Ana, Ben, Cyd")
+    page.fill("#seed", "3")
+    page.check("#modules input[value=vendors]")
+    page.click("#new-game")
+    expect(page.locator("#turn .actor")).to_have_count(1)
+    actor = page.locator("#turn .actor").first
+    expect(actor).to_have_attribute("data-player", "Ana")
+    expect(actor).to_have_attribute("data-kind", "decision")
+    expect(actor.locator("code")).to_have_text("vendors.setup")
+    assert json.loads(page.input_value("#state-json"))["turn"]["player"] == 2
+    expect(page.locator("#legal-actions li").first).to_contain_text("Ana: choose-inhabitants")
     page.close()
 
 

@@ -38,9 +38,11 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
         # A price lowered to 0 (craftsmen.carpenter) is paid with nothing, exactly.
         return [Violation("base.buy.amount", f"no cards are paid for {action.tile}, which costs {price}")]
     hand = state.players[state.turn.player].hand
-    out = [Violation("base.buy.currency", f"{c} is paid twice") for c in duplicates(action.payment)]
-    out += [Violation("base.buy.currency", f"{c} is not in {action.player}'s hand")
-            for c in action.payment if c not in hand]
+    # Cards that are not the buyer's to pay with: what is paid (base.buy.amount) does not stand,
+    # whatever their currency (base.buy.currency is about the currency of cards one holds).
+    out = [Violation("base.buy.amount", f"{c} is paid twice") for c in duplicates(action.payment)]
+    out += [Violation("base.buy.amount", f"{c} is not in {action.player}'s hand: only cards of the "
+                                         "hand pay") for c in action.payment if c not in hand]
     out += [Violation("base.buy.currency", f"{c} is no money card")
             for c in extra if c not in CATALOGUE.money]
     if out:

@@ -40,7 +40,7 @@ def deal_starting_money(state: GameState, ctx: Context) -> GameState:
     first = min(range(len(state.players)), key=order)
     ctx.events.append(GameCreated(players=tuple(p.name for p in state.players),
                                   first_player=state.players[first].name))
-    return replace(state, turn=Turn(player=first))
+    return replace(state, turn=Turn.start(first))
 
 
 def lay_display_and_market(state: GameState, ctx: Context) -> GameState:

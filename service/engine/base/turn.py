@@ -189,12 +189,12 @@ def next_recipient(state: GameState, ctx: Context, start: int) -> GameState:
     A decision still pending (a module's choice of leftovers) is taken first."""
     pending = pending_decision(state)
     if pending is not None:
-        return replace(state, phase="final-placement", turn=Turn(player=pending.seat, actions=0))
+        return replace(state, phase="final-placement", turn=Turn.start(pending.seat, actions=0))
     n = len(state.players)
     for k in range(n):
         seat = (start + k) % n
         if state.players[seat].held:
-            return replace(state, phase="final-placement", turn=Turn(player=seat, actions=0))
+            return replace(state, phase="final-placement", turn=Turn.start(seat, actions=0))
     return final_scoring(state, ctx)
 
 

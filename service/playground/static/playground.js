@@ -86,11 +86,35 @@ function showViewers(current) {
   select.value = current.players.some((p) => p.name === chosen) ? chosen : "";
 }
 
-function showTurn(current, gameOver) {
-  const who = current.players[current.turn.player];
-  $("turn").textContent = gameOver || current.phase === "over"
-    ? "the game is over"
-    : `${current.phase || "play"} · ${who ? who.name : "?"} to act`;
+// Who must act, as the referee says (`to_act` of an answer; for a loaded state, of its view):
+// the player the game waits for first, then those who may act out of turn.
+async function toAct(step) {
+  if (!step.to_act) {
+    const answer = await post("/v1/view", { state: step.state });
+    if (answer.ok) step.to_act = answer.data.to_act;
+  }
+  return step.to_act || { players: [], actors: [] };
+}
+
+function showTurn(step, who) {
+  const box = $("turn");
+  box.replaceChildren();
+  if (step.game_over || step.state.phase === "over") {
+    box.append(element("span", "the game is over"));
+    return;
+  }
+  box.append(element("span", `${step.state.phase || "play"}:`, "muted"));
+  who.actors.forEach((actor, i) => {
+    const item = element("span", null, `actor ${actor.kind}`);
+    item.dataset.player = actor.player;
+    item.dataset.kind = actor.kind;
+    item.append(element("strong", actor.player), ` ${i === 0 ? "to act" : "may act"}: ${actor.what}`);
+    if (actor.kind === "turn") {
+      item.append(` (${actor.actions_left} action${actor.actions_left === 1 ? "" : "s"} left)`);
+    }
+    item.append(" ", element("code", actor.rule, "rule"));
+    box.append(item);
+  });
 }
 
 async function showLegalActions() {
@@ -145,10 +169,14 @@ function showHistory() {
   $("forward").disabled = page.current >= page.history.length - 1;
 }
 
+// What the step shown did: its events and scoring rounds (a verdict of another step is cleared).
 function showResult(step) {
   $("violations").replaceChildren();
   const events = $("events");
   events.replaceChildren();
+  if ((step.events || []).length) {
+    events.append(element("li", step.action ? `what ${summary(step.action)} did:` : "the setup:", "heading"));
+  }
   for (const event of step.events || []) events.append(element("li", summary(event)));
   showScoring(step.scoring || []);
 }
@@ -192,9 +220,9 @@ async function show() {
   const step = page.history[page.current];
   $("state-json").value = JSON.stringify(step.state, null, 1);
   showViewers(step.state);
-  showTurn(step.state, step.game_over);
   showHistory();
-  await Promise.all([showPicture(), showLegalActions()]);
+  const [who] = await Promise.all([toAct(step), showPicture(), showLegalActions()]);
+  showTurn(step, who);
 }
 
 // --- changing the state -------------------------------------------------------------------
@@ -202,7 +230,9 @@ async function show() {
 function goTo(index) {
   if (index < 0 || index >= page.history.length) return;
   page.current = index;
-  showResult(page.history[index]);
+  const step = page.history[index];
+  status(`step ${index + 1} of ${page.history.length}: ${step.action ? summary(step.action) : "new game"}`);
+  showResult(step);
   show();
 }
 

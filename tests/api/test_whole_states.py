@@ -1,0 +1,82 @@
+"""States are written whole and read whole: every field of the game state, its players, its
+turn and Dirk is in every state the referee writes (so the contract marks them required and a
+generated client finds them), and a state that names its edition must hold them (400 naming
+the missing one). A state of edition 1, written before, left out the fields that held their
+default: it is still read as it was meant, sealed or not."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+from litestar.testing import TestClient
+
+from service.api.app import create_app
+from service.engine import Generator, apply, new_game, random_action
+from service.engine.state import Dirk, GameState, Player, Turn
+from service.seal import Sealing, new_key
+from service.settings import Settings
+
+
+def _played(modules: tuple[str, ...] = ("zoo",), steps: int = 12) -> GameState:
+    state = new_game(["Ana", "Ben", "Cyd"], modules, seed=3).state
+    rng = Generator(1)
+    for _ in range(steps):
+        action = random_action(state, rng)
+        assert action is not None
+        state = apply(state, action).state
+    return state
+
+
+def _as_edition_1(state: GameState) -> dict[str, Any]:
+    """The state as edition 1 wrote it: no edition, and every default left out."""
+    whole = json.loads(msgspec.json.encode(state))
+    old = {k: v for k, v in whole.items() if k != "edition" and v not in ([], None, "play", "0" * 16)}
+    old["players"] = [{k: v for k, v in p.items() if v not in ([], 0)} for p in whole["players"]]
+    defaults = {"actions": 1, "acted": False, "ending": 0}
+    old["turn"] = {k: v for k, v in whole["turn"].items() if k == "player" or v != defaults[k]}
+    return old
+
+
+def test_a_state_is_written_whole() -> None:
+    written = json.loads(msgspec.json.encode(new_game(["Ana", "Ben"], seed=1).state))
+    fields = set(GameState.__struct_fields__) - {"seal"}
+    assert fields <= set(written), fields - set(written)
+    assert set(written["players"][0]) == set(Player.__struct_fields__)
+    assert set(written["turn"]) == set(Turn.__struct_fields__)
+    assert set(written["dirk"]) == set(Dirk.__struct_fields__)
+    assert written["ranking"] == [] and written["zoo"] is None
+
+
+def test_a_state_of_edition_2_missing_a_field_is_refused_naming_it() -> None:
+    state = json.loads(msgspec.json.encode(_played()))
+    del state["players"][1]["held"]
+    with TestClient(create_app(Settings())) as client:
+        answer = client.post("/v1/legal-actions", json={"state": state, "limit": 1})
+    assert answer.status_code == 400
+    assert "`held`" in answer.json()["message"] and "$.state.players[1]" in answer.json()["message"]
+
+
+def test_a_state_edition_1_wrote_is_read_as_it_was_meant() -> None:
+    state = _played()
+    old = _as_edition_1(state)
+    assert "ranking" not in old and "held" not in old["players"][0] and "acted" not in old["turn"]
+    with TestClient(create_app(Settings())) as client:
+        whole = client.post("/v1/legal-actions", json={"state": json.loads(msgspec.json.encode(state))})
+        legacy = client.post("/v1/legal-actions", json={"state": old})
+        assert legacy.status_code == 200 and legacy.json() == whole.json()
+        view = client.post("/v1/view", json={"state": old, "player": "Ana"})
+        assert view.status_code == 200 and view.json()["ranking"] == []
+
+
+def test_a_sealed_state_of_edition_1_opens() -> None:
+    key = new_key("k1")
+    sealing = Sealing.from_settings(Settings(seal_keys=key))
+    state = msgspec.structs.replace(_played(), edition=1)
+    old = _as_edition_1(state)
+    sealed = sealing.seal(state, msgspec.json.encode(old))  # the seal holds the bytes edition 1 wrote
+    public = json.loads(msgspec.json.encode(sealed))
+    with TestClient(create_app(Settings(seal_keys=key))) as client:
+        answer = client.post("/v1/legal-actions", json={"state": public, "limit": 2})
+    assert answer.status_code == 200, answer.text
