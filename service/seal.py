@@ -29,7 +29,6 @@ import msgspec
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 
-from service.engine.edition1 import completed
 from service.engine.secrecy import conceal
 from service.engine.state import GameState
 
@@ -156,11 +155,9 @@ class Sealing:
             raise SealError("bad-seal", "the seal does not authenticate: it was altered or cut") from None
         try:
             full = _DECODE_STATE.decode(whole)  # our own bytes, authenticated: they decode
-        except msgspec.ValidationError:  # unless written by edition 1, defaults left out
-            written = completed(whole)
-            if written is None:
-                raise SealError("bad-seal", "the sealed state cannot be read by this referee") from None
-            full = _DECODE_STATE.decode(written)
+        except msgspec.ValidationError as e:  # unless an older referee wrote them (defaults left out)
+            raise SealError("bad-seal", f"the sealed state was written by an older referee and "
+                                        f"cannot be read by this one ({e})") from None
         public, expected = msgspec.structs.replace(state, seal=None), conceal(full)
         if expected != public:  # struct equality: field by field, as the encodings would compare
             raise SealError("bad-seal", "the public part does not match its seal: "

@@ -129,8 +129,8 @@ class GameAnswer(Answer):
     """POST /v1/games: the new game's state, whether it is over, and who must act first."""
 
     state: GameState
-    game_over: bool
     to_act: ToAct
+    game_over: bool
 
 
 class Validity(Answer):
@@ -159,8 +159,8 @@ class Applied(Answer):
     state: GameState
     events: tuple[AnyEvent, ...]
     scoring: tuple[Breakdown, ...]
-    game_over: bool
     to_act: ToAct
+    game_over: bool  # last: the metrics find a finished game by the answer's tail (observe.py)
 
 
 class LegalActions(Answer):

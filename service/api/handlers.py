@@ -16,7 +16,6 @@ from typing import Any
 import msgspec
 
 from service import engine
-from service.engine.edition1 import completed
 from service.engine.game import position_problems
 from service.engine.rules import registered
 from service.engine.sheet import score_sheet
@@ -250,23 +249,12 @@ def decode(body_type: Any, raw: bytes) -> Any:
         try:
             return decoder.decode(raw)
         except msgspec.ValidationError as e:
-            if "missing required field" in str(e) and "$.state" in str(e):
-                written = _edition1(raw)
-                if written is not None:  # a state of edition 1, defaults left out
-                    return decoder.decode(written)
             if "got `float`" not in str(e):
                 raise
             # JSON Schema counts 3.0 as an integer: accept integral numbers written as floats.
             return msgspec.convert(_integral(msgspec.json.decode(raw)), body_type, strict=True)
     except msgspec.DecodeError as e:  # ValidationError is a DecodeError
         raise RequestError(400, "bad-request", f"invalid request body: {e}") from None
-
-
-def _edition1(raw: bytes) -> bytes | None:
-    """The body with its state's fields written whole, when it is a state of edition 1."""
-    fields = _KEYS.decode(raw)
-    state = completed(bytes(fields["state"])) if "state" in fields else None
-    return None if state is None else _ENCODE({**fields, "state": msgspec.Raw(state)})
 
 
 def _integral(value: Any) -> Any:
