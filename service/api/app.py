@@ -38,7 +38,8 @@ citing a RULES.md rule id. Nothing a client sends produces a 5xx.
 Limits on input: a body is at most MAX_BODY_BYTES (256 KiB by default; 413 above); every string,
 list and integer a client sends is bounded in this schema (maxLength, maxItems, minimum and
 maximum); the schema has no recursive types, so bodies nest at most 8 levels of objects and
-arrays. A value past a bound, or deeper nesting, is 400 naming its path.
+arrays. A value past a bound is 400 naming its path; a body nested deeper than 8 levels is 400
+before it is decoded.
 """
 
 

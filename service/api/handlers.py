@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 import msgspec
@@ -238,8 +240,61 @@ _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
 
 
+# The deepest nesting of objects and arrays in any request body the contract describes (the
+# OpenAPI description says so; tests/api/test_limits.py checks the schema against it).
+MAX_DEPTH = 8
+_STRUCTURE = bytes(set(range(256)) - set(b'"[]{}'))  # what `bytes.translate` deletes
+_ONE_KIND = bytes.maketrans(b"{}", b"[]")
+
+
+def nesting_problem(raw: bytes, limit: int = MAX_DEPTH) -> str | None:
+    """Why `raw` nests deeper than `limit` (None when it does not), found without recursion and
+    before any decoder recurses: msgspec's decoders recurse once per level (a body 1,000 levels
+    deep raised RecursionError, a 500).
+
+    Only the brackets outside strings count: escaped backslashes and quotes are dropped, then
+    everything but quotes and brackets, then the strings; each pass of removing adjacent
+    `[]` pairs lowers the deepest nesting of a balanced sequence by exactly one, so a body that
+    is empty after `limit` passes nests at most `limit` deep. What is left (too deep, or not
+    JSON) is told apart. About 20 us for a 7 kB state, all in C loops."""
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    brackets = raw.translate(_ONE_KIND, _STRUCTURE).replace(b'""', b"")
+    if b'"' in brackets:  # strings holding brackets: keep what lies between them
+        brackets = b"".join(brackets.split(b'"')[::2])
+    run = b"[" * (limit + 1)  # opens side by side nest, one in the next
+    if run in brackets:
+        return _TOO_DEEP.format(limit=limit)
+    rest = brackets
+    for _ in range(limit):
+        if not rest:
+            return None
+        rest = rest.replace(b"[]", b"")
+    if not rest:
+        return None
+    # Too deep, or unbalanced (not JSON). Opens left side by side were nested in the body (only
+    # balanced pairs lay between them): more than `limit` of them is too deep.
+    too_deep = run in rest
+    if not too_deep and len(rest) <= _MEASURED:
+        if max(accumulate(array("b", brackets.translate(_DEPTH_STEP)))) <= limit:
+            return None  # not JSON, but not deep: the decoder says what is wrong
+    elif not too_deep:
+        return f"the body is not JSON, or nests objects and arrays deeper than {limit} levels"
+    return _TOO_DEEP.format(limit=limit)
+
+
+_DEPTH_STEP = bytes.maketrans(b"[]", bytes([1, 255]))  # +1 and -1 as signed bytes
+_TOO_DEEP = ("the body nests objects and arrays deeper than {limit} levels, the most any request of "
+             "the contract needs")
+_MEASURED = 4096  # the longest rest measured exactly (a truncated body leaves a few brackets)
+
+
 def decode(body_type: Any, raw: bytes) -> Any:
-    """The body as `body_type`, strictly; 400 naming the offending field's path otherwise."""
+    """The body as `body_type`, strictly; 400 naming the offending field's path otherwise (and
+    400 for a body nested deeper than the contract allows, before decoding it)."""
+    problem = nesting_problem(raw)
+    if problem is not None:
+        raise RequestError(400, "bad-request", f"invalid request body: {problem}")
     try:
         if body_type is ScoreQuery:
             body_type = StateRound if "state" in _KEYS.decode(raw) else Position

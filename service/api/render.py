@@ -26,6 +26,9 @@ _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 def decode(raw: bytes) -> RenderState | RenderPosition:
     """A render body: with a `state` field a RenderState, else a scoring position (400 if
     neither decodes, naming the field)."""
+    problem = handlers.nesting_problem(raw)
+    if problem is not None:
+        raise handlers.RequestError(400, "bad-request", f"invalid request body: {problem}")
     try:
         keys = _KEYS.decode(raw)
     except msgspec.DecodeError as e:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from msgspec.structs import astuple
 
 from .catalogue import CATALOGUE, FOUNTAIN
-from .rules import Module, modules_of, registered
+from .rules import Module, Place, modules_of, registered
 from .state import MARKET_TOKENS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
 from .violations import Violation
 
@@ -135,12 +135,41 @@ def check_consistency(state: GameState) -> list[Violation]:
         if m.id == "base" and not KNOWN_IDS.issuperset(census):
             # Nothing else can be judged about tiles or cards that do not exist.
             return _census_problems(state, (m,), expected)
+    misplaced = misplaced_components(state, modules)
+    if misplaced:  # the other checks read places by their kind: judge nothing more
+        return misplaced
     out: list[Violation] = token_problems(state, modules)
     for m in modules:
         if m.consistency is not None:
             out += m.consistency(state)
     if not dict.__eq__(census, expected):  # dict's (C) equality: Counter's is a Python loop
         out += _census_problems(state, modules, expected)
+    return out
+
+
+def misplaced_components(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
+    """Components lying where their kind never goes (each module's `places`)."""
+    found: list[tuple[Place, list[str]]] = []
+    specific: set[tuple[str, str]] = set()  # (place, id) refused under a module's own rule
+    for m in modules:
+        if m.places is None:
+            continue
+        for place in m.places(state):
+            holds = place.holds
+            if holds.issuperset(place.ids) if isinstance(holds, frozenset) else all(
+                    i in holds for i in place.ids):
+                continue
+            wrong = [i for i in place.ids if i not in holds]
+            found.append((place, wrong))
+            if place.rule != INCONSISTENT:
+                specific.update((place.where, i) for i in wrong)
+    out = []
+    for place, wrong in found:
+        if place.rule == INCONSISTENT:
+            wrong = [i for i in wrong if (place.where, i) not in specific]
+        if wrong:
+            listed = ", ".join(wrong[:_KNOWN_LIMIT]) + (" ..." if len(wrong) > _KNOWN_LIMIT else "")
+            out.append(Violation(place.rule, f"{listed} cannot be in {place.where}: {place.why}"))
     return out
 
 

@@ -10,7 +10,7 @@ the hooks of the modules a state has on, in registry order, and never asks which
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -49,6 +49,24 @@ StepFn = Callable[[GameState, Context], GameState]
 RoundFn = Callable[[GameState, int, Context], GameState]
 ScoreFn = Callable[["Position", int], dict[str, list["Line"]]]
 ComponentsFn = Callable[[GameState], Iterable[tuple[str, str]]]
+
+
+class Place(NamedTuple):
+    """A place of the state that holds components by their bare catalogue ids (a hand, the bag,
+    the market): `ids` lie there, and it may hold only the ids in `holds`; `why` says what it
+    holds ("it holds only money cards"), `rule` the rule a misplaced id breaks. The consistency
+    check refuses a component of the wrong kind before any other check reads the place, so no
+    module ever meets, say, a money card where a tile must lie. A module may name its own rule
+    for a place of another (walls: no wall card in a hand): that refusal is given instead."""
+
+    where: str
+    ids: tuple[str, ...]
+    holds: Container[str]
+    why: str
+    rule: str = "inconsistent-state"
+
+
+PlacesFn = Callable[[GameState], Iterable[Place]]
 ConsistencyFn = Callable[[GameState], list[Violation]]
 
 # When an action may be taken: as the turn's action (uses `turn.actions`); while placing held
@@ -169,6 +187,8 @@ class Module:
     # Components of other modules (or the base game) this module takes out of the game box,
     # e.g. the base tiles that special tiles replace.
     withdrawn: Callable[[GameState], Iterable[str]] | None = None
+    # The places holding components by bare catalogue ids, each with the ids it may hold.
+    places: PlacesFn | None = None
     consistency: ConsistencyFn | None = None
     events: tuple[type[Event], ...] = ()
     # The tile tokens (fields of Tile / PlacedTile) this module gives meaning to.

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from litestar.testing import TestClient
 
 CONTRACT = json.loads((Path(__file__).parents[2] / "openapi" / "openapi.json").read_text("utf-8"))
@@ -82,3 +84,54 @@ def test_deep_nesting_is_400_not_a_crash(client: TestClient) -> None:
     for body in ("[" * 100_000 + "]" * 100_000, '{"state":' * 20_000 + "1" + "}" * 20_000):
         answer = client.post("/v1/validate", content=body, headers={"content-type": "application/json"})
         assert answer.status_code == 400 and answer.json()["error"] == "bad-request"
+
+
+ENDPOINTS = ["/v1/games", "/v1/validate", "/v1/apply", "/v1/legal-actions", "/v1/score", "/v1/view",
+             "/v1/render", "/v1/echo"]
+
+
+def test_a_body_1000_levels_deep_is_400_on_every_endpoint(client: TestClient, state: Any) -> None:
+    """Issue 13 item 5: 1,000 levels gave 500 on score, render and legal-actions (RecursionError
+    in a decoder); every endpoint refuses it before decoding, naming the limit."""
+    deep_state = '{"state":' * 1000 + "1" + "}" * 1000
+    deep_limit = json.dumps({"state": state, "limit": 5})[:-1] + ', "x": ' + "[" * 1000 + "]" * 1000 + "}"
+    for body in ("[" * 1000 + "]" * 1000, deep_state, deep_limit):
+        for path in ENDPOINTS:
+            answer = client.post(path, content=body, headers={"content-type": "application/json"})
+            assert answer.status_code == 400, (path, answer.status_code, answer.text[:200])
+            assert answer.json()["error"] == "bad-request"
+            assert f"deeper than {MAX_DEPTH} levels" in answer.json()["message"], (path, answer.text)
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+TRICKY = st.text(alphabet='[]{}"\\ab', max_size=6)
+DOCUMENTS = st.recursive(
+    st.none() | st.integers() | TRICKY,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY, inner, max_size=3), max_leaves=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(document=DOCUMENTS, spaced=st.booleans())
+def test_the_depth_found_before_decoding_is_the_depth_of_the_document(document: Any, spaced: bool) -> None:
+    """Strings full of brackets, quotes and backslashes do not fool the scan: a document is
+    refused exactly when it nests deeper than the limit."""
+    from service.api.handlers import MAX_DEPTH as REFUSED_PAST
+    from service.api.handlers import nesting_problem
+
+    assert REFUSED_PAST == MAX_DEPTH
+    raw = json.dumps(document, indent=1 if spaced else None).encode()
+    for limit in (2, 4, MAX_DEPTH):
+        assert (nesting_problem(raw, limit) is not None) == (_depth(document) > limit), (raw, limit)
+
+
+def test_a_truncated_body_is_told_apart_from_a_deep_one(client: TestClient) -> None:
+    answer = client.post("/v1/validate", content='{"state": {"players": [{"name": ',
+                         headers={"content-type": "application/json"})
+    assert answer.status_code == 400 and "deeper" not in answer.json()["message"]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
-from service.engine import InconsistentState, check_consistency, new_game, score
+from service.engine import GameState, InconsistentState, check_consistency, new_game, score
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import PlacedTile, Tile
 
@@ -36,3 +37,57 @@ def test_an_unknown_tile_in_a_scoring_position_is_refused() -> None:
     with pytest.raises(InconsistentState) as refused:
         score(position)
     assert "castle-99-N" in refused.value.violations[0].message
+
+
+# --- issue 13 item 5: crafted states that passed the check and then failed the engine --------
+
+def _crafted(kind: str) -> GameState:
+    """A real state with components moved where their kind never goes (the security review's)."""
+    state = new_game(["Ana", "Ben", "Cyd"], ["craftsmen", "grounds"], seed=4).state
+    if kind == "money on the market":
+        card, tile = state.display[0], state.market[0].tile
+        return replace(state, display=(tile, *state.display[1:]),  # type: ignore[arg-type]
+                       market=(replace(state.market[0], tile=card), *state.market[1:]))
+    if kind == "tile in the display":
+        tile, card = state.bag[0], state.display[0]
+        return replace(state, display=(tile, *state.display[1:]), bag=(card, *state.bag[1:]))
+    if kind == "deck and bag swapped":
+        return replace(state, deck=state.bag, bag=state.deck)
+    if kind == "tile in a hand":
+        ana = state.players[0]
+        return replace(state, players=(replace(ana, hand=(state.bag[0], *ana.hand[1:])),
+                                       *state.players[1:]), bag=(ana.hand[0], *state.bag[1:]))
+    raise AssertionError(kind)
+
+
+CRAFTED = ["money on the market", "tile in the display", "deck and bag swapped", "tile in a hand"]
+
+
+@pytest.mark.parametrize("kind", CRAFTED)
+def test_a_component_where_its_kind_never_goes_is_refused_naming_the_place(kind: str) -> None:
+    state = _crafted(kind)
+    problems = check_consistency(state)
+    assert problems and all(v.rule == "inconsistent-state" for v in problems), problems
+    assert any(" holds only " in v.message for v in problems), problems
+
+
+@pytest.mark.parametrize("kind", CRAFTED)
+def test_crafted_states_are_422_on_every_endpoint_never_a_500(kind: str) -> None:
+    """The review's crafted states: legal-actions raised KeyError in base/buy.py (a 500) and
+    apply returned new states from them."""
+    from service.api import handlers
+
+    state = _crafted(kind)
+    raw_state = msgspec.json.encode(state)
+    action = msgspec.json.encode({"type": "take-money", "player": "Ana", "cards": [state.display[-1]]})
+    bodies = {
+        "validate": b'{"state":%s,"action":%s}' % (raw_state, action),
+        "apply": b'{"state":%s,"action":%s}' % (raw_state, action),
+        "legal-actions": b'{"state":%s}' % raw_state,
+        "score": b'{"state":%s,"round":1}' % raw_state,
+        "view": b'{"state":%s,"player":"Ana"}' % raw_state,
+    }
+    for command, raw in bodies.items():
+        with pytest.raises(handlers.RequestError) as refused:
+            handlers.handle(command, raw)
+        assert refused.value.status == 422 and refused.value.error == "inconsistent-state", command

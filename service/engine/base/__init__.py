@@ -36,6 +36,7 @@ BASE = register(Module(
     components=components.located,
     census=components.census,
     expected=components.expected,
+    places=components.places,
     consistency=components.check,
     events=(ev.GameCreated, ev.MoneyTaken, ev.BuildingBought, ev.BuildingPlaced,
             ev.BuildingReserved, ev.BuildingRemoved, ev.TurnEnded, ev.TurnStarted,

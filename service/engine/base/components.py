@@ -4,10 +4,11 @@ of a state that cannot occur in play."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..grid import check_layout
-from ..rules import pending_decision, plan_of
+from ..rules import Place, pending_decision, plan_of, registered
 from ..state import GameState
 from ..violations import Violation
 
@@ -62,6 +63,38 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
             yield t.tile, f"{p.name}'s reserve"
         for t in p.held:
             yield t.tile, f"{p.name}'s held buildings"
+
+
+TILES = frozenset(CATALOGUE.tiles)  # every building tile: the base game's and the modules'
+MONEY = frozenset(CATALOGUE.money)
+BUILT = TILES | {FOUNTAIN}
+
+
+@cache
+def deck_cards() -> frozenset[str]:
+    """What the money deck may hold: money and scoring cards, and the cards that modules
+    shuffle into the money piles (those of a module with a `pile_cards` hook)."""
+    shufflers = {m.id for m in registered() if m.pile_cards is not None}
+    return frozenset({*CATALOGUE.money, *CATALOGUE.scoring_cards,
+                      *(card for card, owner in CATALOGUE.cards.items() if owner in shufflers)})
+
+
+def places(state: GameState) -> Iterator[Place]:
+    """The base game's places and the kind of component each holds (a money card on the
+    market, a tile in a hand, the deck and the bag swapped: refused)."""
+    cards, tiles = "it holds only money cards", "it holds only building tiles"
+    yield Place("the deck", state.deck, deck_cards(), "it holds only money and scoring cards")
+    yield Place("the discard pile", state.discard, MONEY, cards)
+    yield Place("the money display", state.display, MONEY, cards)
+    yield Place("the bag", state.bag, TILES, tiles)
+    yield Place("the market", tuple(s.tile for s in state.market if s.tile is not None), TILES, tiles)
+    yield Place("the tiles out of the game", tuple(t.tile for t in state.removed), TILES, tiles)
+    for p in state.players:
+        yield Place(f"{p.name}'s hand", p.hand, MONEY, cards)
+        yield Place(f"{p.name}'s Alhambra", tuple(t.tile for t in p.alhambra), BUILT,
+                    "it holds only building tiles and the fountain")
+        yield Place(f"{p.name}'s reserve", tuple(t.tile for t in p.reserve), TILES, tiles)
+        yield Place(f"{p.name}'s held buildings", tuple(t.tile for t in p.held), TILES, tiles)
 
 
 def check(state: GameState) -> list[Violation]:

@@ -8,12 +8,13 @@ import msgspec
 from msgspec.structs import replace
 
 from ..actions import Action
+from ..base.components import TILES
 from ..base.placement import held_problem, sample_placement, take_held
 from ..catalogue import CATALOGUE
 from ..events import Event
 from ..records import Text
 from ..rng import Generator
-from ..rules import ActionRule, Context, Module, register
+from ..rules import ActionRule, Context, Module, Place, register
 from ..state import GameState, Tile
 from ..violations import Violation
 
@@ -111,6 +112,12 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
             yield t.tile, "Dirk's tiles"
 
 
+def places(state: GameState) -> Iterator[Place]:
+    if state.dirk is not None:
+        yield Place("Dirk's tiles", tuple(t.tile for t in state.dirk.tiles), TILES,
+                    "it holds only building tiles")
+
+
 DIRK = register(Module(
     id="dirk",
     name="Two players: Dirk",
@@ -123,6 +130,7 @@ DIRK = register(Module(
     after_scoring_round=after_scoring_round,
     components=located,
     withdrawn=withdrawn,
+    places=places,
     events=(DirkReceivedTiles, BuildingGivenToDirk),
     default_data={"money_copies_in_the_box": list(CATALOGUE.dirk_money_copies_in_the_box),
                   "tiles_at_setup": CATALOGUE.dirk_tiles_at_setup,

@@ -24,7 +24,7 @@ from ...base.buy import payments as building_payments
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
 from ...rng import Generator
-from ...rules import Context, Module, ViewPart, register
+from ...rules import Context, Module, Place, ViewPart, register
 from ...state import GameState
 from ...violations import Violation
 from ..treasure import rules as treasure
@@ -33,6 +33,7 @@ from .model import ChangeState
 
 DATA = load_data("change")
 COINS: dict[str, tuple[str, int]] = {c["id"]: (c["currency"], c["value"]) for c in DATA["coins"]}
+COIN_IDS = frozenset(COINS)
 SETUP_STEP = 58  # after the market (52), Dirk's tiles (55) and the modules' boards (56, 57)
 
 
@@ -257,6 +258,15 @@ def expected(state: GameState) -> Iterator[str]:
     yield from COINS
 
 
+def places(state: GameState) -> Iterator[Place]:
+    change = state.change
+    if change is None:
+        return
+    yield Place("the coin bag", change.bag, COIN_IDS, "it holds only coins")
+    for p, held in zip(state.players, change.coins, strict=False):
+        yield Place(f"{p.name}'s coins", held, COIN_IDS, "it holds only coins")
+
+
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     change = state.change
     if change is None:
@@ -306,6 +316,7 @@ CHANGE = register(Module(
     setup=((SETUP_STEP, setup),),
     after_action=return_spent,
     components=located,
+    places=places,
     expected=expected,
     census=census,
     consistency=consistency,

@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from ...actions import Action, BuyBuilding
 from ...base.buy import payments
+from ...base.components import TILES, deck_cards
 from ...base.turn import draw_card, hold_scoring_round, richest
 from ...catalogue import CATALOGUE, load_data
 from ...events import BuildingBought, Event
@@ -22,7 +23,17 @@ from ...flow import with_player
 from ...grid import best_wall_pair, layout_of
 from ...records import Int, Many, Text, counts_of
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
+from ...rules import (
+    ActionRule,
+    Context,
+    Module,
+    Pending,
+    Place,
+    TallyPart,
+    ViewPart,
+    modules_of_ids,
+    register,
+)
 from ...scoring import Line, Position, PositionPlayer
 from ...state import GameState, MarketSpace, Tile, market_tile
 from ...tally import Tally
@@ -704,6 +715,21 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
             yield f"die:{DIE_OF.get(power_of(tile.tile) or '', 'none')}", f"on {tile.tile}"
 
 
+def places(state: GameState) -> Iterator[Place]:
+    """Tiles hidden under the market; what a power drew: tiles (architecture) or cards of the
+    money deck (wisdom)."""
+    power = state.power
+    if power is None:
+        return
+    yield Place("the tiles hidden under the market", tuple(h.tile for h in power.hidden), TILES,
+                "it holds only building tiles")
+    if power.using is not None and power_of(power.using) == "architecture":
+        yield Place("what an architecture power drew", power.drawn, TILES, "it holds only building tiles")
+    elif power.using is not None and power_of(power.using) == "wisdom":
+        yield Place("what a wisdom power drew", power.drawn, deck_cards(),
+                    "it holds only cards of the money deck")
+
+
 def consistency(state: GameState) -> list[Violation]:
     power = state.power
     if power is None:
@@ -817,6 +843,7 @@ POWER = register(Module(
     leftover=leftover,
     scoring=score,
     components=located,
+    places=places,
     expected=expected,
     withdrawn=withdrawn,
     consistency=consistency,

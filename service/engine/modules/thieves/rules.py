@@ -23,7 +23,7 @@ from ...events import Event
 from ...flow import NEXT_TURN, with_player
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, ViewPart, register
+from ...rules import ActionRule, Context, Module, Place, ViewPart, register
 from ...state import GameState
 from ...violations import Violation
 from .model import ThievesState
@@ -31,6 +31,7 @@ from .model import ThievesState
 DATA = load_data("thieves")
 CURRENCY: dict[str, str] = {c["id"]: c["currency"] for c in DATA["cards"]}  # thief -> currency
 CARDS: tuple[str, ...] = tuple(CURRENCY)
+THIEF_CARDS = frozenset(CARDS)
 DEAL: dict[int, int] = {int(n): k for n, k in DATA["deal"].items()}
 
 
@@ -168,6 +169,17 @@ def expected(state: GameState) -> Iterator[str]:
     yield from CARDS
 
 
+def places(state: GameState) -> Iterator[Place]:
+    thieves = state.thieves
+    if thieves is None:
+        return
+    for seat, hand in enumerate(thieves.hands):
+        name = state.players[seat].name if seat < len(state.players) else f"seat {seat}"
+        yield Place(f"{name}'s thieves", hand, THIEF_CARDS, "it holds only thief cards")
+    yield Place("the thieves played", thieves.played, THIEF_CARDS, "it holds only thief cards")
+    yield Place("the thieves out of the game", thieves.out, THIEF_CARDS, "it holds only thief cards")
+
+
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     thieves = state.thieves
     if thieves is None:
@@ -228,6 +240,7 @@ THIEVES_MODULE = register(Module(
     end_of_turn=((NEXT_TURN + 1, open_window),),
     after_action=close_window,
     components=located,
+    places=places,
     expected=expected,
     consistency=consistency,
     events=(ThiefPlayed,),

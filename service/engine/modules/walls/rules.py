@@ -23,7 +23,7 @@ from ...flow import spend_action, with_player
 from ...grid import check_layout, rotate
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, TallyPart, ViewPart, register
+from ...rules import ActionRule, Context, Module, Place, TallyPart, ViewPart, register
 from ...scoring import Position
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
@@ -32,6 +32,7 @@ from .model import UsedWall, WallsState
 DATA = load_data("walls")
 WALLS: dict[str, int] = {c["id"]: parse_walls(c["walls"]) for c in DATA["cards"]}  # card -> mask
 CARDS: tuple[str, ...] = tuple(WALLS)
+WALL_CARDS = frozenset(CARDS)
 ADDED_AT_MOST = sum(bin(mask).count("1") for mask in WALLS.values())  # wall pieces of all cards
 _PRINTED = {FOUNTAIN: 0, **{t.id: t.walls for t in CATALOGUE.tiles.values()}}
 
@@ -196,6 +197,33 @@ def census(state: GameState) -> list[str]:
     return [*walls.aside, *(u.card for u in walls.used)]
 
 
+def places(state: GameState) -> Iterator[Place]:
+    """The wall cards out of the deck; and walls.reveal: a wall card drawn never stays in the
+    display, nor reaches a hand or the discard pile (refused under that rule)."""
+    walls = state.walls
+    if walls is None:
+        return
+    yield Place("the wall cards set aside", walls.aside, WALL_CARDS, "it holds only wall cards")
+    yield Place("the wall cards used", tuple(u.card for u in walls.used), WALL_CARDS,
+                "it holds only wall cards")
+    reveal = "a wall card drawn is set aside beside the display"
+    yield Place("the money display", state.display, NO_WALL_CARD, reveal, "walls.reveal")
+    yield Place("the discard pile", state.discard, NO_WALL_CARD, reveal, "walls.reveal")
+    for p in state.players:
+        yield Place(f"{p.name}'s hand", p.hand, NO_WALL_CARD, reveal, "walls.reveal")
+
+
+class _NoWallCard:
+    """Every id but a wall card's (what the display, the discard pile and hands may hold as far
+    as this module is concerned)."""
+
+    def __contains__(self, card: object) -> bool:
+        return card not in WALL_CARDS
+
+
+NO_WALL_CARD = _NoWallCard()
+
+
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     walls = state.walls
     if walls is None:
@@ -214,17 +242,14 @@ def consistency(state: GameState) -> list[Violation]:
     walls = state.walls
     if walls is None:
         return [Violation("walls.setup", "the walls module is on but the state has no `walls` part")]
-    out = []
-    places = [("the money display", state.display), ("the discard pile", state.discard),
-              *((f"{p.name}'s hand", p.hand) for p in state.players)]
-    for where, cards in places:
-        out += [Violation("walls.reveal", f"{c} is in {where}: a wall card drawn is set aside beside "
-                                          "the display") for c in cards if c in WALLS]
-    out += [Violation("walls.action", f"{c} is not a wall card") for c in walls.aside if c not in WALLS]
+    out = []  # wall cards in the display, the discard pile or a hand: refused by `places`
     # What the used cards put on each tile, per (player, tile).
     on: dict[tuple[str, str], int] = {}
     for u in walls.used:
-        mask = parse_walls(u.walls) if u.walls and u.walls != "open" else 0
+        try:
+            mask = parse_walls(u.walls) if u.walls and u.walls != "open" else 0
+        except ValueError:  # no walls text at all (a crafted state)
+            mask = -1
         if u.card not in WALLS or mask not in _turns_of(WALLS[u.card]):
             out.append(Violation("walls.action", f"{u.card} used on {u.player}'s {u.tile} shows no "
                                                  f"walls {u.walls!r}"))
@@ -298,6 +323,7 @@ WALLS_MODULE = register(Module(
     pile_cards=pile_cards,
     take_drawn=take_drawn,
     components=located,
+    places=places,
     census=census,
     expected=expected,
     consistency=consistency,
