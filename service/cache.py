@@ -20,6 +20,8 @@ from typing import Any
 
 import msgspec
 
+from .redis_client import ready
+
 log = logging.getLogger("service.cache")
 
 
@@ -188,7 +190,7 @@ class RedisTier:
         client = self._connect()
         try:
             async with asyncio.timeout(self.timeout):
-                value = await client.get(self.prefix + key)
+                value = await (await ready(client)).get(self.prefix + key)
         except Exception as e:  # any trouble (timeouts included): a miss, never an error
             self._failed("get", e, client)
             return None
@@ -210,7 +212,7 @@ class RedisTier:
         client = self._connect()
         try:
             async with asyncio.timeout(self.timeout):
-                await client.set(self.prefix + key, value, ex=self.ttl)
+                await (await ready(client)).set(self.prefix + key, value, ex=self.ttl)
         except Exception as e:
             self._failed("set", e, client)
 
@@ -251,7 +253,7 @@ class RedisTier:
         client = self._connect()
         try:
             async with asyncio.timeout(self.timeout):
-                return bool(await client.ping())
+                return bool(await (await ready(client)).ping())
         except Exception as e:
             self._failed("ping", e, client)
             return False

