@@ -140,6 +140,7 @@ class RedisTier:
         self._client: Any = None
         self._open_until = 0.0
         self._writes: set[asyncio.Task[None]] = set()
+        self._retiring: set[asyncio.Task[None]] = set()
         self.hits = self.misses = self.errors = self.skipped = 0
 
     @property
@@ -178,11 +179,19 @@ class RedisTier:
         # topology again), instead of failing once per stale connection, 5 s apart.
         old, self._client = self._client, None
         if old is not None:
-            task = asyncio.get_running_loop().create_task(_close_quietly(old))
-            self._writes.add(task)
-            task.add_done_callback(self._writes.discard)
+            task = asyncio.get_running_loop().create_task(self._retire(old))
+            self._retiring.add(task)
+            task.add_done_callback(self._retiring.discard)
         log.warning("redis %s failed (%s: %s); skipping Redis for %ss", what, type(error).__name__,
                     error, self.breaker_seconds)
+
+    async def _retire(self, client: Any) -> None:
+        """Close a dropped client once the commands still in flight on it have ended (each
+        within the timeout): closed at once, they would fail too, and keep the breaker open."""
+        try:
+            await asyncio.sleep(self.timeout)
+        finally:
+            await _close_quietly(client)
 
     async def get(self, key: bytes) -> bytes | None:
         if not self._usable():
@@ -260,6 +269,10 @@ class RedisTier:
 
     async def close(self) -> None:
         for task in list(self._writes):
+            with contextlib.suppress(BaseException):
+                await task
+        for task in list(self._retiring):
+            task.cancel()  # close the dropped clients now
             with contextlib.suppress(BaseException):
                 await task
         if self._client is not None:

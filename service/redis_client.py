@@ -155,9 +155,13 @@ def connect(url: str, *, timeout: float, max_connections: int = 64) -> Any:
 
         # Not requiring full coverage: while a slot has no master (a failover in progress), the
         # keys of the other slots are still served; those of the lost slot fail like a Redis down.
+        # A MOVED (a slot with a new master) updates that slot only: redis-py's default, a new
+        # discovery every 5 MOVED, closes every connection, commands in flight too. After a
+        # failure the caller makes a new client anyway, which asks for the whole map.
         return RedisCluster(startup_nodes=[ClusterNode(host, port) for host, port in target.nodes],
                             require_full_coverage=False, retry=Retry(NoBackoff(), 0),
-                            max_connections=max_connections, ssl=target.tls, **options)
+                            reinitialize_steps=0, max_connections=max_connections, ssl=target.tls,
+                            **options)
     from redis.asyncio.sentinel import Sentinel
 
     sentinel = Sentinel(list(target.nodes), sentinel_kwargs={**common, "ssl": target.tls,
@@ -202,27 +206,43 @@ async def set_once(client: Any, key: bytes, value: bytes, ttl: int, replicas: in
     connection (on a cluster: of the key's master). With `replicas` > 0 the key's TTL is renewed
     (a write even when the key was there) and `WAIT replicas wait_ms` follows on the same
     connection: the second value is how many replicas hold everything written so far, the
-    record included (None when not asked). Redirections are not followed (a MOVED or ASK
-    raises, like a failure): a WAIT on another node would confirm nothing."""
-    if is_cluster(client):
-        await client.initialize()
-        node = client.get_node_from_key(key)
-        pipe = client.pipeline()
-        extra: dict[str, Any] = {"target_nodes": node}
-    else:
+    record included (None when not asked).
+
+    On a cluster the commands go to the master the client knows for the key's slot, and are
+    not redirected there (a WAIT on another node would confirm nothing): a MOVED (the slot has
+    another master since: a failover, a resharding) makes the client learn the new master by a
+    GET that follows it, and the commands are sent there once more; an ASK (the slot is moving
+    now) raises, like a failure."""
+    if not is_cluster(client):
         pipe = client.pipeline(transaction=False)
-        extra = {}
+        _set_once_commands(pipe, key, value, ttl, replicas, wait_ms, {})
+        results = await pipe.execute()
+    else:
+        from redis.exceptions import MovedError
+
+        await client.initialize()
+        for attempt in (1, 2):
+            pipe = client.pipeline()
+            _set_once_commands(pipe, key, value, ttl, replicas, wait_ms,
+                               {"target_nodes": client.get_node_from_key(key)})
+            try:
+                results = await pipe.execute(allow_redirections=False)
+                break
+            except MovedError:
+                if attempt == 2:
+                    raise
+                await client.get(key)  # follows the MOVED: the client learns the slot's master
+    stored = None if results[1] is None else bytes(results[1])
+    return stored, (int(results[3]) if replicas else None)
+
+
+def _set_once_commands(pipe: Any, key: bytes, value: bytes, ttl: int, replicas: int, wait_ms: int,
+                       wait_options: dict[str, Any]) -> None:
     pipe.set(key, value, nx=True, ex=ttl)
     pipe.get(key)
     if replicas:
         pipe.expire(key, ttl)
-        pipe.execute_command("WAIT", replicas, wait_ms, **extra)
-    if is_cluster(client):
-        results = await pipe.execute(allow_redirections=False)
-    else:
-        results = await pipe.execute()
-    stored = None if results[1] is None else bytes(results[1])
-    return stored, (int(results[3]) if replicas else None)
+        pipe.execute_command("WAIT", replicas, wait_ms, **wait_options)
 
 
 @functools.cache

@@ -141,6 +141,34 @@ def test_a_new_cluster_client_takes_a_burst_of_lookups_without_a_failure(cluster
     assert asyncio.run(burst()) == (0, 100)
 
 
+def test_a_client_that_knew_the_old_master_of_a_slot_follows_a_failover(cluster: LocalCluster) -> None:
+    """A manual failover (`CLUSTER FAILOVER` on a replica: the roles swap, no connection
+    breaks) leaves a client's slot map stale: its one-future record and its lookups reach the
+    old master, now a replica, and are redirected (MOVED). The record is made on the new master
+    and confirmed by its replica, the lookup finds it, and nothing counts as a Redis failure."""
+    import asyncio
+
+    from service.cache import RedisTier
+    from tests.redis_servers import command
+
+    async def scenario() -> tuple[bytes, bytes | None, int]:
+        tier = RedisTier(cluster.url, timeout=4.0, breaker_seconds=5, ttl=60, prefix=PREFIX)
+        key = b"failover-" + uuid.uuid4().hex.encode()
+        await tier.get(key)  # the client learns the slots
+        slot_owner = tier._client.get_node_from_key(PREFIX.encode() + key).port
+        (replica,) = [n["port"] for n in cluster.nodes() if n["master"] == next(
+            m["id"] for m in cluster.masters() if m["port"] == slot_owner)]
+        assert command(replica, "CLUSTER", "FAILOVER") == "OK"
+        await asyncio.to_thread(wait_until, "the replica to take over", lambda: any(
+            m["port"] == replica for m in cluster.masters()) and cluster.in_sync(slot_owner), 60, 0.1)
+        standing = await tier.claim(key, b"action", ttl=60, replicas=1)
+        found = await tier.get(key)
+        await tier.close()
+        return standing, found, tier.errors
+
+    assert asyncio.run(scenario()) == (b"action", b"action", 0)
+
+
 def test_a_state_raced_through_two_referees_has_exactly_one_future(referees: list[str]) -> None:
     """Every legal action of a sealed state (up to 4), each sent to both processes, all at once:
     one action is applied (200 from both: the second is a retry, with the same bytes), every
