@@ -28,6 +28,7 @@ from .game import (
     score_state,
     validate,
 )
+from .grid import PositionTooComplex
 from .rng import Generator
 from .scoring import Breakdown, Position
 from .state import GameState
@@ -46,6 +47,7 @@ __all__ = [
     "Outcome",
     "OutdatedState",
     "Position",
+    "PositionTooComplex",
     "ToAct",
     "Violation",
     "admitted",

@@ -320,9 +320,70 @@ def longest_wall(layout: Layout) -> int:
     A continuous wall is a trail: distinct wall sides, each sharing a corner with the next;
     corners may be revisited (a closed ring of n sides scores n). The longest trail of a
     connected piece uses every side when at most two corners have an odd number of sides;
-    otherwise it starts at an odd corner, and a bounded search over trails finds it.
+    otherwise a bounded search finds it (`longest_trail`), or the position is refused as too
+    complex: never a wrong number.
     """
-    return longest_trail(outer_wall_sides(layout))
+    return _checked(_measured(_frozen(layout), None))[0]
+
+
+def _frozen(layout: Layout) -> tuple[tuple[Pos, int], ...]:
+    return tuple(sorted(layout.items()))
+
+
+# A pure function's memo, as for `_layout_problems`: a scoring measures each Alhambra's wall
+# for its wall line, for power's second wall and for a tally's checks, so one search serves
+# them all (and a position past the bound costs its bound once, not once a use).
+@lru_cache(maxsize=1024)
+def _measured(layout: tuple[tuple[Pos, int], ...], cap: int | None) -> tuple[int, int]:
+    """(the longest wall, power's best second wall up to `cap` or 0 without one); raises
+    PositionTooComplex past the bound (remembered: the memo keeps the refusal as -1)."""
+    edges = outer_wall_sides(dict(layout))
+    try:
+        if cap is None:
+            return longest_trail(edges), 0
+        return _best_pair(edges, cap)
+    except PositionTooComplex:
+        return -1, -1
+
+
+def _checked(found: tuple[int, int]) -> tuple[int, int]:
+    if found[0] < 0:
+        raise PositionTooComplex(WALL_SEARCH_STEPS)
+    return found
+
+
+# The search's bound, in steps (one step: one corner reached with one set of used walls, about
+# 1 us). The walls of every Alhambra a game can produce take far fewer (bench/wall_search.py
+# searches for the worst: README, "Bounded work"); past it a request is refused 422
+# `position-too-complex` (a position with `check_layout: false` can be any drawing). A scoring
+# makes at most one search per player and one more per strength die's owner (power), so a
+# request's searches together stay within about 11 of these, some 45 ms of CPU.
+WALL_SEARCH_STEPS = 5_000
+
+
+class PositionTooComplex(ValueError):
+    """An outer wall whose search would pass its bound: refused, never scored wrong."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"an outer wall of this position branches too much to be measured within the "
+                         f"search's bound of {limit} steps (no Alhambra built by the rules comes near "
+                         "it; a drawing with `check_layout: false` can)")
+        self.limit = limit
+
+
+class _Budget:
+    """The steps one scoring of a wall may take (shared by every search it makes)."""
+
+    __slots__ = ("limit", "steps")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.steps = 0
+
+    def step(self) -> None:
+        self.steps += 1
+        if self.steps > self.limit:
+            raise PositionTooComplex(self.limit)
 
 
 def _adjacency(edges: list[Edge]) -> dict[Corner, list[tuple[Corner, int]]]:
@@ -333,79 +394,280 @@ def _adjacency(edges: list[Edge]) -> dict[Corner, list[tuple[Corner, int]]]:
     return adjacency
 
 
-def longest_trail(edges: list[Edge]) -> int:
-    """The length of the longest trail (distinct edges, corners may repeat) in a set of sides."""
+class _Chains(NamedTuple):
+    """A connected piece of wall with its runs of plain corners (two sides each) contracted:
+    each chain joins two branch corners (one, three or four sides) and weighs its sides."""
+
+    ends: list[tuple[Corner, Corner]]
+    weight: list[int]
+    sides: list[tuple[int, ...]]  # the wall sides (indices of the edge list) of each chain
+    at: dict[Corner, list[tuple[Corner, int]]]  # branch corner -> (other end, chain)
+
+
+def _chains(adjacency: Mapping[Corner, list[tuple[Corner, int]]], component: set[Corner]) -> _Chains:
+    branch = [c for c in sorted(component) if len(adjacency[c]) != 2]
+    chains = _Chains([], [], [], {c: [] for c in branch})
+    walked: set[int] = set()
+    for start in branch:
+        for nxt, first in adjacency[start]:
+            if first in walked:
+                continue
+            sides = [first]
+            walked.add(first)
+            previous, corner = first, nxt
+            while len(adjacency[corner]) == 2:  # a plain corner: go on along the other side
+                (a, i), (b, j) = adjacency[corner]
+                corner, previous = (b, j) if i == previous else (a, i)
+                sides.append(previous)
+                walked.add(previous)
+            k = len(chains.weight)
+            chains.ends.append((start, corner))
+            chains.weight.append(len(sides))
+            chains.sides.append(tuple(sides))
+            chains.at[start].append((corner, k))
+            if corner != start:
+                chains.at[corner].append((start, k))
+            else:
+                chains.at[start].append((start, k))  # a loop: left and entered again
+    return chains
+
+
+def longest_trail(edges: list[Edge], limit: int = WALL_SEARCH_STEPS) -> int:
+    """The length of the longest trail (distinct edges, corners may repeat) in a set of sides;
+    PositionTooComplex past `limit` steps."""
+    return _longest(edges, _Budget(limit))[0]
+
+
+def _longest(edges: list[Edge], budget: _Budget, ties: bool = False
+             ) -> tuple[int, list[tuple[set[Corner], int]]]:
+    """The longest trail's length, and the connected pieces with their own longest: every
+    piece whose longest may reach the longest overall (with `ties`, also those that may only
+    equal it); a piece that cannot is not searched (its length is given as -1)."""
     if not edges:
-        return 0
+        return 0, []
     adjacency = _adjacency(edges)
     best = 0
+    pieces: list[tuple[set[Corner], int]] = []
+    searched: list[tuple[_Bound, set[Corner], _Chains]] = []
     seen: set[Corner] = set()
-    for start in adjacency:
+    for start in sorted(adjacency):
         if start in seen:
             continue
         component = _component(adjacency, start)
         seen |= component
         size = sum(len(adjacency[c]) for c in component) // 2
-        if size <= best:
+        if sum(1 for c in component if len(adjacency[c]) % 2) <= 2:
+            pieces.append((component, size))  # an Euler trail: every side
+            best = max(best, size)
+        else:
+            chains = _chains(adjacency, component)
+            searched.append((_upper_bound(chains, size), component, chains))
+    for bound, component, chains in sorted(searched, key=lambda s: -s[0].length):  # the most promising first
+        if bound.length < best or (bound.length == best and not ties):
+            pieces.append((component, -1))  # cannot beat (or tie) the best found
+            continue
+        length = bound.length if bound.reached else _searcher(chains, budget).longest(bound.length)
+        pieces.append((component, length))
+        best = max(best, length)
+    return best, pieces
+
+
+class _Search:
+    """The longest trail of a piece of wall over its chains, from its odd branch corners (where
+    a longest trail of a piece with more than two of them starts and ends). `reach` asks
+    whether a trail of at least `need` more sides goes on from (corner, chains used): it stops
+    at the first that does, and a pair it explored in full keeps its exact best (`exact`). Each
+    pair explored is a step of the budget."""
+
+    def __init__(self, chains: _Chains, budget: _Budget) -> None:
+        self.chains = chains
+        self.budget = budget
+        self.exact: dict[tuple[Corner, int], int] = {}
+        self.starts = [c for c, ways in chains.at.items() if len(ways) % 2]
+
+    def reach(self, corner: Corner, used: int, need: int) -> bool:
+        if need <= 0:
+            return True
+        known = self.exact.get((corner, used))
+        if known is not None:
+            return known >= need
+        self.budget.step()
+        best = 0
+        weight = self.chains.weight
+        for other, k in self.chains.at[corner]:
+            if used >> k & 1:
+                continue
+            if self.reach(other, used | 1 << k, need - weight[k]):
+                return True
+            best = max(best, weight[k] + self.exact[(other, used | 1 << k)])  # explored in full
+        self.exact[(corner, used)] = best
+        return False
+
+    def longest(self, bound: int) -> int:
+        """The longest trail, at most `bound` (an upper bound on it)."""
+        for start in self.starts:
+            if self.reach(start, 0, bound):
+                return bound
+        return max(self.exact[(start, 0)] for start in self.starts)
+
+
+class _Bound(NamedTuple):
+    """At most `length` sides; `reached` when a trail that long is known to exist."""
+
+    length: int
+    reached: bool
+
+
+def _upper_bound(chains: _Chains, size: int) -> _Bound:
+    """At most every side but those a trail must leave out. A trail from s to t leaves out a
+    set of sides in which exactly the odd corners but s and t have an odd number of sides: at
+    least a shortest pairing of those corners along the wall (a minimum T-join), so the
+    longest trail has at most the sides less the cheapest such pairing over every choice of s
+    and t. When what is left once the cheapest is taken out still hangs together, an Euler
+    trail walks all of it: the bound is reached, no search needed. Exact for up to `_PAIRED`
+    odd corners; beyond, each odd corner but two loses at least its lightest chain, each chain
+    left out serving two of them."""
+    odd = [c for c, ways in chains.at.items() if len(ways) % 2]
+    if len(odd) > _PAIRED:
+        lightest = sorted((min(chains.weight[k] for _, k in chains.at[c]) for c in odd), reverse=True)
+        return _Bound(size - (sum(lightest[2:]) + 1) // 2, False)
+    paths = [_shortest_paths(chains, c) for c in odd]
+    n = len(odd)
+    pairing = [0] + [_INFINITE] * ((1 << n) - 1)  # the cheapest pairing of the odd corners in a set
+    partner = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        if mask.bit_count() % 2:
+            continue
+        first = (mask & -mask).bit_length() - 1
+        rest = mask ^ (1 << first)
+        other = rest
+        while other:
+            j = (other & -other).bit_length() - 1
+            other ^= 1 << j
+            found = paths[first].get(odd[j], (_INFINITE, 0))[0] + pairing[rest ^ (1 << j)]
+            if found < pairing[mask]:
+                pairing[mask], partner[mask] = found, j
+    everything = (1 << n) - 1
+    left_out, mask = min((pairing[everything ^ (1 << a) ^ (1 << b)], everything ^ (1 << a) ^ (1 << b))
+                         for a in range(n) for b in range(a + 1, n))
+    removed = 0  # the chains of the cheapest pairing's paths, each path's chains toggled
+    while mask:
+        first = (mask & -mask).bit_length() - 1
+        j = partner[mask]
+        removed ^= paths[first][odd[j]][1]
+        mask ^= (1 << first) | (1 << j)
+    return _Bound(size - left_out, _connected(chains, removed))
+
+
+_PAIRED = 10  # odd corners paired exactly (at most 2^10 sets)
+_INFINITE = 1 << 30
+
+
+def _shortest_paths(chains: _Chains, start: Corner) -> dict[Corner, tuple[int, int]]:
+    """The fewest sides along the wall from `start` to each branch corner, and the chains of
+    such a path (a bit set), by Dijkstra."""
+    import heapq
+
+    out: dict[Corner, tuple[int, int]] = {}
+    todo: list[tuple[int, Corner, int]] = [(0, start, 0)]
+    while todo:
+        d, corner, path = heapq.heappop(todo)
+        if corner in out:
+            continue
+        out[corner] = (d, path)
+        for other, k in chains.at[corner]:
+            if other not in out:
+                heapq.heappush(todo, (d + chains.weight[k], other, path | 1 << k))
+    return out
+
+
+def _connected(chains: _Chains, removed: int) -> bool:
+    """Whether the chains not in `removed` hang together (corners left without one aside)."""
+    kept = [k for k in range(len(chains.weight)) if not removed >> k & 1]
+    if not kept:
+        return False
+    start = chains.ends[kept[0]][0]
+    seen = {start}
+    todo = [start]
+    while todo:
+        for other, k in chains.at[todo.pop()]:
+            if not removed >> k & 1 and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return all(chains.ends[k][0] in seen for k in kept)
+
+
+def longest_trails(edges: list[Edge], limit: int = WALL_SEARCH_STEPS
+                   ) -> tuple[int, list[frozenset[int]], bool]:
+    """The length of the longest trail, the distinct edge sets of every trail of that length,
+    and True (the search is exhaustive, or PositionTooComplex past `limit` steps)."""
+    budget = _Budget(limit)
+    return (*_every_longest(edges, budget), True)
+
+
+def _every_longest(edges: list[Edge], budget: _Budget) -> tuple[int, list[frozenset[int]]]:
+    length, pieces = _longest(edges, budget, ties=True)
+    if length == 0:
+        return 0, [frozenset()]
+    adjacency = _adjacency(edges)
+    found: set[frozenset[int]] = set()
+    for component, best in pieces:
+        if best != length:
             continue
         odd = [c for c in component if len(adjacency[c]) % 2]
-        if len(odd) <= 2:
-            best = max(best, size)
+        if len(odd) <= 2:  # an Euler trail: every side of the piece, the one edge set
+            found.add(frozenset(i for c in component for _, i in adjacency[c]))
             continue
-        # Each side left out fixes the parity of at most two odd corners.
-        bound = size - (len(odd) - 2) // 2
-        best = max(best, _longest_trail(adjacency, sorted(odd), bound, len(edges)))
-    return best
+        found |= _trails_of(_searcher(_chains(adjacency, component), budget), length)
+    return length, sorted(found, key=sorted)
 
 
-def longest_trails(edges: list[Edge], budget: int = 200_000) -> tuple[int, list[frozenset[int]], bool]:
-    """The length of the longest trail, the distinct edge sets of every trail of that length,
-    and whether the search finished within `budget` steps (for power.strength's second wall)."""
-    length = longest_trail(edges)
-    if length == 0:
-        return 0, [frozenset()], True
-    adjacency = _adjacency(edges)
-    used = [False] * len(edges)
-    path: list[int] = []
-    found: set[frozenset[int]] = set()
-    steps = 0
+def _searcher(chains: _Chains, budget: _Budget) -> _Search:
+    if len(chains.weight) > 250:  # deeper than the recursion may go: no game comes near
+        raise PositionTooComplex(budget.limit)
+    return _Search(chains, budget)
 
-    def walk(corner: Corner) -> bool:
-        nonlocal steps
-        steps += 1
-        if steps > budget:
-            return False
-        if len(path) == length:
-            found.add(frozenset(path))
-            return True
-        for nxt, i in adjacency[corner]:
-            if not used[i]:
-                used[i] = True
-                path.append(i)
-                going = walk(nxt)
-                path.pop()
-                used[i] = False
-                if not going:
-                    return False
-        return True
 
-    complete = all(walk(start) for start in sorted(adjacency))
-    return length, sorted(found, key=sorted), complete
+def _trails_of(search: _Search, length: int) -> set[frozenset[int]]:
+    """The edge sets of the trails of `length` sides in a piece (its longest), following only
+    the chains from which the rest of such a trail goes on."""
+    out: set[frozenset[int]] = set()
+    chains = search.chains
+    weight = chains.weight
+
+    def follow(corner: Corner, used: int, walked: int) -> None:
+        search.budget.step()
+        if walked == length:
+            out.add(frozenset(i for k in range(len(weight)) if used >> k & 1 for i in chains.sides[k]))
+            return
+        for other, k in chains.at[corner]:
+            if not used >> k & 1 and search.reach(other, used | 1 << k, length - walked - weight[k]):
+                follow(other, used | 1 << k, walked + weight[k])
+
+    for start in search.starts:
+        if search.reach(start, 0, length):
+            follow(start, 0, 0)
+    return out
 
 
 def best_wall_pair(layout: Layout, cap: int) -> tuple[int, int, bool]:
     """power.strength: the longest outer wall and the best second wall sharing no side with it,
-    counted up to `cap`: over every longest wall, the one that leaves the best second.
-    The third value says whether the search was exhaustive."""
-    edges = outer_wall_sides(layout)
-    first, trails, complete = longest_trails(edges)
+    counted up to `cap`: over every longest wall, the one that leaves the best second. The
+    third value is True (the search is exhaustive; PositionTooComplex past the bound)."""
+    first, second = _checked(_measured(_frozen(layout), cap))
+    return first, second, True
+
+
+def _best_pair(edges: list[Edge], cap: int, limit: int = WALL_SEARCH_STEPS) -> tuple[int, int]:
+    budget = _Budget(limit)
+    first, trails = _every_longest(edges, budget)
     best = 0
     for trail in trails:
         if best >= cap:
             break
         rest = [e for i, e in enumerate(edges) if i not in trail]
-        best = max(best, min(longest_trail(rest), cap))
-    return first, best, complete
+        best = max(best, min(_longest(rest, budget)[0], cap))
+    return first, best
 
 
 def _component(adjacency: Mapping[Corner, list[tuple[Corner, int]]], start: Corner) -> set[Corner]:
@@ -417,30 +679,3 @@ def _component(adjacency: Mapping[Corner, list[tuple[Corner, int]]], start: Corn
                 seen.add(nxt)
                 todo.append(nxt)
     return seen
-
-
-def _longest_trail(adjacency: Mapping[Corner, list[tuple[Corner, int]]], starts: list[Corner],
-                   bound: int, n_edges: int) -> int:
-    used = [False] * n_edges
-    best = 0
-
-    def walk(corner: Corner, length: int) -> bool:
-        nonlocal best
-        if length > best:
-            best = length
-            if best == bound:
-                return True
-        for nxt, i in adjacency[corner]:
-            if not used[i]:
-                used[i] = True
-                done = walk(nxt, length + 1)
-                used[i] = False
-                if done:
-                    return True
-        return False
-
-    for start in starts:
-        if walk(start, 0):
-            break
-    return best
-

@@ -126,6 +126,7 @@ class PowerLine(Line, tag="power"):
     """power.strength: the second wall, counted up to the pips of the player's black dice."""
 
     dice: Int
+    # Always true: a wall past the search's bound is refused (PositionTooComplex), never guessed.
     exhaustive: bool = True
 
 

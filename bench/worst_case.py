@@ -1,0 +1,369 @@
+"""The worst request of each endpoint, found by random search, and what it does to the others.
+
+A random search (hill climbing with restarts) mutates request bodies to make each endpoint
+spend the most CPU: scoring positions (tiles added, moved, taken away, walls and turns and dice
+put on them, `check_layout` off, more players), game states (cards hoarded in a hand, other
+moments of random games of every module, bigger `limit`s), actions (other legal actions). Each
+body is answered by the endpoint's handler in this process, the caches emptied first, and its
+cost is the handler's CPU time (thread time: the machine's other load does not count); a new
+worst is measured three times and its least kept. Then a live `referee serve` (one worker)
+answers each endpoint's worst body over and over while a second client asks /healthz: the
+latency that client sees is what any request waits behind the worst.
+
+    python bench/worst_case.py [--seconds 60] [--seed 1]    # seconds per endpoint
+
+The target (issue 13): every worst case under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import msgspec  # noqa: E402
+
+from service.api import handlers, render  # noqa: E402
+from service.engine import grid  # noqa: E402
+from service.engine.catalogue import CATALOGUE  # noqa: E402
+from tests.api import swaps  # noqa: E402
+
+ENCODE = msgspec.json.Encoder().encode
+TILES = sorted(CATALOGUE.tiles)
+MODULES = list(swaps.MODULES)
+
+
+def _fresh() -> None:
+    """Forget what earlier requests taught the process (checked states, checked layouts)."""
+    handlers.KNOWN._digests.clear()
+    grid._layout_problems.cache_clear()
+    grid._measured.cache_clear()
+
+
+def cost(endpoint: str, raw: bytes) -> float:
+    """The handler's CPU seconds for this body (answer encoded), caches emptied first."""
+    _fresh()
+    started = time.thread_time()
+    try:
+        if endpoint.startswith("render"):
+            render.render(render.decode(raw))
+        else:
+            ENCODE(handlers.handle(ENDPOINTS[endpoint], raw))
+    except handlers.RequestError:
+        pass
+    return time.thread_time() - started
+
+
+ENDPOINTS = {"score-position": "score", "score-state": "score", "validate": "validate", "apply": "apply",
+             "legal-actions": "legal-actions", "view": "view", "games": "games",
+             "render-state": "render", "render-position": "render"}
+
+
+# --- bodies and their mutations -----------------------------------------------------------------
+
+def _hoard(state: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+    """Cards of the deck moved into one hand (the state stays one a game could hold)."""
+    state = json.loads(json.dumps(state))
+    deck = state.get("deck", [])
+    take = [c for c in deck if c in CATALOGUE.money][:rnd.randint(1, 110)]
+    if take:
+        seat = rnd.randrange(len(state["players"]))
+        state["deck"] = [c for c in deck if c not in take]
+        state["players"][seat]["hand"] = [*state["players"][seat].get("hand", []), *take]
+    return state
+
+
+class StateBodies:
+    """Bodies of the endpoints that take a game state."""
+
+    def __init__(self, pool: list[swaps.Sample], endpoint: str) -> None:
+        self.pool = pool
+        self.endpoint = endpoint
+
+    def new(self, rnd: random.Random) -> dict[str, Any]:
+        sample = rnd.choice(self.pool)
+        body: dict[str, Any] = {"state": sample.state}
+        return self._complete(body, sample, rnd)
+
+    def _complete(self, body: dict[str, Any], sample: swaps.Sample, rnd: random.Random) -> dict[str, Any]:
+        names = [p["name"] for p in body["state"]["players"]]
+        if self.endpoint in ("validate", "apply"):
+            body["action"] = rnd.choice(sample.actions) if sample.actions else {"type": "end-turn",
+                                                                                "player": names[0]}
+        elif self.endpoint == "legal-actions":
+            body["limit"] = rnd.choice((1000, 5000, 10_000))
+        elif self.endpoint == "score-state":
+            body["round"] = rnd.randint(1, 3)
+        elif self.endpoint in ("view", "render-state"):
+            body["player"] = rnd.choice([None, *names])
+        return body
+
+    def mutate(self, body: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+        choice = rnd.random()
+        if choice < 0.3:
+            return self.new(rnd)
+        if choice < 0.7:
+            return {**body, "state": _hoard(body["state"], rnd)}
+        if self.endpoint == "legal-actions":
+            return {**body, "limit": 10_000}
+        return body
+
+
+class PositionBodies:
+    """Scoring positions (of /v1/score and /v1/render)."""
+
+    def new(self, rnd: random.Random) -> dict[str, Any]:
+        if rnd.random() < 0.5:
+            return self._dense(rnd)
+        players = [{"name": f"P{i}", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}
+                   for i in range(rnd.randint(2, 6))]
+        body = {"round": rnd.randint(1, 3), "players": players,
+                "modules": rnd.sample(MODULES, rnd.randint(0, 4)), "check_layout": rnd.random() < 0.3}
+        for _ in range(rnd.randint(5, 40)):
+            body = self._add(body, rnd)
+        return body
+
+    def _dense(self, rnd: random.Random) -> dict[str, Any]:
+        """One player's drawing (`check_layout: false`): up to 64 tiles packed in a small box,
+        turned and walled at random (craftsmen, walls), as a branching outer wall needs."""
+        body: dict[str, Any] = {"round": rnd.randint(1, 3), "modules": ["craftsmen", "walls"],
+                                "check_layout": False, "players": [
+                                    {"name": "Ana", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
+                                    {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
+        side = rnd.randint(4, 9)
+        cells = rnd.sample([(x, y) for x in range(1, side + 1) for y in range(side)],
+                           min(side * side, rnd.randint(8, 60)))
+        for (x, y), tile in zip(cells, rnd.sample([t for t in TILES if CATALOGUE.tiles[t].module == "base"],
+                                                  min(len(cells), 54)), strict=False):
+            placed: dict[str, Any] = {"x": x, "y": y, "tile": tile}
+            self._decorate(placed, body, rnd)
+            body["players"][0]["alhambra"].append(placed)
+        return body
+
+    def _used(self, body: dict[str, Any]) -> set[str]:
+        return {t["tile"] for p in body["players"] for t in p["alhambra"]}
+
+    def _add(self, body: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+        body = json.loads(json.dumps(body))
+        on = ("base", *body["modules"])
+        free = [t for t in TILES if t not in self._used(body) and CATALOGUE.tiles[t].module in on]
+        if not free:
+            return body
+        player = rnd.choice(body["players"])
+        if len(player["alhambra"]) >= 64:
+            return body
+        taken = {(t["x"], t["y"]) for t in player["alhambra"]}
+        x, y = rnd.choice(sorted(taken))
+        dx, dy = rnd.choice(((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)))
+        if (x + dx, y + dy) in taken or abs(x + dx) > 64 or abs(y + dy) > 64:
+            return body
+        tile: dict[str, Any] = {"x": x + dx, "y": y + dy, "tile": rnd.choice(free)}
+        self._decorate(tile, body, rnd)
+        player["alhambra"].append(tile)
+        return body
+
+    def _decorate(self, tile: dict[str, Any], body: dict[str, Any], rnd: random.Random) -> None:
+        tile.pop("added_walls", None)
+        walls = sum(b for b in (1, 2, 4, 8) if "walls" in body["modules"] and rnd.random() < 0.2)
+        walls &= ~CATALOGUE.tiles[tile["tile"]].walls if tile["tile"] in CATALOGUE.tiles else 0
+        added = sum(len(t.get("added_walls", "")) for p in body["players"] for t in p["alhambra"])
+        if walls and added + bin(walls).count("1") <= 12:  # the wall cards' 12 pieces, not on printed walls
+            tile["added_walls"] = "".join(side for side, bit in zip("NESW", (1, 2, 4, 8), strict=True)
+                                          if walls & bit)
+        if "craftsmen" in body["modules"] and rnd.random() < 0.5:
+            tile["rotation"] = rnd.choice((90, 180, 270))
+        if "power" in body["modules"] and "strength" in tile["tile"]:
+            tile["die"] = rnd.randint(1, 6)
+
+    def mutate(self, body: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+        choice = rnd.random()
+        if choice < 0.05:
+            return self.new(rnd)
+        body = json.loads(json.dumps(body))
+        if choice < 0.45:
+            return self._add(body, rnd)
+        player = rnd.choice(body["players"])
+        tiles = player["alhambra"][1:]
+        if choice < 0.6 and tiles:
+            player["alhambra"].remove(rnd.choice(tiles))
+        elif choice < 0.8 and tiles:
+            self._decorate(rnd.choice(tiles), body, rnd)
+        elif choice < 0.85:
+            body["check_layout"] = not body["check_layout"]
+        elif choice < 0.9:
+            body["modules"] = sorted(set(body["modules"]) | {rnd.choice(MODULES)})
+        elif choice < 0.95 and len(body["players"]) < 7:
+            body["players"].append({"name": f"Q{len(body['players'])}",
+                                    "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]})
+        else:
+            body["round"] = rnd.randint(1, 3)
+        return body
+
+
+class GameBodies:
+    def new(self, rnd: random.Random) -> dict[str, Any]:
+        return {"players": [f"Player {i}" for i in range(rnd.randint(2, 6))],
+                "modules": rnd.sample(MODULES, rnd.randint(0, len(MODULES))), "seed": rnd.getrandbits(62)}
+
+    def mutate(self, body: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+        return self.new(rnd) if rnd.random() < 0.5 else {**body, "modules": MODULES}
+
+
+# --- the search ----------------------------------------------------------------------------------
+
+def search(endpoint: str, bodies: Any, seconds: float, rnd: random.Random) -> tuple[float, bytes]:
+    best_cost, best = 0.0, b""
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        body = bodies.new(rnd)  # a restart
+        current = cost(endpoint, ENCODE(body))
+        for _ in range(60):
+            if time.monotonic() - started >= seconds:
+                break
+            candidate = bodies.mutate(body, rnd)
+            raw = ENCODE(candidate)
+            found = cost(endpoint, raw)
+            if found >= current:
+                body, current = candidate, found
+                if found > best_cost:
+                    found = min(found, *(cost(endpoint, raw) for _ in range(2)))  # not a hiccup
+                    if found > best_cost:
+                        best_cost, best = found, raw
+    return best_cost, best
+
+
+def answer_of(endpoint: str, raw: bytes) -> str:
+    try:
+        if endpoint.startswith("render"):
+            render.render(render.decode(raw))
+        else:
+            handlers.handle(ENDPOINTS[endpoint], raw)
+        return "200"
+    except handlers.RequestError as e:
+        return f"{e.status} {e.error}"
+
+
+# --- a live server: what others wait while the worst bodies are answered ------------------------
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+PATHS = {"score-position": "score", "score-state": "score", "render-state": "render",
+         "render-position": "render"}
+
+
+def concurrent_latency(worst: dict[str, bytes], seconds: float) -> list[tuple[str, list[float], int]]:
+    port = _free_port()
+    env = {**os.environ, "PORT": str(port), "WORKERS": "1", "LOG_LEVEL": "warning", "CACHE_ENTRIES": "0"}
+    env.pop("REDIS_URL", None)
+    referee = str(Path(sys.executable).with_name("referee"))
+    server = subprocess.Popen([referee, "serve"], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                probe.request("GET", "/healthz")
+                probe.getresponse().read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        out = []
+        for endpoint, raw in [("(no load)", b""), *worst.items()]:
+            stop = threading.Event()
+            served = [0]
+
+            def load(raw: bytes = raw, endpoint: str = endpoint, stop: threading.Event = stop,
+                     served: list[int] = served) -> None:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                path = "/v1/" + PATHS.get(endpoint, endpoint)
+                while not stop.is_set():
+                    conn.request("POST", path, body=raw, headers={"content-type": "application/json",
+                                                                  "cache-control": "no-cache"})
+                    conn.getresponse().read()
+                    served[0] += 1
+
+            worker = threading.Thread(target=load, daemon=True) if raw else None
+            if worker:
+                worker.start()
+                time.sleep(0.3)
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            latencies = []
+            until = time.monotonic() + seconds
+            while time.monotonic() < until:
+                started = time.perf_counter()
+                probe.request("GET", "/healthz")
+                probe.getresponse().read()
+                latencies.append(time.perf_counter() - started)
+                time.sleep(0.005)
+            stop.set()
+            if worker:
+                worker.join(35)
+            out.append((endpoint, latencies, served[0]))
+        return out
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="search time per endpoint")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--states", type=int, default=120)
+    parser.add_argument("--latency-seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    rnd = random.Random(args.seed)
+    load = os.getloadavg()[0]
+    print(f"{platform.processor() or platform.machine()} ({os.cpu_count()} cores, load {load:.1f}), "
+          f"Python {platform.python_version()}")
+    pool = swaps.samples(args.states, args.seed)
+    makers: dict[str, Callable[[], Any]] = {
+        "score-position": PositionBodies, "render-position": PositionBodies, "games": GameBodies,
+        **{e: (lambda e=e: StateBodies(pool, e))
+           for e in ("score-state", "validate", "apply", "legal-actions", "view", "render-state")},
+    }
+    worst: dict[str, bytes] = {}
+    print(f"\n{'endpoint':16} {'worst CPU':>10}  {'body':>9}  answer")
+    failed = False
+    for endpoint, make in makers.items():
+        found, raw = search(endpoint, make(), args.seconds, rnd)
+        worst[endpoint] = raw
+        failed |= found >= 0.050
+        print(f"{endpoint:16} {_ms(found):>10}  {len(raw):>7} B  {answer_of(endpoint, raw)}", flush=True)
+    print(f"\n/healthz latency while one client sends an endpoint's worst body again and again "
+          f"(one worker, {args.latency_seconds:g} s each):")
+    print(f"{'load':16} {'p50':>8} {'p99':>8} {'max':>8}  worst bodies answered")
+    for endpoint, latencies, served in concurrent_latency(worst, args.latency_seconds):
+        q = statistics.quantiles(latencies, n=100)
+        print(f"{endpoint:16} {_ms(q[49]):>8} {_ms(q[98]):>8} {_ms(max(latencies)):>8}  {served}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
