@@ -5,13 +5,24 @@ deck's and the bag's order, the generator, hands, face-down cards, secret choice
 sealing on (SEAL_KEYS or SEAL_KEYS_FILE), every state the referee emits is its public part
 (`engine.secrecy.conceal`: hidden fields emptied) plus a `seal`: the whole state encrypted with
 AES-SIV (`cryptography`'s AESSIV, RFC 5297), which authenticates it and, being deterministic,
-keeps "same request, same bytes" (an equal state always gets an equal seal). The seal is
-`v1.<key id>.<base64url ciphertext>`; the associated data binds the version and the key id.
+keeps "same request, same bytes" (an equal state of the same game always gets an equal seal).
+The seal is `v2.<key id>.<base64url ciphertext>`; the associated data binds the version and the
+key id.
 
-Opening a sealed state decrypts it and checks that its public part is exactly the state's own:
-an altered public field, a flipped or cut seal, a seal from another state or sealed with a key
-that is not accepted is refused (422 `bad-seal`). Several keys are accepted, the first seals:
-rotate by putting a new key first, and drop the old one once no game still uses it.
+The sealed plaintext is a header line and the state's JSON, padded with spaces to a multiple of
+`BUCKET` bytes, so that a seal's length tells nothing of the hidden parts (a card id's length, a
+disc's position): every state of a real game has a seal of the same length. The header names
+the game (a random id drawn when the game is set up: the seat tokens derive from it and from the
+key it was set up under) and says whether the state ever came in without a seal: a referee with
+ALLOW_UNSEALED seals what it is given, so a state it accepted unsealed (a stacked deck, a chosen
+generator) stays marked, and a referee without ALLOW_UNSEALED refuses it.
+
+Opening a sealed state decodes the seal strictly (canonical base64url only: no other alphabet,
+no padding, no junk, no stray bits in the last character), decrypts it and checks that its
+public part is exactly the state's own: an altered public field, a flipped or cut seal, a seal
+from another state or sealed with a key that is not accepted is refused (422 `bad-seal`).
+Several keys are accepted, the first seals: rotate by putting a new key first, and drop the old
+one once no game set up under it is still played (its seat tokens derive from it).
 This module is the edge: the engine never sees a seal.
 """
 
@@ -20,6 +31,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -32,11 +44,17 @@ from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 from service.engine.secrecy import conceal
 from service.engine.state import GameState
 
-VERSION = "v1"
+VERSION = "v2"
 KEY_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 KEY_BYTES = (32, 48, 64)  # AES-128-, AES-192- and AES-256-SIV
+# The sealed plaintext is padded to a multiple of this: every state of a real game fits in one
+# bucket (the largest seen in random games of 6 players with every module and 64-character
+# names is under 12 kB), so every seal of a real game has the same length.
+BUCKET = 16384
+GAME_ID_BYTES = 16
 _ENCODE = msgspec.json.Encoder().encode
 _DECODE_STATE = msgspec.json.Decoder(GameState)
+_HEADER = re.compile(rb"([0-9a-f]{32}) ([A-Za-z0-9_-]{1,32}) ([01]) ([0-9]{1,9})")
 
 
 class SealError(ValueError):
@@ -86,12 +104,31 @@ def new_key(kid: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Game:
+    """What a seal says besides the state: the game's id, the key its seat tokens derive from,
+    and whether a state of it ever came in without a seal (ALLOW_UNSEALED)."""
+
+    id: bytes
+    kid: str
+    unsealed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Opened:
-    """A state as the engine needs it, and the digest of its canonical bytes (its id)."""
+    """A state as the engine needs it, the digest of its canonical bytes (for the check's
+    memo), its game (None: it came in unsealed) and the id of this state of this game (the
+    one-future record's key)."""
 
     state: GameState
     sealed: bool
     digest: bytes
+    game: Game | None = None
+
+    @property
+    def future_id(self) -> bytes:
+        """This state of this game: two games that reach equal states are two states."""
+        game = b"" if self.game is None else self.game.id
+        return hashlib.sha256(game + self.digest).digest()
 
 
 class Sealing:
@@ -102,9 +139,18 @@ class Sealing:
         self.current = keys[0][0] if keys else None
         self.allow_unsealed = allow_unsealed or not keys
         self._ciphers = {kid: AESSIV(key) for kid, key in keys}
-        # Part of every cache key: an answer sealed under other settings is another answer.
-        self.fingerprint = "off" if not keys else hashlib.sha256(
-            repr((self.current, sorted(self.keys), self.allow_unsealed)).encode()).hexdigest()[:16]
+        self._token_keys = {kid: hmac.digest(key, b"alhambra-referee seat tokens", "sha256")
+                            for kid, key in keys}
+        # Seals opened lately (a client sends a state to validate, then to apply it): seal ->
+        # (state JSON, game). A plain dict, emptied when full: safe from the render threads.
+        self._opened: dict[str, tuple[bytes, Game]] = {}
+        # Part of every cache key: an answer sealed under other settings (other keys, even under
+        # the same key ids) is another answer. A digest of the keys, never the keys.
+        material = hashlib.sha256(b"alhambra-referee cache fingerprint")
+        for kid, key in keys:
+            material.update(b"\0%s\0%s" % (kid.encode(), hashlib.sha256(key).digest()))
+        material.update(b"\0allow-unsealed" if self.allow_unsealed else b"\0strict")
+        self.fingerprint = "off" if not keys else material.hexdigest()[:32]
 
     @classmethod
     def from_settings(cls, settings: Any) -> Sealing:
@@ -119,13 +165,32 @@ class Sealing:
     def _associated(kid: str) -> list[bytes]:
         return [f"alhambra-referee seal {VERSION} {kid}".encode()]
 
-    def seal(self, state: GameState, whole: bytes | None = None) -> GameState:
+    def new_game(self) -> Game | None:
+        """A fresh game id under the current key (None with sealing off)."""
+        if self.current is None:
+            return None
+        return Game(secrets.token_bytes(GAME_ID_BYTES), self.current)
+
+    def unsealed_game(self, whole: bytes) -> Game | None:
+        """The game of a state that came in without a seal (ALLOW_UNSEALED), named by its digest
+        and marked, so that a referee without ALLOW_UNSEALED refuses its seals."""
+        if self.current is None:
+            return None
+        return Game(hashlib.sha256(b"unsealed\0" + whole).digest()[:GAME_ID_BYTES], self.current, True)
+
+    def seal(self, state: GameState, whole: bytes | None = None, game: Game | None = None) -> GameState:
         """The state to hand out: its public part and the seal (unchanged when sealing is off).
-        `whole`: the state's encoding, when the caller has it already."""
+        `whole`: the state's encoding, when the caller has it already; `game`: the game it
+        belongs to (None: a new game)."""
         if self.current is None:
             return state
         whole = _ENCODE(state) if whole is None else whole
-        sealed = self._ciphers[self.current].encrypt(whole, self._associated(self.current))
+        if game is None:
+            game = Game(secrets.token_bytes(GAME_ID_BYTES), self.current)
+        header = b"%s %s %d %d\n" % (game.id.hex().encode(), game.kid.encode(), game.unsealed, len(whole))
+        size = len(header) + len(whole)
+        padded = header + whole + b" " * (-size % BUCKET)
+        sealed = self._ciphers[self.current].encrypt(padded, self._associated(self.current))
         text = base64.urlsafe_b64encode(sealed).decode().rstrip("=")
         return msgspec.structs.replace(conceal(state), seal=f"{VERSION}.{self.current}.{text}")
 
@@ -140,19 +205,11 @@ class Sealing:
         if not self._ciphers:
             raise SealError("bad-seal", "this referee has no sealing key, so it cannot open a sealed "
                             "state (set SEAL_KEYS)")
-        version, _, rest = state.seal.partition(".")
-        kid, _, text = rest.partition(".")
-        if version != VERSION or not kid or not text:
-            raise SealError("bad-seal", f"the seal is malformed: expected {VERSION}.<key id>.<data>")
-        cipher = self._ciphers.get(kid)
-        if cipher is None:
-            raise SealError("bad-seal", f"the state was sealed with key {kid!r}, which this referee "
-                            "does not accept (retired or from another deployment)")
-        try:
-            data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-            whole = cipher.decrypt(data, self._associated(kid))
-        except (binascii.Error, ValueError, InvalidTag):
-            raise SealError("bad-seal", "the seal does not authenticate: it was altered or cut") from None
+        whole, game = self._plaintext(state.seal)
+        if game.unsealed and not self.allow_unsealed:
+            raise SealError("unsealed-state", "this seal was made from a state that came in without a "
+                            "seal (a referee with ALLOW_UNSEALED sealed it): this referee accepts only "
+                            "states of games it set up")
         try:
             full = _DECODE_STATE.decode(whole)  # our own bytes, authenticated: they decode
         except msgspec.ValidationError as e:  # unless an older referee wrote them (defaults left out)
@@ -163,7 +220,82 @@ class Sealing:
             raise SealError("bad-seal", "the public part does not match its seal: "
                             f"{_first_difference(expected, public)} was changed, or the seal "
                             "belongs to another state")
-        return Opened(full, True, hashlib.sha256(whole).digest())
+        return Opened(full, True, hashlib.sha256(whole).digest(), game)
+
+    def _plaintext(self, seal: str) -> tuple[bytes, Game]:
+        """The state's JSON and its game, from a seal decoded strictly and authenticated."""
+        found = self._opened.get(seal)
+        if found is not None:
+            return found
+        version, _, rest = seal.partition(".")
+        kid, _, text = rest.partition(".")
+        if version != VERSION or not kid or not text:
+            message = f"the seal is malformed: expected {VERSION}.<key id>.<data>"
+            if version == "v1":
+                message = ("the seal is of an earlier form (v1), which marked neither the game nor an "
+                           "unsealed origin: this referee accepts v2 seals only")
+            raise SealError("bad-seal", message)
+        cipher = self._ciphers.get(kid)
+        if cipher is None:
+            raise SealError("bad-seal", f"the state was sealed with key {kid!r}, which this referee "
+                            "does not accept (retired or from another deployment)")
+        data = _strict_base64url(text)
+        try:
+            padded = cipher.decrypt(data, self._associated(kid))
+        except InvalidTag:
+            raise SealError("bad-seal", "the seal does not authenticate: it was altered or cut") from None
+        end = padded.find(b"\n", 0, 128)
+        parts = _HEADER.fullmatch(padded, 0, end) if end > 0 else None
+        if parts is None:  # authenticated, so ours: an earlier format would be a bug
+            raise SealError("bad-seal", "the seal's content is not of this referee's form")
+        game = Game(bytes.fromhex(parts[1].decode()), parts[2].decode(), parts[3] == b"1")
+        whole = padded[end + 1:end + 1 + int(parts[4])]
+        if len(self._opened) >= 256:
+            self._opened.clear()
+        self._opened[seal] = (whole, game)
+        return whole, game
+
+    def seat_token(self, game: Game, seat: int) -> str:
+        """The secret of `seat` in `game` (CALLERS=players: a request acting for that seat or
+        showing its secrets carries it as `Authorization: Bearer <token>`). Derived from the
+        key the game was set up under and the game's id: the referee keeps nothing."""
+        key = self._token_keys.get(game.kid)
+        if key is None:
+            raise SealError("bad-seal", f"the game was set up under key {game.kid!r}, which this "
+                            "referee no longer holds: its seat tokens cannot be checked")
+        mac = hmac.digest(key, game.id + seat.to_bytes(1, "big"), "sha256")
+        return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+    def token_seat(self, game: Game, token: str, seats: int) -> int | None:
+        """The seat whose token `token` is (None: none of the game's `seats`)."""
+        found = None
+        for seat in range(seats):  # every seat compared, each in constant time
+            if hmac.compare_digest(self.seat_token(game, seat).encode(), token.encode()):
+                found = seat
+        return found
+
+
+def _strict_base64url(text: str) -> bytes:
+    """Canonical unpadded base64url only: another alphabet (`+/`), padding, inserted junk, a
+    length no encoding has, or stray bits in the last character are refused, so that a seal
+    has exactly one spelling."""
+    refused = SealError("bad-seal", "the seal does not authenticate: it was altered or cut "
+                                    "(not canonical base64url)")
+    spare = _SPARE_BITS.get(len(text) % 4)  # bits of the last character no byte uses
+    if spare is None or not text.isascii() or _VALUE.get(text[-1], 64) & spare:
+        raise refused
+    raw = text.encode("ascii")
+    if b"+" in raw or b"/" in raw or b"=" in raw:  # the other alphabet, or padding
+        raise refused
+    try:  # strict: any character outside the alphabet (after -_ became +/) is an error
+        return binascii.a2b_base64(raw.translate(_TO_STANDARD) + b"=" * (-len(raw) % 4), strict_mode=True)
+    except binascii.Error:
+        raise refused from None
+
+
+_VALUE = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
+_SPARE_BITS = {0: 0, 2: 0b1111, 3: 0b11}  # a length of 1 more than a multiple of 4 is no encoding
+_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 
 
 def _first_difference(expected: GameState, given: GameState) -> str:

@@ -44,16 +44,28 @@ class Settings:
     redis_breaker_seconds: float = 5.0
     redis_ttl_seconds: int = 24 * 3600
     redis_key_prefix: str = "referee:"
-    # The most actions a /v1/legal-actions answer may list.
-    legal_actions_max_limit: int = 10_000
+    # The most actions a /v1/legal-actions answer may list: listing costs about 3 us an action
+    # (and 190 bytes of answer), so 2000 keeps the worst request within some 20 ms.
+    legal_actions_max_limit: int = 2_000
     # On SIGTERM, how long in-flight requests may take before the workers stop anyway.
     shutdown_timeout_seconds: int = 20
+    # Slow clients (service/server.py): a request's headers must arrive within this of the
+    # connection's opening (or the request's first byte), its body within that of the headers'
+    # end, else 408 and the connection is closed; an idle keep-alive connection is closed after
+    # KEEP_ALIVE_SECONDS.
+    header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 20.0
+    keep_alive_seconds: float = 5.0
     # Sealed states (service/seal.py): `kid:base64key` entries, the first seals, all are accepted;
     # in the variable (comma-separated) or in a file (one per line). Unset: sealing is off.
     seal_keys: str | None = None
     seal_keys_file: str | None = None
     # While sealing is on, accept states without a seal too (trusted callers, migrations).
     allow_unsealed: bool = False
+    # Who calls the referee: `backend` (a game backend, trusted to act for any seat) or `players`
+    # (players themselves: a request acting for a seat or showing its secrets carries that seat's
+    # token, else 403). `players` needs sealing and refuses ALLOW_UNSEALED.
+    callers: str = "backend"
     # One future per sealed state (needs sealing and Redis): a second, different action from the
     # same state is refused 409; while Redis cannot record it, refuse (503) or allow the apply.
     one_future: bool = True
@@ -62,6 +74,9 @@ class Settings:
     # Replicas that must hold a one-future record before the apply is answered (Redis WAIT):
     # 1 with a cluster or Sentinel, so that a failover cannot lose a record already answered.
     one_future_replicas: int = 0
+    # Where the one-future records live (service/futures.py): a Redis that persists (AOF) and
+    # evicts nothing, apart from the cache's. Unset: the cache's REDIS_URL.
+    one_future_redis_url: str | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -77,6 +92,12 @@ class Settings:
                     raise SettingsError(f"{f.name.upper()}={shown}: {problem}")
         if self.seal_keys is not None and self.seal_keys_file is not None:
             raise SettingsError("SEAL_KEYS and SEAL_KEYS_FILE are both set: set one of them")
+        if self.callers == "players" and self.seal_keys is None and self.seal_keys_file is None:
+            raise SettingsError("CALLERS='players': seat tokens need sealing; set SEAL_KEYS or "
+                                "SEAL_KEYS_FILE")
+        if self.callers == "players" and self.allow_unsealed:
+            raise SettingsError("CALLERS='players' with ALLOW_UNSEALED=true: a player could send any "
+                                "state unsealed; accept sealed states only")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -164,8 +185,10 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "port": int, "workers": int, "max_body_bytes": int, "cache_entries": int,
     "cache_max_bytes": int, "redis_timeout_ms": int, "redis_breaker_seconds": float,
     "redis_ttl_seconds": int, "legal_actions_max_limit": int, "log_level": str.lower,
-    "shutdown_timeout_seconds": int,
-    "allow_unsealed": _boolean, "one_future": _boolean, "one_future_when_redis_down": str.lower,
+    "shutdown_timeout_seconds": int, "header_timeout_seconds": float, "body_timeout_seconds": float,
+    "keep_alive_seconds": float,
+    "allow_unsealed": _boolean, "one_future": _boolean, "callers": str.lower,
+    "one_future_when_redis_down": str.lower,
     "one_future_ttl_seconds": int, "one_future_replicas": int,
 }
 _KIND: dict[Callable[[str], Any], str] = {int: "an integer", float: "a number", str: "text",
@@ -179,15 +202,20 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "cache_entries": _between(0, 10_000_000),
     "cache_max_bytes": _between(0, 64 * 1024 ** 3),
     "redis_url": _redis_url,
+    "one_future_redis_url": _redis_url,
     "redis_timeout_ms": _between(1, 60_000),
     "redis_breaker_seconds": _between(0, 3600),
     "redis_ttl_seconds": _between(1, 365 * 24 * 3600),
     "redis_key_prefix": lambda v: None if len(v) <= 64 else "must be at most 64 characters",
     "legal_actions_max_limit": _between(1, 1_000_000),
     "shutdown_timeout_seconds": _between(1, 3600),
+    "header_timeout_seconds": _between(0.1, 600),
+    "body_timeout_seconds": _between(0.1, 600),
+    "keep_alive_seconds": _between(0.1, 600),
     "seal_keys": _keys,
     "allow_unsealed": lambda v: None if isinstance(v, bool) else "must be true or false",
     "one_future": lambda v: None if isinstance(v, bool) else "must be true or false",
+    "callers": lambda v: None if v in ("backend", "players") else "must be backend or players",
     "seal_keys_file": _key_file,
     "one_future_when_redis_down": lambda v: None if v in ("refuse", "allow") else "must be refuse or allow",
     "one_future_ttl_seconds": _between(60, 365 * 24 * 3600),

@@ -106,7 +106,8 @@ def test_the_manifests_hold_every_resource_the_issue_names() -> None:
     kinds = {(doc["kind"], doc["metadata"]["name"]) for _, doc in _documents()}
     assert {("Deployment", "referee"), ("Service", "referee"), ("HorizontalPodAutoscaler", "referee"),
             ("PodDisruptionBudget", "referee"), ("Secret", "referee-seal-keys"),
-            ("ConfigMap", "referee-redis")} <= kinds
+            ("ConfigMap", "referee-redis"), ("StatefulSet", "referee-futures"),
+            ("Ingress", "referee")} <= kinds
 
 
 def _container() -> dict[str, Any]:
@@ -187,6 +188,35 @@ def test_references_between_resources_resolve() -> None:
     redis = _resource("ConfigMap", "referee-redis")["data"]["REDIS_URL"]
     assert re.match(r"redis://referee-redis:6379/", redis)
     _resource("Service", "referee-redis")
+    futures = _resource("ConfigMap", "referee-redis")["data"]["ONE_FUTURE_REDIS_URL"]
+    assert re.match(r"redis://referee-futures:6379/", futures)
+    statefulset = _resource("StatefulSet", "referee-futures")
+    assert _resource("Service", statefulset["spec"]["serviceName"])["spec"]["selector"].items() <= \
+        statefulset["spec"]["template"]["metadata"]["labels"].items()
+    (rule,) = _resource("Ingress", "referee")["spec"]["rules"]
+    (path,) = rule["http"]["paths"]
+    backend = path["backend"]["service"]
+    service = _resource("Service", backend["name"])
+    assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
+
+
+def _redis_args(args: list[str], name: str) -> str:
+    return args[args.index(name) + 1]
+
+
+def test_the_one_future_redis_persists_and_evicts_nothing_and_the_cache_keeps_nothing() -> None:
+    """Issue 13 item 7: one-future records were lost when Redis restarted empty. The records'
+    Redis writes the append-only file to a persistent volume and never evicts; the cache's
+    keeps nothing and evicts the least recently used answers."""
+    futures = _resource("StatefulSet", "referee-futures")["spec"]
+    (redis,) = futures["template"]["spec"]["containers"]
+    assert _redis_args(redis["args"], "--appendonly") == "yes"
+    assert _redis_args(redis["args"], "--maxmemory-policy") == "noeviction"
+    (claim,) = futures["volumeClaimTemplates"]
+    assert {m["name"]: m["mountPath"] for m in redis["volumeMounts"]}[claim["metadata"]["name"]] == "/data"
+    (cache,) = _resource("Deployment", "referee-redis")["spec"]["template"]["spec"]["containers"]
+    assert _redis_args(cache["args"], "--appendonly") == "no"
+    assert _redis_args(cache["args"], "--maxmemory-policy") == "allkeys-lru"
 
 
 # --- Kubernetes with a Redis Cluster ---------------------------------------------------------
@@ -322,7 +352,7 @@ def _compose() -> dict[str, Any]:
 def test_compose_file_fits_the_compose_specification() -> None:
     compose = _compose()
     default = {name for name, service in compose["services"].items() if not service.get("profiles")}
-    assert default == {"referee", "redis"}  # `docker compose up` is the referee and one Redis
+    assert default == {"proxy", "referee", "redis", "redis-futures"}  # `docker compose up`
 
 
 def test_the_compose_check_refuses_a_misspelt_key() -> None:
@@ -340,11 +370,26 @@ def test_compose_runs_the_image_with_redis_and_valid_settings() -> None:
     assert set(env) <= _setting_names()
     settings = Settings.from_env(env)
     assert settings.redis_url == "redis://redis:6379/0" and settings.host == "0.0.0.0"
-    assert referee["ports"] == [f"{settings.port}:{settings.port}"]
+    assert settings.one_future_redis_url == "redis://redis-futures:6379/0"
+    assert "ports" not in referee and referee["expose"] == [str(settings.port)]  # behind the proxy
     assert referee["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert referee["depends_on"]["redis-futures"]["condition"] == "service_healthy"
     assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
-    # Answers (a day) are evicted before one-future records (30 days): the nearest end first.
-    assert redis["command"][redis["command"].index("--maxmemory-policy") + 1] == "volatile-ttl"
+    assert _redis_args(redis["command"], "--maxmemory-policy") == "allkeys-lru"
+    futures = services["redis-futures"]
+    assert _redis_args(futures["command"], "--appendonly") == "yes"
+    assert _redis_args(futures["command"], "--maxmemory-policy") == "noeviction"
+    assert any(v.endswith(":/data") for v in futures["volumes"])
+
+
+def test_compose_puts_the_referee_behind_a_proxy_with_deadlines() -> None:
+    proxy = _compose()["services"]["proxy"]
+    assert proxy["ports"] == ["8000:8000"]
+    mount = next(v for v in proxy["volumes"] if v.endswith(":/etc/nginx/nginx.conf:ro"))
+    conf = (DEPLOY / mount.split(":")[0]).read_text("utf-8")
+    for directive in ("client_header_timeout 10s;", "client_body_timeout 10s;", "client_max_body_size 256k;",
+                      "proxy_request_buffering on;", "server referee:8000;", "limit_conn per_client"):
+        assert directive in conf
 
 
 def test_the_compose_cluster_profile_makes_a_cluster_a_second_referee_uses(tmp_path: Path) -> None:

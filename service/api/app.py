@@ -13,10 +13,11 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.logging import LoggingConfig
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Contact, Server
+from litestar.openapi.spec import Components, Contact, SecurityScheme, Server
 
 from service import logs, playground
 from service.cache import Cache
+from service.futures import FutureRecords
 from service.seal import Sealing
 from service.settings import Settings
 
@@ -49,6 +50,12 @@ def openapi_config() -> OpenAPIConfig:
         contact=Contact(name="Alhambra referee"), servers=[Server(url="/")],
         path="/schema", use_handler_docstrings=True, create_examples=False,
         render_plugins=docs.render_plugins(),
+        components=Components(security_schemes={"seatToken": SecurityScheme(
+            type="http", scheme="bearer",
+            description="A seat's token, from `seat_tokens` of POST /v1/games (sealing on). Needed "
+                        "only when the referee runs with CALLERS=players: by requests that act for "
+                        "that seat or show its secrets (validate, apply, legal-actions, a player's "
+                        "view or picture).")}),
     )
 
 
@@ -56,9 +63,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
     """The HTTP referee; `settings` default to those of the environment."""
     settings = settings or Settings.from_env()
     cache = Cache.from_settings(settings)
+    futures = FutureRecords.from_settings(settings, cache)
     state = State({
         "settings": settings,
         "cache": cache,
+        "futures": futures,
         "sealing": Sealing.from_settings(settings),
         "modules_answer": msgspec.json.encode(handlers.modules()),
     })
@@ -67,6 +76,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     async def close_cache() -> None:
         access_log.flush()
+        await futures.close(cache)
         await cache.close()
 
     app = Litestar(

@@ -125,12 +125,22 @@ class Answer(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """The base of every answer: all fields always present, so clients read one shape."""
 
 
+class SeatToken(Answer):
+    """A seat's secret (sealing on): hand it to that player only. With CALLERS=players a request
+    acting for the seat or showing its secrets carries it as `Authorization: Bearer <token>`."""
+
+    player: str
+    token: str
+
+
 class GameAnswer(Answer):
     """POST /v1/games: the new game's state, whether it is over, and who must act first."""
 
     state: GameState
     to_act: ToAct
     game_over: bool
+    # One per seat, in seat order, when the referee seals states (else empty).
+    seat_tokens: tuple[SeatToken, ...]
 
 
 class Validity(Answer):
@@ -193,7 +203,8 @@ ErrorCode = Literal[
     "bad-request", "inconsistent-state", "outdated-state", "illegal-action", "bad-game-request",
     "unknown-player", "not-found", "method-not-allowed", "body-too-large", "unsupported-media-type",
     "internal-error",
-    "bad-seal", "unsealed-state", "already-advanced", "one-future-unavailable",
+    "bad-seal", "unsealed-state", "already-advanced", "one-future-unavailable", "forbidden",
+    "position-too-complex", "request-timeout",
 ]
 
 
@@ -210,5 +221,5 @@ __all__ = [
     "Actor", "AnyAction", "AnyEvent", "AnyLine", "Applied", "Breakdown", "ErrorBody", "GameAnswer",
     "Health", "LegalActions", "LegalActionsQuery", "ModuleInfo", "Modules", "Move", "NewGame",
     "PastPlayer", "PastRound", "PlayerScore", "Position", "Readiness", "RenderPosition", "RenderQuery",
-    "RenderState", "ScoreQuery", "StateRound", "ToAct", "Validity", "View", "ViewQuery",
+    "RenderState", "ScoreQuery", "SeatToken", "StateRound", "ToAct", "Validity", "View", "ViewQuery",
 ]

@@ -18,7 +18,8 @@ from litestar.params import JSONBody
 
 from service.cache import Cache, CacheStats, RedisUnavailable, cache_key
 from service.engine import Violation
-from service.seal import Sealing
+from service.futures import FutureRecords
+from service.seal import SealError, Sealing
 
 from . import handlers
 from .bodies import (
@@ -56,11 +57,15 @@ def _error(description: str) -> ResponseSpec:
 BAD_REQUEST = _error("The body is not JSON or does not fit the schema (wrong type, unknown field, "
                      "value out of range); the message names the field's path, e.g. `$.state.turn`.")
 TOO_LARGE = _error("The body is larger than the limit (setting MAX_BODY_BYTES, 256 KiB by default).")
+FORBIDDEN = _error("`forbidden` (CALLERS=players only): the request acts for a seat or shows its "
+                   "secrets and carries no `Authorization: Bearer <seat token>` of that seat.")
+SEAT_TOKEN = [{}, {"seatToken": []}]  # the header is optional: needed only with CALLERS=players
 INCONSISTENT = _error("`inconsistent-state`: the state (or position) cannot occur in a game; "
                       "`violations` says why. `outdated-state`: the state was made under an older "
                       "edition of the rules whose changes concern its game (`state.edition`). "
                       "With sealing on: `bad-seal` (altered, cut, another "
-                      "state's or an unknown key's seal) or `unsealed-state`.")
+                      "state's or an unknown key's seal) or `unsealed-state`. Scoring: "
+                      "`position-too-complex`, walls that branch past the search's bound.")
 
 
 def _ok(answer: type, description: str) -> ResponseSpec:
@@ -78,8 +83,25 @@ def _json(body: bytes, status: int = 200, headers: dict[str, str] | None = None)
     return Response(body, status_code=status, media_type=JSON, headers=headers)
 
 
+def access(request: Request[Any, Any, Any]) -> handlers.Access:
+    """What this request may do: CALLERS, its seat token (`Authorization: Bearer <token>`) and
+    LEGAL_ACTIONS_MAX_LIMIT."""
+    settings = request.app.state.settings
+    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
+    return handlers.Access(players=settings.callers == "players",
+                           token=token.strip() or None if scheme.lower() == "bearer" else None,
+                           legal_actions_limit=settings.legal_actions_max_limit)
+
+
+def no_cache(request: Request[Any, Any, Any]) -> bool:
+    """`Cache-Control: no-cache` among the header's directives, in any case (RFC 9111: directive
+    names are case-insensitive)."""
+    header = request.headers.get("cache-control", "")
+    return any(d.split("=", 1)[0].strip().lower() == NO_CACHE for d in header.split(","))
+
+
 async def cached(request: Request[Any, Any, Any], endpoint: str, received: handlers.Received,
-                 compute: Callable[[Any], Any]) -> Response[bytes]:
+                 compute: Callable[[Any, Sealing, handlers.Access], Any]) -> Response[bytes]:
     """The answer from the cache, or computed and stored (refusals too: they are as determined).
 
     The key is the body's bytes (and the engine version): a hit is found before the body is
@@ -89,14 +111,18 @@ async def cached(request: Request[Any, Any, Any], endpoint: str, received: handl
     """
     cache: Cache = request.app.state.cache
     sealing: Sealing = request.app.state.sealing
-    key = cache_key(f"{endpoint}@{sealing.fingerprint}", received.raw)
-    if NO_CACHE not in request.headers.get("cache-control", ""):
+    asking = access(request)
+    scope = f"{endpoint}@{sealing.fingerprint}@{asking.legal_actions_limit}"
+    if asking.players:  # the answer depends on the seat token too (403 or the seat's own answer)
+        scope += "@" + hashlib.sha256((asking.token or "").encode()).hexdigest()
+    key = cache_key(scope, received.raw)
+    if not no_cache(request):
         stored, tier = await cache.get(key)
         if stored is not None:
             return _json(stored[3:], int(stored[:3]), {"x-cache": f"hit-{tier}"})
     body = received.body  # 400 here for a body that does not fit the schema
     try:
-        status, out = 200, _ENCODE(compute(body, sealing))
+        status, out = 200, _ENCODE(compute(body, sealing, asking))
     except handlers.RequestError as e:
         status, out = e.status, _ENCODE(e.body())
     cache.put(key, b"%03d" % status + out)
@@ -107,24 +133,31 @@ async def one_future(request: Request[Any, Any, Any], received: handlers.Receive
     """The refusal of an apply that would give a sealed state a second future, else None.
 
     With sealing and Redis on (ONE_FUTURE), the first legal action applied to a sealed state is
-    recorded (SET NX: state digest -> action digest). The same action again is a retry and gets
-    the same answer; another one is refused 409, so nobody can try several actions from one
-    state to peek at the next draw. Illegal actions are not recorded. While Redis cannot record,
-    ONE_FUTURE_WHEN_REDIS_DOWN decides: refuse (503, the default) or allow.
+    recorded (`service.futures`: state id -> seat and action digest). The same action from the
+    same seat again is a retry and gets the same answer; another one is refused 409, so nobody
+    can try several actions from one state to peek at the next draw. Illegal actions are not
+    recorded. While Redis cannot record, ONE_FUTURE_WHEN_REDIS_DOWN decides: refuse (503, the
+    default) or allow.
     """
     settings = request.app.state.settings
-    cache: Cache = request.app.state.cache
+    futures: FutureRecords = request.app.state.futures
     sealing: Sealing = request.app.state.sealing
-    if not (sealing.enabled and settings.one_future and cache.redis.enabled):
+    if not (sealing.enabled and settings.one_future and futures.enabled):
         return None  # the record needs a store all replicas share: without Redis, no protection
     body = received.body
     if body.state.seal is None:  # an unsealed state (ALLOW_UNSEALED): not protected
         return None
-    state_id = sealing.open(body.state).digest  # it opened for the answer just given
-    action = hashlib.sha256(_ENCODE(body.action)).digest()
     try:
-        standing = await cache.redis.claim(b"future:" + state_id, action, settings.one_future_ttl_seconds,
-                                           settings.one_future_replicas)
+        found = sealing.open(body.state)  # it opened for the answer just given (a cached one too:
+    except SealError as e:                # the cache key covers the keys' material)
+        return _error_answer(422, e.error, e.message, rule="referee.seal")
+    # The seat is part of the record: a retry is recognised only from the seat that acted (with
+    # CALLERS=players the seat token's, which the answer just given has checked).
+    seat = found.state.seat_of(body.action.player)
+    action = hashlib.sha256(b"%d\0" % seat + _ENCODE(body.action)).digest()
+    state_id = found.future_id
+    try:
+        standing = await futures.claim(state_id, action)
     except RedisUnavailable as e:
         if settings.one_future_when_redis_down == "allow":
             log.warning("one future not recorded (%s); allowed by ONE_FUTURE_WHEN_REDIS_DOWN", e)
@@ -139,10 +172,10 @@ async def one_future(request: Request[Any, Any, Any], received: handlers.Receive
     return None
 
 
-def _error_answer(status: int, error: str, message: str,
-                  headers: dict[str, str] | None = None) -> Response[bytes]:
+def _error_answer(status: int, error: str, message: str, headers: dict[str, str] | None = None,
+                  rule: str = "referee.one-future") -> Response[bytes]:
     body = ErrorBody(error=error, message=message,  # type: ignore[arg-type]
-                     violations=(Violation("referee.one-future", message),))
+                     violations=(Violation(rule, message),))
     return _json(_ENCODE(body), status, headers)
 
 
@@ -167,7 +200,7 @@ class ValidateController(Controller):
     @post(operation_id="validateAction", summary="Is an action legal in a state?", status_code=200,
           dto=StrictBody.of(Move, lazy=True), return_dto=None,
           responses=_responses(Validity, "Whether the action is legal, and if not, the violations.",
-                               s422=INCONSISTENT))
+                               s422=INCONSISTENT, s403=FORBIDDEN), security=SEAT_TOKEN)
     async def validate(self, request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
         """The violations of the action (rule id and message each), empty when it is legal.
 
@@ -184,14 +217,16 @@ class ApplyController(Controller):
           responses=_responses(Applied, "The new state, the events, the scoring rounds triggered and "
                                "whether the game is over.",
                                s422=_error("`illegal-action` with the violations, `inconsistent-state`, "
-                                           "`outdated-state`, or with sealing on `bad-seal` / "
+                                           "`outdated-state`, `position-too-complex` (a scoring round "
+                                           "it triggers), or with sealing on `bad-seal` / "
                                            "`unsealed-state`."),
                                s409=_error("`already-advanced`: with sealing and Redis on, another "
                                            "action was already applied to this sealed state "
                                            "(referee.one-future)."),
                                s503=_error("`one-future-unavailable`: the one-future record cannot be "
                                            "made while Redis is down (ONE_FUTURE_WHEN_REDIS_DOWN="
-                                           "refuse); retry after `Retry-After` seconds.")))
+                                           "refuse); retry after `Retry-After` seconds."),
+                               s403=FORBIDDEN), security=SEAT_TOKEN)
     async def apply(self, request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
         """The state after the action; chance (draws, refills) comes from the state's generator.
 
@@ -209,9 +244,11 @@ class LegalActionsController(Controller):
     @post(operation_id="listLegalActions", summary="List the legal actions of a state", status_code=200,
           dto=StrictBody.of(LegalActionsQuery, lazy=True), return_dto=None,
           responses=_responses(LegalActions, "Up to `limit` legal actions, each of which passes "
-                               "/v1/validate, and whether the list was cut short.",
+                               "/v1/validate, and whether the list was cut short (at most "
+                               "LEGAL_ACTIONS_MAX_LIMIT; with CALLERS=players only the seat token's "
+                               "seat's).", s403=FORBIDDEN,
                                s422=_error(INCONSISTENT.description + " `unknown-player` when no "
-                                           "player has the name given as `player`.")))
+                                           "player has the name given as `player`.")), security=SEAT_TOKEN)
     async def legal_actions(self, request: Request[Any, Any, Any],
                             data: Received) -> Response[bytes]:
         """The actions the players who may act can take now, in a stable order; with `player`,
@@ -245,11 +282,12 @@ class ViewController(Controller):
           dto=StrictBody.of(ViewQuery), return_dto=None,
           responses=_responses(View, "The state with what the player may not see hidden (RULES.md §8).",
                                s422=_error("`inconsistent-state`, `outdated-state`, or `unknown-player` "
-                                           "when no player has that name.")))
+                                           "when no player has that name."), s403=FORBIDDEN),
+          security=SEAT_TOKEN)
     async def view(self, request: Request[Any, Any, Any], data: JSONBody[ViewQuery]) -> Response[bytes]:
         """Hands of the others, the deck's and the bag's order and the generator are hidden; a
         missing `player` is a spectator."""
-        return _json(_ENCODE(handlers.player_view(data, request.app.state.sealing)))
+        return _json(_ENCODE(handlers.player_view(data, request.app.state.sealing, access(request))))
 
 
 class RenderController(Controller):
@@ -266,13 +304,14 @@ class RenderController(Controller):
               400: BAD_REQUEST, 413: TOO_LARGE,
               422: _error("`inconsistent-state`, `outdated-state`, or `unknown-player` when no player has "
                           "that name."),
-          })
+              403: FORBIDDEN,
+          }, security=SEAT_TOKEN)
     def render(self, request: Request[Any, Any, Any], data: JSONBody[RenderQuery]) -> Response[bytes]:
         """`{"state", "player"}`: the whole state (with sealing on: what a spectator sees), or
         with `player` only what that player may see (RULES.md §8); or a scoring position
         (API.md) with its breakdown. Drawn in a worker thread: a picture takes milliseconds,
         which the event loop should not wait for."""
-        return Response(render(data, request.app.state.sealing).encode(), media_type=SVG)
+        return Response(render(data, request.app.state.sealing, access(request)).encode(), media_type=SVG)
 
 
 class ModulesController(Controller):

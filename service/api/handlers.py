@@ -8,10 +8,12 @@ controllers and the `referee validate|apply|score` commands both go through `han
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import Any
 
@@ -22,7 +24,7 @@ from service.engine.game import position_problems
 from service.engine.rules import registered
 from service.engine.sheet import score_sheet
 from service.engine.view import UnknownViewer, view
-from service.seal import UNSEALED, SealError, Sealing
+from service.seal import UNSEALED, Game, Opened, SealError, Sealing
 
 from .bodies import (
     Applied,
@@ -37,6 +39,7 @@ from .bodies import (
     NewGame,
     Position,
     ScoreQuery,
+    SeatToken,
     StateRound,
     Validity,
     View,
@@ -66,6 +69,12 @@ def _refused(error: str, summary: str, violations: list[engine.Violation]) -> Re
     first = violations[0].message if violations else ""
     more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
     return RequestError(422, error, f"{summary}: {first}{more}", violations)
+
+
+def _too_complex(e: engine.PositionTooComplex) -> RequestError:
+    """A wall whose search passed its bound (only a drawing no game produces): 422, never a
+    number that might be wrong."""
+    return RequestError(422, "position-too-complex", str(e), [engine.Violation("base.score.wall", str(e))])
 
 
 def _unchecked(what: str, error: Exception) -> list[engine.Violation]:
@@ -110,18 +119,34 @@ KNOWN = KnownStates()
 _ENCODE = msgspec.json.Encoder().encode
 
 
-def checked(state: engine.GameState, sealing: Sealing = UNSEALED) -> engine.GameState:
-    """The whole state behind `state` (opened when sealed), if it could occur in a game; else
-    422: `inconsistent-state` with the reasons, or the seal's refusal (`bad-seal`,
-    `unsealed-state`)."""
+@dataclass(frozen=True, slots=True)
+class Access:
+    """Who may ask what (CALLERS). `backend`: the caller is a game backend, trusted to act for
+    any seat. `players`: players call the referee themselves, so a request that acts for a seat
+    or shows its secrets (validate, apply, legal-actions, a player's view or picture) must carry
+    that seat's token (`token`: the `Authorization: Bearer` of the request, None without one);
+    spectators' views and scoring stay open. `legal_actions_limit`: LEGAL_ACTIONS_MAX_LIMIT."""
+
+    players: bool = False
+    token: str | None = None
+    legal_actions_limit: int = 2_000
+
+
+BACKEND = Access()
+
+
+def opened(state: engine.GameState, sealing: Sealing = UNSEALED) -> Opened:
+    """The whole state behind `state` (opened when sealed) and its game, if it could occur in a
+    game; else 422: `inconsistent-state` with the reasons, `outdated-state`, or the seal's
+    refusal (`bad-seal`, `unsealed-state`)."""
     try:
-        opened = sealing.open(state)
+        found = sealing.open(state)
     except SealError as e:
         raise RequestError(422, e.error, e.message, [engine.Violation("referee.seal", e.message)]) from None
-    if opened.digest in KNOWN:
-        return opened.state
+    if found.digest in KNOWN:
+        return found
     try:
-        state = engine.admitted(opened.state)
+        state = engine.admitted(found.state)
     except engine.OutdatedState as e:
         raise RequestError(422, "outdated-state", e.violation.message, [e.violation]) from None
     try:
@@ -130,61 +155,133 @@ def checked(state: engine.GameState, sealing: Sealing = UNSEALED) -> engine.Game
         problems = _unchecked("state", e)
     if problems:
         raise _refused("inconsistent-state", "the state cannot occur in a game", problems)
-    if state is opened.state:
-        KNOWN.add(opened.digest)
-    return state
+    if state is found.state:
+        KNOWN.add(found.digest)
+        return found
+    return replace(found, state=state)
 
 
-def handed_out(state: engine.GameState, sealing: Sealing) -> msgspec.Raw:
-    """A state the referee produced, encoded for the answer (sealed when sealing is on). It is
-    consistent by construction: its digest is kept, so the next request with it skips the check."""
+def checked(state: engine.GameState, sealing: Sealing = UNSEALED) -> engine.GameState:
+    """The whole state behind `state`, if it could occur in a game (see `opened`)."""
+    return opened(state, sealing).state
+
+
+def handed_out(state: engine.GameState, sealing: Sealing, game: Game | None = None) -> msgspec.Raw:
+    """A state the referee produced, encoded for the answer (sealed when sealing is on, as a
+    state of `game`). It is consistent by construction: its digest is kept, so the next request
+    with it skips the check."""
     encoded = _ENCODE(state)
     KNOWN.add(KNOWN.digest_of(encoded))
-    return msgspec.Raw(_ENCODE(sealing.seal(state, encoded)) if sealing.enabled else encoded)
+    return msgspec.Raw(_ENCODE(sealing.seal(state, encoded, game)) if sealing.enabled else encoded)
+
+
+FORBIDDEN = "referee.seat-token"
+
+
+def _forbidden(message: str) -> RequestError:
+    return RequestError(403, "forbidden", message, [engine.Violation(FORBIDDEN, message)])
+
+
+def authorised(found: Opened, sealing: Sealing, access: Access, name: str, what: str) -> None:
+    """With CALLERS=players: 403 unless the request carries the seat token of the player `name`
+    (`what` the request does for them). Nothing of the state is looked at before."""
+    if not access.players:
+        return
+    seat = found.state.seat_of(name)
+    if access.token is None:
+        raise _forbidden(f"{what} for {name!r} needs {name!r}'s seat token as `Authorization: Bearer "
+                         "<token>` (CALLERS=players)")
+    if found.game is None or seat < 0 or not hmac.compare_digest(
+            sealing.seat_token(found.game, seat).encode(), access.token.encode()):
+        raise _forbidden(f"the seat token sent is not {name!r}'s: {what} for a seat needs that "
+                         "seat's own token (CALLERS=players)")
+
+
+def token_seat(found: Opened, sealing: Sealing, access: Access, what: str) -> int | None:
+    """With CALLERS=players, the seat whose token the request carries (403 without a token of
+    this game); None in backend mode."""
+    if not access.players:
+        return None
+    if access.token is None:
+        raise _forbidden(f"{what} needs a seat token as `Authorization: Bearer <token>` (CALLERS=players)")
+    players = len(found.state.players)
+    seat = None if found.game is None else sealing.token_seat(found.game, access.token, players)
+    if seat is None:
+        raise _forbidden(f"the seat token sent is no seat's of this game: {what} needs one (CALLERS=players)")
+    return seat
 
 
 # Every handler answers one endpoint's decoded body. The answers that hold a state hold it
 # already encoded (`handed_out`: a msgspec.Raw), which encodes like the state it stands for.
 
 
-def new_game(body: NewGame, sealing: Sealing = UNSEALED) -> GameAnswer:
+def new_game(body: NewGame, sealing: Sealing = UNSEALED, access: Access = BACKEND) -> GameAnswer:
     try:
         outcome = engine.new_game(body.players, body.modules, seed=body.seed)
     except engine.GameRequestError as e:
         raise _refused("bad-game-request", "the game cannot be set up", e.violations) from None
-    return GameAnswer(state=handed_out(outcome.state, sealing),  # type: ignore[arg-type]
-                      game_over=outcome.game_over, to_act=engine.to_act(outcome.state))
+    game = sealing.new_game()
+    seats = () if game is None else tuple(SeatToken(player=p.name, token=sealing.seat_token(game, i))
+                                          for i, p in enumerate(outcome.state.players))
+    return GameAnswer(state=handed_out(outcome.state, sealing, game),  # type: ignore[arg-type]
+                      game_over=outcome.game_over, to_act=engine.to_act(outcome.state), seat_tokens=seats)
 
 
-def validate(body: Move, sealing: Sealing = UNSEALED) -> Validity:
-    violations = engine.validate(checked(body.state, sealing), body.action)
+def validate(body: Move, sealing: Sealing = UNSEALED, access: Access = BACKEND) -> Validity:
+    found = opened(body.state, sealing)
+    authorised(found, sealing, access, body.action.player, "validating an action")
+    violations = engine.validate(found.state, body.action)
     return Validity(valid=not violations, violations=tuple(violations))
 
 
-def apply(body: Move, sealing: Sealing = UNSEALED) -> Applied:
+def apply(body: Move, sealing: Sealing = UNSEALED, access: Access = BACKEND) -> Applied:
+    found = opened(body.state, sealing)
+    authorised(found, sealing, access, body.action.player, "applying an action")
     try:
-        outcome = engine.apply(checked(body.state, sealing), body.action)
+        outcome = engine.apply(found.state, body.action)
     except engine.IllegalAction as e:
         raise _refused("illegal-action", "the action is illegal", e.violations) from None
-    return Applied(state=handed_out(outcome.state, sealing), events=outcome.events,  # type: ignore[arg-type]
-                   scoring=outcome.scoring, game_over=outcome.game_over,  # type: ignore[arg-type]
-                   to_act=engine.to_act(outcome.state))
+    except engine.PositionTooComplex as e:  # a scoring round this action triggered
+        raise _too_complex(e) from None
+    game = found.game
+    if game is None and sealing.enabled:  # it came in unsealed (ALLOW_UNSEALED): mark its seal
+        game = sealing.unsealed_game(_ENCODE(found.state))
+    return Applied(state=handed_out(outcome.state, sealing, game),  # type: ignore[arg-type]
+                   events=outcome.events, scoring=outcome.scoring,  # type: ignore[arg-type]
+                   game_over=outcome.game_over, to_act=engine.to_act(outcome.state))
 
 
-def legal_actions(body: LegalActionsQuery, sealing: Sealing = UNSEALED) -> LegalActions:
-    state = checked(body.state, sealing)
+def legal_actions(body: LegalActionsQuery, sealing: Sealing = UNSEALED,
+                  access: Access = BACKEND) -> LegalActions:
+    """Up to `limit` legal actions (at most LEGAL_ACTIONS_MAX_LIMIT), of `player` only when one
+    is named; with CALLERS=players only those of the seat whose token the request carries
+    (another seat's options would show its hand)."""
+    found = opened(body.state, sealing)
+    state = found.state
     if body.player is not None and state.seat_of(body.player) < 0:
         message = f"no player is named {body.player!r}"
         raise RequestError(422, "unknown-player", message, [engine.Violation("base.turn.order", message)])
-    actions, truncated = engine.legal_actions(state, body.limit, body.player)
+    seat = token_seat(found, sealing, access, "listing legal actions")
+    player = body.player
+    if seat is not None:
+        if player is not None and player != state.players[seat].name:
+            authorised(found, sealing, access, player, "listing legal actions")  # 403: not its token
+        player = state.players[seat].name
+    actions, truncated = engine.legal_actions(state, min(body.limit, access.legal_actions_limit), player)
     return LegalActions(actions=tuple(actions), truncated=truncated)
 
 
-def score(body: ScoreQuery, sealing: Sealing = UNSEALED) -> Breakdown:
+def score(body: ScoreQuery, sealing: Sealing = UNSEALED, access: Access = BACKEND) -> Breakdown:
     if isinstance(body, StateRound):
-        return engine.score_state(checked(body.state, sealing), body.round)  # type: ignore[return-value]
+        state = checked(body.state, sealing)
+        try:
+            return engine.score_state(state, body.round)  # type: ignore[return-value]
+        except engine.PositionTooComplex as e:
+            raise _too_complex(e) from None
     try:
         problems = position_problems(body)
+    except engine.PositionTooComplex as e:  # a tally's walls measured (the most wall, ...)
+        raise _too_complex(e) from None
     except Exception as e:
         problems = _unchecked("position", e)
     if problems:
@@ -193,11 +290,19 @@ def score(body: ScoreQuery, sealing: Sealing = UNSEALED) -> Breakdown:
         return score_sheet(body, body.previous)  # type: ignore[return-value]  # the engine's: same fields
     except engine.InconsistentState as e:
         raise _refused("inconsistent-state", "the score sheet is not this table's", e.violations) from None
+    except engine.PositionTooComplex as e:
+        raise _too_complex(e) from None
 
 
-def player_view(body: ViewQuery, sealing: Sealing = UNSEALED) -> View:
+def player_view(body: ViewQuery, sealing: Sealing = UNSEALED, access: Access = BACKEND) -> View:
+    found = opened(body.state, sealing)
+    if body.player is not None:
+        if found.state.seat_of(body.player) < 0:
+            message = f"no player is named {body.player!r}"
+            raise RequestError(422, "unknown-player", message, [engine.Violation("base.turn.order", message)])
+        authorised(found, sealing, access, body.player, "a player's view")
     try:
-        return view(checked(body.state, sealing), body.player)
+        return view(found.state, body.player)
     except UnknownViewer as e:
         raise RequestError(422, "unknown-player", str(e),
                            [engine.Violation("base.turn.order", str(e))]) from None
@@ -335,7 +440,7 @@ COMMANDS: dict[str, tuple[Any, Callable[[Any], Any]]] = {
 }
 
 
-def handle(command: str, raw: bytes, sealing: Sealing = UNSEALED) -> Any:
+def handle(command: str, raw: bytes, sealing: Sealing = UNSEALED, access: Access = BACKEND) -> Any:
     """The answer of the endpoint `command` to the JSON body `raw` (raises RequestError)."""
     body_type, fn = COMMANDS[command]
-    return fn(decode(body_type, raw), sealing)
+    return fn(decode(body_type, raw), sealing, access)

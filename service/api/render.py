@@ -38,15 +38,16 @@ def decode(raw: bytes) -> RenderState | RenderPosition:
     return decoded
 
 
-def render(body: RenderState | RenderPosition, sealing: Sealing = UNSEALED) -> str:
+def render(body: RenderState | RenderPosition, sealing: Sealing = UNSEALED,
+           access: handlers.Access = handlers.BACKEND) -> str:
     """The SVG of the body (raises handlers.RequestError for a refused body). With sealing on,
     a state without `player` is drawn as a spectator sees it: a sealed referee never draws
-    hidden parts."""
+    hidden parts. With CALLERS=players a player's picture needs that player's seat token."""
     if isinstance(body, RenderState):
         if body.player is None and not sealing.enabled:
             return pictures.render_state(handlers.checked(body.state))
         query = ViewQuery(state=body.state, player=body.player)
-        return pictures.render_view(handlers.player_view(query, sealing))
+        return pictures.render_view(handlers.player_view(query, sealing, access))
     breakdown = handlers.score(body)
     if body.draw == "sheet":
         return pictures.render_sheet(body, breakdown, body.previous)

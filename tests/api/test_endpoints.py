@@ -23,7 +23,8 @@ def test_create_game_answers_201_with_the_state(client: TestClient) -> None:
     r = client.post("/v1/games", json={"players": ["Ana", "Ben"], "modules": ["zoo"], "seed": 42})
     assert r.status_code == 201
     body = r.json()
-    assert set(body) == {"state", "game_over", "to_act"} and body["game_over"] is False
+    assert set(body) == {"state", "game_over", "to_act", "seat_tokens"} and body["game_over"] is False
+    assert body["seat_tokens"] == []  # seat tokens come with sealing only
     assert [p["name"] for p in body["state"]["players"]] == ["Ana", "Ben"]
     assert body["state"]["modules"] == ["zoo"]
 

@@ -108,7 +108,7 @@ def test_mutated_states_are_answered_or_refused_never_crash(path: tuple[Any, ...
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seal=st.one_of(st.text(max_size=200), st.from_regex(r"\Av1\.fuzz\.[A-Za-z0-9_-]{0,120}\Z")))
+@given(seal=st.one_of(st.text(max_size=200), st.from_regex(r"\Av2\.fuzz\.[A-Za-z0-9_-]{0,120}\Z")))
 def test_random_seals_are_refused_with_a_seal_error(seal: str) -> None:
     state = msgspec.convert({**STATE, "seal": seal or "x"}, type=handlers.engine.GameState)
     try:

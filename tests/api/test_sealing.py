@@ -4,6 +4,8 @@ authenticated; tampering of every kind refused with 422 and its message; key rot
 from __future__ import annotations
 
 import base64
+import random
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.api.app import create_app
+from service.api.bodies import AnyAction
 from service.engine.state import GameState
 from service.seal import Sealing, new_key, parse_keys
 from service.settings import Settings, SettingsError
@@ -50,7 +53,7 @@ def _refusal(client: TestClient, state: dict[str, Any]) -> tuple[int, str, str]:
 
 def test_a_sealed_state_shows_only_its_public_part(sealed: TestClient) -> None:
     state = _game(sealed)
-    assert state["seal"].startswith("v1.new.")
+    assert state["seal"].startswith("v2.new.")
     # Emptied: the base game's fields are always written, so as empty values.
     assert [state[key] for key in HIDDEN_BASE] == [[], [], "0" * 16]
     assert all(p["hand"] == [] for p in state["players"])
@@ -64,7 +67,7 @@ def test_a_sealed_game_is_played_and_stays_sealed(sealed: TestClient) -> None:
         answer = sealed.post("/v1/apply", json=_move(sealed, state))
         assert answer.status_code == 200, answer.text
         state = answer.json()["state"]
-        assert state["seal"].startswith("v1.new.") and state["deck"] == []
+        assert state["seal"].startswith("v2.new.") and state["deck"] == []
 
 
 def test_sealing_is_deterministic(sealed: TestClient) -> None:
@@ -86,7 +89,7 @@ def test_a_flipped_byte_in_the_seal_is_refused(sealed: TestClient) -> None:
 
 def test_a_truncated_seal_is_refused(sealed: TestClient) -> None:
     state = _game(sealed)
-    for cut in (state["seal"][:-7], state["seal"][:12], "v1.new", "v1"):
+    for cut in (state["seal"][:-7], state["seal"][:12], "v2.new", "v2"):
         status, error, message = _refusal(sealed, {**state, "seal": cut})
         assert (status, error) == (422, "bad-seal"), cut
         assert "altered or cut" in message or "malformed" in message
@@ -126,7 +129,7 @@ def test_key_rotation_accepts_the_old_key_until_it_is_removed() -> None:
         state = _game(before)
     with _client(f"{NEW},{OLD}") as rotated:  # the new key seals, the old one is still accepted
         answer = rotated.post("/v1/apply", json=_move(rotated, state))
-        assert answer.status_code == 200 and answer.json()["state"]["seal"].startswith("v1.new.")
+        assert answer.status_code == 200 and answer.json()["state"]["seal"].startswith("v2.new.")
     with _client(NEW) as retired:
         status, error, message = _refusal(retired, state)
         assert (status, error) == (422, "bad-seal") and "key 'old'" in message
@@ -177,3 +180,104 @@ def test_a_sealed_referee_draws_no_hidden_part(sealed: TestClient) -> None:
     assert not any(card in picture.text for card in whole.players[0].hand)
     own = sealed.post("/v1/render", json={"state": state, "player": "Ana"})
     assert own.status_code == 200 and any(card in own.text for card in whole.players[0].hand)
+
+
+# --- issue 13 item 6: keys done right ----------------------------------------------------------
+
+
+def test_a_key_replaced_under_the_same_key_id_serves_no_stale_answer_and_no_500(redis_url: str) -> None:
+    """The review: the cache fingerprint covered key ids, not key material, so a referee whose
+    k1 was replaced served the old answers from Redis, and one future failed with a 500."""
+    first, second = new_key("k1"), new_key("k1")
+    shared = {"redis_url": redis_url, "redis_key_prefix": f"test-{uuid.uuid4().hex[:12]}:",
+              "redis_timeout_ms": 2000}
+    with _client(first, **shared) as before:
+        move = _move(before, _game(before))
+        assert before.post("/v1/apply", json=move).status_code == 200
+    assert Sealing(parse_keys(first)).fingerprint != Sealing(parse_keys(second)).fingerprint
+    with _client(second, **shared) as after:
+        for _ in range(2):
+            answer = after.post("/v1/apply", json=move)
+            assert answer.status_code == 422 and answer.json()["error"] == "bad-seal", answer.text
+            assert answer.headers["x-cache"] != "hit-redis"
+
+
+def test_the_fingerprint_is_a_digest_of_the_keys_never_the_keys() -> None:
+    sealing = Sealing(parse_keys(f"{NEW},{OLD}"))
+    for entry in (NEW, OLD):
+        secret = entry.split(":", 1)[1]
+        raw = base64.urlsafe_b64decode(secret + "=" * (-len(secret) % 4))
+        assert secret[:12] not in sealing.fingerprint and raw.hex()[:12] not in sealing.fingerprint
+    assert sealing.fingerprint != Sealing(parse_keys(f"{NEW},{OLD}"), allow_unsealed=True).fingerprint
+
+
+def _spellings(seal: str) -> list[str]:
+    """Other spellings of the same seal bytes that lax base64 decoding accepts."""
+    head, data = seal.rsplit(".", 1)
+    raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    standard = base64.b64encode(raw).decode().rstrip("=")
+    out = [f"{head}.{data[:40]}!{data[40:]}", f"{head}.{data[:40]}\n{data[40:]}",
+           f"{head}.{data}" + "=" * (-len(data) % 4 or 4)]
+    if standard != data:
+        out.append(f"{head}.{standard}")  # the `+/` alphabet
+    last = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    spare = 6 - (len(data) * 6) % 8 if len(data) % 4 else 0
+    if spare:  # the last character's unused bits set: the same bytes, another spelling
+        value = last.index(data[-1]) | 1
+        out.append(f"{head}.{data[:-1]}{last[value]}")
+    return out
+
+
+def test_seals_decode_strictly_so_a_seal_has_one_spelling(sealed: TestClient) -> None:
+    """The review: Python's lax base64 accepted inserted junk, the `+/` alphabet and 3 of 63
+    last characters, so one seal had many spellings."""
+    state = _game(sealed)
+    for seal in _spellings(state["seal"]):
+        assert seal != state["seal"]
+        assert _refusal(sealed, {**state, "seal": seal})[:2] == (422, "bad-seal"), seal
+
+
+def test_a_seals_length_tells_nothing_of_the_hidden_parts() -> None:
+    """The review: a seal's length revealed part of a vendor disc's position (4,214 vs 4,216
+    characters). Two states that differ only in what is hidden get seals of equal length, and
+    every state of random games of every module seals to one length."""
+    from service.engine import apply as engine_apply
+    from service.engine import new_game
+    from tests.engine.hidden import all_of
+    from tests.engine.play import after_steps
+
+    sealing = Sealing(parse_keys(NEW))
+    lengths = set()
+    rnd = random.Random(13)
+    modules = ("zoo", "power", "grounds", "extensions", "staff", "craftsmen", "walls", "treasure",
+               "thieves", "vendors", "change")
+    for i, chosen in enumerate([(m,) for m in modules] + [modules]):
+        state = after_steps(chosen, 2 + i % 5, i, rnd.randint(0, 120))
+        changed = all_of(state, None, rnd)
+        lengths |= {len(sealing.seal(s).seal or "") for s in (state, changed)}
+    vendors = new_game(["Ana", "Ben", "Cyd"], ["vendors"], seed=2).state
+    for x, y in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        choice = msgspec.convert({"type": "choose-inhabitants", "player": "Ana",
+                                  "inhabitants": ["garden", "tower", "pavilion"], "x": x, "y": y},
+                                 type=AnyAction)
+        lengths.add(len(sealing.seal(engine_apply(vendors, choice).state).seal or ""))
+    assert len(lengths) == 1, sorted(lengths)
+
+
+def test_a_state_laundered_through_allow_unsealed_is_refused_by_a_strict_referee(state: Any) -> None:
+    """The review: ALLOW_UNSEALED turned a crafted state (a stacked deck, a chosen generator)
+    into a genuine seal that a strict referee with the same key later accepted."""
+    stacked = {**state, "rng": "00000000000000aa"}
+    with _client(NEW, allow_unsealed=True) as lenient:
+        move = _move(lenient, stacked)
+        laundered = lenient.post("/v1/apply", json=move).json()["state"]
+        assert laundered["seal"].startswith("v2.new.")
+        again = lenient.post("/v1/apply", json=_move(lenient, laundered))  # still its own seals
+        assert again.status_code == 200
+    with _client(NEW) as strict:
+        status, error, message = _refusal(strict, laundered)
+        assert (status, error) == (422, "unsealed-state") and "ALLOW_UNSEALED" in message
+        status, error, _ = _refusal(strict, again.json()["state"])
+        assert (status, error) == (422, "unsealed-state")
+        genuine = _game(strict)  # a game it set up itself is accepted
+        assert strict.post("/v1/legal-actions", json={"state": genuine, "limit": 2}).status_code == 200
