@@ -83,6 +83,20 @@ def _metrics_dir(workers: int) -> tuple[str | None, bool]:
     return made, True
 
 
+def _raise_open_files_limit() -> None:
+    """The soft limit of open files up to the hard one: each connection holds a descriptor, and
+    the usual soft 1024 is reached by a few hundred slow clients sooner than the deadlines."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+        if wanted > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ImportError, ValueError, OSError):  # not POSIX, or not allowed: keep the limit
+        pass
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """uvicorn with WORKERS processes; SIGTERM lets in-flight requests finish, then stops."""
     import shutil
@@ -93,10 +107,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     metrics_dir, ours = _metrics_dir(settings.workers)
+    _raise_open_files_limit()
     try:
+        # service.server's protocol: uvicorn's httptools one with header and body deadlines.
         uvicorn.run("service.api.app:create_app", factory=True, host=settings.host, port=settings.port,
                     workers=settings.workers, log_level=settings.log_level, access_log=False,
-                    log_config=uvicorn_config(settings.log_level),
+                    log_config=uvicorn_config(settings.log_level), http="service.server:TimedProtocol",
+                    timeout_keep_alive=settings.keep_alive_seconds,
                     timeout_graceful_shutdown=settings.shutdown_timeout_seconds)
     finally:
         if ours and metrics_dir:

@@ -96,3 +96,50 @@ def test_healthcheck_and_graceful_shutdown(server: tuple[int, subprocess.Popen[b
     # Stopped: nothing listens any more.
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+
+
+def _read_all(conn: socket.socket) -> bytes:
+    answer = b""
+    while chunk := conn.recv(65536):
+        answer += chunk
+    return answer
+
+
+def test_slow_clients_are_answered_408_and_closed_while_others_are_served(tmp_path: Path) -> None:
+    """Issue 13 item 7: half-sent requests held their connections for ever (1,100 of them made
+    normal requests fail for 16 s). A request's headers and its body must arrive in time."""
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    proc = subprocess.Popen([REFEREE, "serve"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
+                            env=_env(PORT=str(port), HEADER_TIMEOUT_SECONDS="1", BODY_TIMEOUT_SECONDS="1"))
+    slow: list[socket.socket] = []
+    try:
+        _wait_healthy(port, proc)
+        for i in range(300):
+            conn = socket.create_connection(("127.0.0.1", port), timeout=20)
+            if i % 3 == 0:
+                conn.sendall(b"POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-type: applic")  # half a header
+            elif i % 3 == 1:
+                conn.sendall(b"POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{\"pl")
+            slow.append(conn)  # the third sends nothing at all
+        started = time.monotonic()
+        body = json.dumps({"players": ["Ana", "Ben"], "seed": 1}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/games", data=body,
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 201  # served while the slow ones wait
+        for i, conn in enumerate(slow):
+            try:
+                answer = _read_all(conn)  # the server closes it: recv returns b"" (no 20 s timeout)
+            except TimeoutError:
+                raise AssertionError(f"connection {i} was left open") from None
+            assert answer.startswith(b"HTTP/1.1 408 "), (i, answer[:80])
+            what = b"headers" if i % 3 != 1 else b"body"
+            assert b"request-timeout" in answer and what in answer
+        assert time.monotonic() - started < 15
+        assert "error" not in log.read_text()  # a timed-out request is no bug of the referee
+    finally:
+        for conn in slow:
+            conn.close()
+        proc.kill()
+        proc.wait(10)

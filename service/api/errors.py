@@ -34,8 +34,14 @@ def on_request_error(_: Request[Any, Any, Any], exc: RequestError) -> Response[b
     return error_response(exc.status, exc.body())
 
 
+DISCONNECTED = "client disconnected prematurely"  # litestar's words, as a 500
+
+
 def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
     status = exc.status_code
+    if status >= 500 and exc.detail == DISCONNECTED:  # the client's doing (or a timeout's): no bug
+        return error_response(400, ErrorBody(error="bad-request", message="the client disconnected "
+                                             "before its request's body was complete"))
     if status >= 500:
         return on_bug(request, exc)
     code = _CODES.get(status, "bad-request")

@@ -18,6 +18,7 @@ from .events import Event
 from .flow import finish_turn, is_turn_over
 from .grid import check_layout
 from .modules import register_all
+from .names import name_problem, normalised
 from .rng import Generator, seed_state
 from .rules import (
     ActionRule,
@@ -62,11 +63,13 @@ def setup_problems(players: Sequence[str], modules: Sequence[str]) -> list[Viola
     if not 2 <= len(players) <= 6:
         out.append(Violation("base.setup.players", f"Alhambra is played by 2 to 6 players, "
                                                    f"not {len(players)}"))
-    for name in sorted({n for n in players if list(players).count(n) > 1}):
+    names = [normalised(n) for n in players]  # one name, however its letters were composed
+    for name in sorted({n for n in names if names.count(n) > 1}):
         out.append(Violation("base.setup.players", f"player names must be unique: {name!r}"))
     for name in players:
-        if not name.strip():
-            out.append(Violation("base.setup.players", "a player name may not be blank"))
+        problem = name_problem(normalised(name))
+        if problem:
+            out.append(Violation("base.setup.players", problem))
     if len(players) == 2 and CATALOGUE.dirk_name in players:
         out.append(Violation("dirk.setup", f"with two players {CATALOGUE.dirk_name!r} is the "
                                            "virtual third player's name; choose another"))
@@ -88,6 +91,7 @@ def new_game(players: Sequence[str], modules: Sequence[str] = (), seed: int = 0)
     problems = setup_problems(players, modules)
     if problems:
         raise GameRequestError(problems)
+    players = [normalised(n) for n in players]
     order = {m.id: i for i, m in enumerate(registered())}
     chosen = tuple(sorted(set(modules), key=order.__getitem__))
     state = GameState.new(
@@ -325,6 +329,7 @@ def position_problems(position: Position) -> list[Violation]:
         if m not in known:
             out.append(Violation("modules.unknown", f"unknown module {m!r}"))
     names = [p.name for p in position.players]
+    out += [Violation(INCONSISTENT, problem) for problem in map(name_problem, names) if problem]
     for name in sorted({n for n in names if names.count(n) > 1}):
         out.append(Violation(INCONSISTENT, f"two players are named {name!r}"))
     dirks = [p for p in position.players if p.dirk]

@@ -8,6 +8,7 @@ added to the engine is drawn without a change here (`palette` says which fields 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -299,7 +300,12 @@ def page(parts: Iterable[Box | None]) -> str:
     root = draw.Group(font_family=palette.FONT, transform="translate(16,16)")
     root.append(body.element)
     drawing.append(root)
-    return str(drawing.as_svg())
+    # Characters XML 1.0 forbids even escaped (control characters): the picture stays XML
+    # whatever text reaches it (names are refused with them; this is the last guard).
+    return _NOT_XML.sub("\ufffd", str(drawing.as_svg()))
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 # --- scores -----------------------------------------------------------------------------------------

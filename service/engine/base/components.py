@@ -8,6 +8,7 @@ from functools import cache
 
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..grid import check_layout
+from ..names import name_problem
 from ..rules import Place, pending_decision, plan_of, registered
 from ..state import GameState
 from ..violations import Violation
@@ -110,6 +111,7 @@ def _players(state: GameState) -> list[Violation]:
     if not 2 <= n <= 6:
         out.append(Violation("base.setup.players", f"a game has 2 to 6 players, not {n}"))
     names = [p.name for p in state.players]
+    out += [Violation(INCONSISTENT, problem) for problem in map(name_problem, names) if problem]
     for name in sorted({x for x in names if names.count(x) > 1}):
         out.append(Violation(INCONSISTENT, f"two players are named {name!r}"))
     if (n == 2) != (state.dirk is not None):
