@@ -192,9 +192,16 @@ def authorised(found: Opened, sealing: Sealing, access: Access, name: str, what:
         raise _forbidden(f"{what} for {name!r} needs {name!r}'s seat token as `Authorization: Bearer "
                          "<token>` (CALLERS=players)")
     if found.game is None or seat < 0 or not hmac.compare_digest(
-            sealing.seat_token(found.game, seat).encode(), access.token.encode()):
+            _seat_token(sealing, found.game, seat).encode(), access.token.encode()):
         raise _forbidden(f"the seat token sent is not {name!r}'s: {what} for a seat needs that "
                          "seat's own token (CALLERS=players)")
+
+
+def _seat_token(sealing: Sealing, game: Game, seat: int) -> str:
+    try:
+        return sealing.seat_token(game, seat)
+    except SealError as e:  # the key the game was set up under was retired
+        raise _forbidden(e.message) from None
 
 
 def token_seat(found: Opened, sealing: Sealing, access: Access, what: str) -> int | None:
@@ -205,7 +212,10 @@ def token_seat(found: Opened, sealing: Sealing, access: Access, what: str) -> in
     if access.token is None:
         raise _forbidden(f"{what} needs a seat token as `Authorization: Bearer <token>` (CALLERS=players)")
     players = len(found.state.players)
-    seat = None if found.game is None else sealing.token_seat(found.game, access.token, players)
+    try:
+        seat = None if found.game is None else sealing.token_seat(found.game, access.token, players)
+    except SealError as e:  # the key the game was set up under was retired
+        raise _forbidden(e.message) from None
     if seat is None:
         raise _forbidden(f"the seat token sent is no seat's of this game: {what} needs one (CALLERS=players)")
     return seat

@@ -164,3 +164,22 @@ def test_in_players_mode_a_retry_is_recognised_only_from_the_seat_that_acted(red
         fork = client.post("/v1/apply", json={"state": state, "action": guesses[0]},
                            headers=_bearer(tokens["Ana"]))
         assert fork.status_code == 409  # Ana herself still has one future
+
+
+def test_a_game_set_up_under_a_retired_key_is_403_not_a_500() -> None:
+    """Seat tokens derive from the key a game was set up under: once it is retired, its tokens
+    cannot be checked (a 403 that says so), while its states sealed under the new key open."""
+    old, new = new_key("old"), new_key("new")
+    with TestClient(create_app(Settings(seal_keys=old, callers="players"))) as before:
+        state, tokens = _game(before)
+    with TestClient(create_app(Settings(seal_keys=f"{new},{old}", callers="players"))) as rotated:
+        answer = rotated.post("/v1/legal-actions", json={"state": state}, headers=_bearer(tokens["Ana"]))
+        assert answer.status_code == 200
+        move = {"state": state, "action": answer.json()["actions"][0]}
+        state = rotated.post("/v1/apply", json=move, headers=_bearer(tokens["Ana"])).json()["state"]
+        assert state["seal"].startswith("v2.new.")
+    with TestClient(create_app(Settings(seal_keys=new, callers="players"))) as retired:
+        answer = retired.post("/v1/view", json={"state": state, "player": "Ben"},
+                              headers=_bearer(tokens["Ben"]))
+        _forbidden(answer)
+        assert "'old'" in answer.json()["message"]
