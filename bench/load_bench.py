@@ -3,6 +3,7 @@
     python bench/load_bench.py load     [--seconds 120] [--rate 800] [--workers 2]
     python bench/load_bench.py faults   [--seconds 120] [--rate 800] [--workers 2]
     python bench/load_bench.py scaling  [--requests 200]
+    python bench/load_bench.py cluster  [--seconds 120] [--rate 800] [--redis cluster|single]
 
 Everything runs on loopback: `referee serve` with WORKERS processes on a free port, and a
 private `redis-server` on another free port (`--save '' --appendonly no`; the shared Redis on
@@ -21,6 +22,13 @@ Redis itself: the client's `hit-redis` count depends on which worker each keep-a
 connection landed on), the worker's respawn time. A request whose connection the killed
 worker reset is retried once by the client (the referee's answers are pure functions of the
 body, so a retry is safe); the number of such retries is printed.
+
+cluster: the load of `load` on two `referee serve` processes (one worker each) on two ports,
+each request sent to one of them at random (a load balancer's job), sharing a Redis Cluster of
+three masters with a replica each (tests/redis_servers.py: six redis-server processes on free
+ports, `redis-cli --cluster create`); `--redis single` puts the same two processes on one Redis,
+for the comparison. Prints the figures of `load`, the Redis CPU, and how the answers spread over
+the masters (each must hold some).
 
 scaling: two servers on two ports share one Redis; a round-robin client sends each of
 `--requests` distinct requests to one server, then the same request to the other: the second
@@ -59,6 +67,7 @@ from service.engine import Generator, apply, new_game, random_action  # noqa: E4
 BIN = Path(sys.executable).parent
 ENDPOINTS = ("/v1/games", "/v1/legal-actions", "/v1/validate", "/v1/apply", "/v1/score")
 NAMES = ["Ana", "Ben", "Cyd", "Dov"]
+KEY_PREFIX = f"bench-{os.getpid()}:"
 
 
 # --- processes ----------------------------------------------------------------------------------
@@ -134,11 +143,13 @@ def healthy(port: int) -> bool:
         return False
 
 
-def start_server(port: int, workers: int, redis_port: int, log: Path, breaker: float = 5
+def start_server(port: int, workers: int, redis: int | str, log: Path, breaker: float = 5
                  ) -> subprocess.Popen[bytes]:
+    """`referee serve` on `port`; `redis` is the port of a private Redis or a REDIS_URL."""
     env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
+    url = redis if isinstance(redis, str) else f"redis://127.0.0.1:{redis}/0"
     env.update(PORT=str(port), WORKERS=str(workers), LOG_LEVEL="info", REDIS_BREAKER_SECONDS=str(breaker),
-               REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", REDIS_KEY_PREFIX=f"bench-{os.getpid()}:")
+               REDIS_URL=url, REDIS_KEY_PREFIX=KEY_PREFIX)
     with open(log, "wb") as out:
         proc = subprocess.Popen([str(BIN / "referee"), "serve"], cwd=ROOT, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
@@ -217,9 +228,13 @@ def workload(games: int, steps: int) -> dict[str, Any]:
     return {"games": out}
 
 
-def run_locust(port: int, seconds: float, rate: float, users: int, files: Path) -> subprocess.Popen[bytes]:
+def run_locust(port: int, seconds: float, rate: float, users: int, files: Path,
+               more_ports: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
+    """Locust against the server on `port`, or spread at random over it and `more_ports`."""
     env = {**os.environ, "LOAD_WORKLOAD": str(files / "workload.msgpack"),
            "LOAD_RECORDS": str(files / "records.msgpack"), "LOAD_RATE_PER_USER": str(rate / users)}
+    if more_ports:
+        env["LOAD_HOSTS"] = ",".join(f"http://127.0.0.1:{p}" for p in (port, *more_ports))
     command = [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
                "-u", str(users), "-r", str(users), "-t", f"{int(seconds)}s", "--stop-timeout", "5",
                "--host", f"http://127.0.0.1:{port}", "--only-summary", "--loglevel", "ERROR",
@@ -370,6 +385,77 @@ def load(args: argparse.Namespace, faults: bool) -> int:
             stop(redis)
 
 
+def cluster(args: argparse.Namespace) -> int:
+    """The steady load on two referee processes sharing a Redis Cluster of three masters with a
+    replica each (`--redis single`: the same two processes on one Redis, to compare)."""
+    from tests.redis_servers import LocalCluster
+
+    with scratch() as files:
+        data = workload(args.games, args.steps)
+        (files / "workload.msgpack").write_bytes(msgspec.msgpack.encode(data))
+        print(f"workload: {args.games} games, {sum(len(g['states']) for g in data['games'])} states")
+        store: Any = None
+        single: subprocess.Popen[bytes] | None = None
+        servers: list[subprocess.Popen[bytes]] = []
+        try:
+            if args.redis == "cluster":
+                store = LocalCluster(files / "redis", masters=3, replicas=1)
+                url, redis_pids = store.url, [p.pid for p in store.procs.values()]
+                where = ("a Redis Cluster of 3 masters and 3 replicas (ports "
+                         f"{', '.join(map(str, store.ports))})")
+            else:
+                redis_port = free_port()
+                single = start_redis(redis_port, str(files))
+                url, redis_pids, where = f"redis://127.0.0.1:{redis_port}/0", [single.pid], "one Redis"
+            ports = [free_port(), free_port()]
+            servers = [start_server(p, args.workers, url, files / f"server-{p}.log", args.breaker)
+                       for p in ports]
+            pids = [s.pid for s in servers] + [w for s in servers for w in workers_of(s.pid)]
+            print(f"two referee processes ({args.workers} worker(s) each, ports {ports[0]} and {ports[1]}), "
+                  f"each request to one of them at random, on {where}; machine: {os.cpu_count()} CPUs")
+            t0 = time.time()
+            gen = run_locust(ports[0], args.seconds, args.rate, args.users, files, more_ports=(ports[1],))
+            cpu = CpuMeter([gen.pid, *pids, *redis_pids])
+            while gen.poll() is None:
+                cpu.sample([gen.pid, *pids, *redis_pids])
+                time.sleep(0.5)
+            elapsed = time.time() - t0
+            records: list[Record] = [tuple(r) for r in msgspec.msgpack.decode(  # type: ignore[misc]
+                (files / "records.msgpack").read_bytes())]
+            if not records:
+                print((files / "locust.log").read_text()[-2000:])
+                return 1
+            used = {"generator (locust)": cpu.used([gen.pid]) / elapsed,
+                    "referees": cpu.used(pids) / elapsed, "Redis (all nodes)": cpu.used(redis_pids) / elapsed}
+            steady = report_load(records, t0, args.seconds, args.rate, args.users, used)
+            time.sleep(0.5)
+            counted = sum(requests_counted(p) for p in ports)
+            per_server = [access_lines(files / f"server-{p}.log", ENDPOINTS) for p in ports]
+            lines = sum(per_server)
+            print(f"servers' view: /metrics counted {counted:.0f} requests, the JSON logs have {lines} "
+                  f"request lines ({per_server[0]} and {per_server[1]}); the client sent {len(records)}")
+            tiers = [msgspec.json.decode(urllib.request.urlopen(
+                f"http://127.0.0.1:{p}/v1/cache/stats", timeout=10).read())["redis"] for p in ports]
+            print("Redis lookups of the two referees: " + ", ".join(
+                f"{k} {sum(t[k] for t in tiers)}" for k in ("hits", "misses", "errors", "skipped")) +
+                  " (errors: failed or timed out; skipped: while a breaker was open)")
+            keys: dict[int, int] = {}
+            if store is not None:
+                keys = store.keys_per_master(f"{KEY_PREFIX}*")
+                print("answers stored in the cluster, per master: "
+                      + ", ".join(f"{n} on port {port}" for port, n in sorted(keys.items())))
+            ok = (not failed(records) and len(steady) / (args.seconds - 2) >= 0.95 * args.rate
+                  and lines == counted and (store is None or all(keys.values())))
+            print("PASS" if ok else "FAIL")
+            return 0 if ok else 1
+        finally:
+            for server in servers:
+                stop(server)
+            stop(single)
+            if store is not None:
+                store.stop()
+
+
 def inject_faults(args: argparse.Namespace, t0: float, redis: subprocess.Popen[bytes], redis_port: int,
                   files: Path, server: subprocess.Popen[bytes], events: dict[str, float], cpu: CpuMeter
                   ) -> tuple[subprocess.Popen[bytes], float | None]:
@@ -504,11 +590,14 @@ def scaling(args: argparse.Namespace) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["load", "faults", "scaling"])
+    parser.add_argument("mode", choices=["load", "faults", "scaling", "cluster"])
     parser.add_argument("--seconds", type=float, default=120, help="length of the load (at most 600)")
     parser.add_argument("--rate", type=float, default=800, help="requests per second to hold")
     parser.add_argument("--users", type=int, default=50, help="simulated backends (locust users)")
-    parser.add_argument("--workers", type=int, default=2, help="WORKERS of the server")
+    parser.add_argument("--workers", type=int, default=None, help="WORKERS of the server (default 2; "
+                        "cluster: of each of the two servers, default 1)")
+    parser.add_argument("--redis", choices=["cluster", "single"], default="cluster",
+                        help="cluster: the Redis the two servers share")
     parser.add_argument("--games", type=int, default=0, help="games in the workload's pool (default: "
                         "rate x seconds / 240, so that about a third of the answers repeat)")
     parser.add_argument("--steps", type=int, default=60, help="states per game in the pool")
@@ -518,8 +607,11 @@ def main() -> int:
     args.seconds = min(max(args.seconds, 10), 600)
     args.requests = min(args.requests, 5000)
     args.games = args.games or min(max(round(args.rate * args.seconds / 240), 5), 200)
+    args.workers = args.workers or (1 if args.mode == "cluster" else 2)
     if args.mode == "scaling":
         return scaling(args)
+    if args.mode == "cluster":
+        return cluster(args)
     return load(args, faults=args.mode == "faults")
 
 

@@ -25,6 +25,9 @@ from locust import FastHttpUser, events, task
 
 WORKLOAD = msgspec.msgpack.decode(open(os.environ["LOAD_WORKLOAD"], "rb").read())  # noqa: SIM115
 RATE_PER_USER = float(os.environ.get("LOAD_RATE_PER_USER", "10"))
+# Several servers (LOAD_HOSTS, comma-separated base URLs): each request goes to one at random, as
+# a load balancer in front of replicas would send it. Unset: locust's --host only.
+HOSTS = [h for h in os.environ.get("LOAD_HOSTS", "").split(",") if h]
 RECORDS: list[tuple[float, str, float, int, str, int]] = []
 HEADERS = {"content-type": "application/json"}
 EXPECTED = {"/v1/games": 201}
@@ -54,7 +57,8 @@ class Backend(FastHttpUser):
         retried = 0
         status, cache = 0, ""
         for attempt in (0, 1):
-            with self.client.request("POST", endpoint, data=body, headers=HEADERS, name=endpoint,
+            url = random.choice(HOSTS) + endpoint if HOSTS else endpoint
+            with self.client.request("POST", url, data=body, headers=HEADERS, name=endpoint,
                                      catch_response=True) as response:
                 status = response.status_code or 0
                 cache = response.headers.get("x-cache", "") if status else ""
