@@ -224,7 +224,8 @@ class ApplyController(Controller):
                                            "action was already applied to this sealed state "
                                            "(referee.one-future)."),
                                s503=_error("`one-future-unavailable`: the one-future record cannot be "
-                                           "made while Redis is down (ONE_FUTURE_WHEN_REDIS_DOWN="
+                                           "made while Redis is down, or no replica confirmed it in "
+                                           "time (ONE_FUTURE_REPLICAS) (ONE_FUTURE_WHEN_REDIS_DOWN="
                                            "refuse); retry after `Retry-After` seconds."),
                                s403=FORBIDDEN), security=SEAT_TOKEN)
     async def apply(self, request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
