@@ -332,7 +332,9 @@ class EchoController(Controller):
 
     @post(operation_id="echo", summary="Decode a body and send it back (benchmark baseline)",
           status_code=200, dto=StrictBody.of(Move), return_dto=None,
-          responses=_responses(Move, "The body, decoded into the structs of /v1/apply and encoded again."))
+          responses=_responses(Move, "The body, decoded into the structs of /v1/apply and encoded again.",
+                               s422=_error("`outdated-state`: the state was written before editions "
+                                           "(no `edition`), in a form this referee no longer reads.")))
     async def echo(self, data: JSONBody[Move]) -> Response[bytes]:
         """No engine call: the cost of the HTTP layer and of decoding and encoding a state."""
         return _json(_ENCODE(data))

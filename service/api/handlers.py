@@ -13,7 +13,7 @@ import logging
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
@@ -146,19 +146,21 @@ def opened(state: engine.GameState, sealing: Sealing = UNSEALED) -> Opened:
     if found.digest in KNOWN:
         return found
     try:
-        state = engine.admitted(found.state)
+        engine.check_edition(found.state)
     except engine.OutdatedState as e:
-        raise RequestError(422, "outdated-state", e.violation.message, [e.violation]) from None
+        raise _outdated(e.violation) from None
     try:
-        problems = engine.check_consistency(state)
+        problems = engine.check_consistency(found.state)
     except Exception as e:
         problems = _unchecked("state", e)
     if problems:
         raise _refused("inconsistent-state", "the state cannot occur in a game", problems)
-    if state is found.state:
-        KNOWN.add(found.digest)
-        return found
-    return replace(found, state=state)
+    KNOWN.add(found.digest)
+    return found
+
+
+def _outdated(violation: engine.Violation) -> RequestError:
+    return RequestError(422, "outdated-state", violation.message, [violation])
 
 
 def checked(state: engine.GameState, sealing: Sealing = UNSEALED) -> engine.GameState:
@@ -424,7 +426,24 @@ def decode(body_type: Any, raw: bytes) -> Any:
             # JSON Schema counts 3.0 as an integer: accept integral numbers written as floats.
             return msgspec.convert(_integral(msgspec.json.decode(raw)), body_type, strict=True)
     except msgspec.DecodeError as e:  # ValidationError is a DecodeError
+        if isinstance(e, msgspec.ValidationError):
+            _refuse_written_before_editions(raw)
         raise RequestError(400, "bad-request", f"invalid request body: {e}") from None
+
+
+def _refuse_written_before_editions(raw: bytes) -> None:
+    """A body whose `state` does not fit the contract because it was written before editions
+    existed (no `edition`: edition 1, which left out fields holding their default): 422
+    `outdated-state` rather than a 400 naming the first field it lacks."""
+    try:
+        state = _KEYS.decode(_KEYS.decode(raw)["state"])
+        if "edition" in state:
+            return
+        modules = msgspec.json.decode(state.get("modules", b"[]"), type=tuple[str, ...])
+        players = len(msgspec.json.decode(state.get("players", b"[]"), type=list[msgspec.Raw]))
+    except (msgspec.DecodeError, KeyError):
+        return  # no state, or not one an edition could explain: the 400 says what is wrong
+    raise _outdated(engine.editions.outdated(1, modules, players))
 
 
 def _integral(value: Any) -> Any:

@@ -8,13 +8,13 @@
     random_action(state, generator) -> Action | None
     score(position) / score_state(state, round) -> Breakdown
     check_consistency(state) -> list[Violation]
-    admitted(state) -> GameState               (raises OutdatedState: editions.py)
+    check_edition(state)                       (raises OutdatedState: editions.py)
 """
 
 from .acting import Actor, ToAct, to_act
 from .actions import Action
 from .consistency import check_consistency
-from .editions import EDITION, OutdatedState, admitted
+from .editions import EDITION, OutdatedState, check_edition
 from .game import (
     GameRequestError,
     Outcome,
@@ -50,9 +50,9 @@ __all__ = [
     "PositionTooComplex",
     "ToAct",
     "Violation",
-    "admitted",
     "apply",
     "check_consistency",
+    "check_edition",
     "check_state",
     "iter_legal_actions",
     "legal_actions",

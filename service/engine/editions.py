@@ -3,22 +3,19 @@
 Backends keep states between requests, and a game can outlive a deployment. Every state
 carries the edition of the rules it was made under (`GameState.edition`, set by `new_game`).
 Whatever changes the shape or meaning of a state bumps `EDITION` and adds an `Edition` here
-naming the rule ids that changed.
+naming the rule ids that changed and what else changed in how states are written.
 
-The policy for a state of an older edition (README, "Editions of the rules"): it plays on
-when none of the rules changed since its edition can apply to it (its game is the same under
-both editions; the answer's state carries the current edition), else it is refused as
-outdated, naming its edition, the current one and the changed rules that concern it: its game
-began under rules this referee no longer plays, and finishing it under other rules would give
-verdicts that neither edition would give.
+The policy (README, "Editions of the rules"): a state of an older edition is refused as
+outdated (422 `outdated-state`), naming its edition, the current one and what changed since
+for its game; never judged under rules it was not made under (its game began under rules this
+referee no longer plays: a two-player deck of 108 cards, a craftsman turned up at the start of
+a turn), and never mistaken for an inconsistent state.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from msgspec.structs import replace
 
 from .violations import Violation
 
@@ -29,12 +26,13 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Edition:
     number: int
-    date: str
+    date: str  # the first day states were made under it
     changed: tuple[str, ...]  # the rule ids whose meaning changed since the edition before
+    written: str = ""  # what changed in how a state is written, if anything
 
 
 EDITIONS = (
-    # States made before editions existed carry no `edition`: they read as 1.
+    # States made before editions existed carry no `edition`: they are of edition 1.
     Edition(1, "2026-11-30", ()),
     Edition(2, "2026-12-01", (
         "dirk.setup", "craftsmen.flip", "craftsmen.use-one", "craftsmen.carpenter",
@@ -43,40 +41,41 @@ EDITIONS = (
         # Found by reading the seeds: a building that has its inhabitant, moved onto the disc's
         # space, allows no swap (seed 003.33).
         "vendors.visit",
-    )),
+    ), written="states are written whole (no field left out) and sealed with seals of version 2"),
 )
 EDITION = EDITIONS[-1].number
 
 
 class OutdatedState(Exception):
-    """A state of an older edition that this referee cannot play on (422 `outdated-state`)."""
+    """A state of an older edition (422 `outdated-state`)."""
 
     def __init__(self, violation: Violation) -> None:
         super().__init__(violation.message)
         self.violation = violation
 
 
-def _applies(rule: str, state: GameState) -> bool:
-    """Whether a rule can apply in `state`'s game: the base game's always, Dirk's with two
-    players, a module's while it is on."""
+def _applies(rule: str, modules: tuple[str, ...], players: int) -> bool:
+    """Whether a rule can apply in a game: the base game's always, Dirk's with two players, a
+    module's while it is on."""
     area = rule.split(".", 1)[0]
-    return area == "base" or area in state.modules or (area == "dirk" and state.dirk is not None)
+    return area == "base" or area in modules or (area == "dirk" and players == 2)
 
 
-def concerning(state: GameState) -> list[str]:
-    """The rule ids changed since `state`'s edition that can apply to its game."""
-    return [rule for e in EDITIONS if e.number > state.edition for rule in e.changed
-            if _applies(rule, state)]
+def outdated(edition: int, modules: tuple[str, ...] = (), players: int = 0) -> Violation:
+    """Why a state of `edition` (of a game with `modules` and `players`, where known) is not
+    judged by this referee: the rules changed since for its game, and how states are written."""
+    since = [e for e in EDITIONS if e.number > edition]
+    changed = [rule for e in since for rule in e.changed if _applies(rule, modules, players)]
+    written = [e.written for e in since if e.written]
+    what = "; ".join([*([f"the rules {', '.join(changed)} changed for this game"] if changed else []),
+                      *written]) or "its rules changed"
+    return Violation("referee.edition", (
+        f"the state was made under edition {edition} of the rules; this referee plays edition "
+        f"{EDITION}, in which {what}: finish the game with a referee of edition {edition}, or "
+        f"start a new game"))
 
 
-def admitted(state: GameState) -> GameState:
-    """`state` under the current edition (as it is, when it has it), or OutdatedState."""
-    if state.edition == EDITION:
-        return state
-    changed = concerning(state)
-    if changed:
-        raise OutdatedState(Violation("referee.edition", (
-            f"the state was made under edition {state.edition} of the rules; this referee plays "
-            f"edition {EDITION}, in which {', '.join(changed)} changed for this game: finish it "
-            f"with a referee of edition {state.edition}, or start a new game")))
-    return replace(state, edition=EDITION)
+def check_edition(state: GameState) -> None:
+    """Raise OutdatedState unless `state` is of the current edition."""
+    if state.edition != EDITION:
+        raise OutdatedState(outdated(state.edition, state.modules, len(state.players)))

@@ -187,14 +187,13 @@ MODULE_PARTS = ("zoo", "grounds", "power", "extensions", "staff", "craftsmen", "
                 "thieves", "vendors", "change")
 
 
-# The rules edition a state was made under (engine/editions.py); a state without one is of
-# edition 1, made before editions existed.
+# The rules edition a state was made under (engine/editions.py).
 RulesEdition = Annotated[int, msgspec.Meta(
     ge=1, le=EDITION,
     description=f"The edition of the rules this state was made under; the referee sets it. This "
-                f"referee plays edition {EDITION}; a state of an older edition plays on when no "
-                f"rule that changed since applies to its game, else it is refused with 422 "
-                f"`outdated-state`. Absent: edition 1.")]
+                f"referee plays edition {EDITION}; a state of another edition, or one without "
+                f"`edition` (made before editions existed: edition 1), is refused with 422 "
+                f"`outdated-state` naming what changed since.")]
 
 
 class GameState(Record):
@@ -227,10 +226,10 @@ class GameState(Record):
     thieves: ThievesState | None
     vendors: VendorsState | None
     change: ChangeState | None
+    edition: RulesEdition
     # Set by the HTTP referee when sealing is on (service/seal.py): this whole state, encrypted
     # and authenticated; the fields above then hold only its public part. The engine ignores it.
     seal: Annotated[str, msgspec.Meta(min_length=1, max_length=65_536)] | None = None
-    edition: RulesEdition = 1
 
     @classmethod
     def new(cls, players: tuple[Player, ...], modules: tuple[str, ...], turn: Turn,

@@ -94,7 +94,7 @@ def test_fields_every_answer_writes_are_required_and_no_field_has_a_default_to_f
     schemas = _contract()["components"]["schemas"]
     for name in ("GameState", "Player", "Turn", "GameAnswer", "Applied", "View", "PlayerSeen", "ToAct",
                  "Actor", "ErrorBody", "Breakdown"):
-        optional = {"seal", "edition"}  # present when sealed; absent on states of edition 1
+        optional = {"seal"}  # present when sealed
         assert set(schemas[name]["required"]) == set(schemas[name]["properties"]) - optional, name
     for name, schema in schemas.items():
         for field, prop in schema.get("properties", {}).items():

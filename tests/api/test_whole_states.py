@@ -1,8 +1,9 @@
 """States are written whole and read whole: every field of the game state, its players, its
 turn and Dirk is in every state the referee writes (so the contract marks them required and a
-generated client finds them), and a state that names its edition must hold them (400 naming
-the missing one). A state of edition 1, written before, left out the fields that held their
-default: it no longer fits (400, or `bad-seal` for a sealed one)."""
+generated client finds them), and a state must hold them (400 naming the missing one). A state
+of edition 1, written before, left out the fields that held their default and `edition`: it is
+refused as outdated (422 `outdated-state`, README "Editions of the rules"), or as `bad-seal` when
+a seal of today's version holds such bytes."""
 
 from __future__ import annotations
 
@@ -58,15 +59,15 @@ def test_a_state_of_edition_2_missing_a_field_is_refused_naming_it() -> None:
     assert "`held`" in answer.json()["message"] and "$.state.players[1]" in answer.json()["message"]
 
 
-def test_a_state_written_before_with_defaults_left_out_is_refused_naming_the_field() -> None:
-    """Before states were written whole, fields holding their default were left out: such a
-    state no longer fits the contract (400 naming the first missing field), and a sealed one
-    is refused as `bad-seal` (its sealed bytes lack them too), never a 5xx."""
+def test_a_state_written_before_with_defaults_left_out_is_refused_as_outdated() -> None:
+    """Before states were written whole, fields holding their default were left out, and no
+    `edition`: such a state is refused as outdated (422, not a 400 about the first field it
+    lacks), and bytes of that form inside a seal as `bad-seal`, never a 5xx."""
     old = _as_edition_1(_played())
     assert "ranking" not in old and "held" not in old["players"][0] and "acted" not in old["turn"]
     with TestClient(create_app(Settings())) as client:
         answer = client.post("/v1/legal-actions", json={"state": old})
-    assert answer.status_code == 400 and "missing required field" in answer.json()["message"]
+    assert (answer.status_code, answer.json()["error"]) == (422, "outdated-state")
     key = new_key("k1")
     sealing = Sealing.from_settings(Settings(seal_keys=key))
     state = _played()

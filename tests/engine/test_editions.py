@@ -1,8 +1,8 @@
 """The rules edition a state carries (engine/editions.py; README "Editions of the rules").
 
-A state made before a change of the rules gets what its edition's policy says: it plays on when
-no rule changed since can apply to its game, else it is refused as outdated, never as
-inconsistent (issue 12, "States made before a fix")."""
+A state made under an older edition is refused as outdated, naming its edition, the current
+one and what changed since for its game; never judged under rules it was not made under, and
+never called inconsistent (issue 12, "States made before a fix")."""
 
 from __future__ import annotations
 
@@ -13,41 +13,19 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from service.engine import EDITION, OutdatedState, admitted, apply, check_consistency, legal_actions, new_game
-from service.engine.editions import EDITIONS, concerning
+from service.engine import EDITION, OutdatedState, check_edition, new_game
+from service.engine.editions import EDITIONS, outdated
 from service.engine.state import GameState
 from tests.engine.play import NAMES
 
 RULES = Path(__file__).resolve().parents[2] / "seeds" / "RULES.md"
 
 
-def older(state: GameState) -> GameState:
-    """The same state as a client that kept it from before editions existed sends it: without
-    the field."""
-    raw = msgspec.json.decode(msgspec.json.encode(state))
-    del raw["edition"]
-    return msgspec.json.decode(msgspec.json.encode(raw), type=GameState)
-
-
 def test_a_new_game_carries_the_current_edition() -> None:
     state = new_game(NAMES[:3], seed=1).state
     assert state.edition == EDITION == EDITIONS[-1].number == 2
     assert b'"edition":2' in msgspec.json.encode(state)
-
-
-def test_a_state_without_an_edition_reads_as_edition_1() -> None:
-    assert older(new_game(NAMES[:3], seed=1).state).edition == 1
-
-
-def test_an_older_state_that_no_change_concerns_plays_on_under_the_current_edition() -> None:
-    """Three players, no module whose rules changed: the same game under both editions."""
-    state = older(new_game(NAMES[:3], ("zoo", "thieves"), seed=4).state)
-    assert concerning(state) == []
-    current = admitted(state)
-    assert current.edition == EDITION and replace(current, edition=1) == state
-    assert check_consistency(current) == []
-    action = legal_actions(current, 1)[0][0]
-    assert apply(current, action).state.edition == EDITION
+    check_edition(state)  # the current edition passes
 
 
 @pytest.mark.parametrize(("players", "modules", "changed"), [
@@ -59,23 +37,27 @@ def test_an_older_state_that_no_change_concerns_plays_on_under_the_current_editi
     (3, ("treasure",), "treasure.pass"),
     (3, ("vendors",), "vendors.visit"),
 ])
-def test_an_older_state_that_a_change_concerns_is_refused_as_outdated(
+def test_a_state_of_an_older_edition_is_refused_naming_what_changed_for_its_game(
         players: int, modules: tuple[str, ...], changed: str) -> None:
-    """The refusal names the state's edition, the current one and the changed rules of its
-    game; never `inconsistent-state`."""
-    state = older(new_game(NAMES[:players], modules, seed=2).state)
+    """The refusal names the state's edition, the current one and the changed rules that apply
+    to its game (and only those), and how states are written now."""
+    state = replace(new_game(NAMES[:players], modules, seed=2).state, edition=1)
     with pytest.raises(OutdatedState) as refused:
-        admitted(state)
+        check_edition(state)
     violation = refused.value.violation
     assert violation.rule == "referee.edition"
     assert f"edition 1 of the rules; this referee plays edition {EDITION}" in violation.message
     assert changed in violation.message
-    assert "zoo" not in violation.message  # only what concerns this game
+    assert "zoo" not in violation.message  # the zoo's rules did not change
+    assert "states are written whole" in violation.message
 
 
-def test_the_current_edition_is_admitted_as_it_is() -> None:
-    state = new_game(NAMES[:2], ("craftsmen",), seed=3).state
-    assert admitted(state) is state
+def test_a_game_no_changed_rule_concerns_is_still_refused_for_how_its_states_were_written() -> None:
+    """Three players, no module whose rules changed: edition 1 still wrote states another way
+    (fields left out, seals of version 1)."""
+    message = outdated(1, ("zoo", "thieves"), 3).message
+    assert "changed for this game" not in message
+    assert "states are written whole (no field left out) and sealed with seals of version 2" in message
 
 
 def test_an_edition_above_the_referees_is_no_state_it_can_read() -> None:
