@@ -110,7 +110,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _raise_open_files_limit()
     try:
         # service.server's protocol: uvicorn's httptools one with header and body deadlines.
-        uvicorn.run("service.api.app:create_app", factory=True, host=settings.host, port=settings.port,
+        uvicorn.run("service.api.app:create_served_app", factory=True, host=settings.host, port=settings.port,
                     workers=settings.workers, log_level=settings.log_level, access_log=False,
                     log_config=uvicorn_config(settings.log_level), http="service.server:TimedProtocol",
                     timeout_keep_alive=settings.keep_alive_seconds,

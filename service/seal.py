@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+import pybase64
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 
@@ -131,6 +132,14 @@ class Opened:
         return hashlib.sha256(game + self.digest).digest()
 
 
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """What opening a seal gives: the whole state and the public part it was sealed with."""
+
+    opened: Opened
+    public: GameState
+
+
 class Sealing:
     """The sealing keys (none: sealing off) and whether unsealed states are accepted."""
 
@@ -141,9 +150,10 @@ class Sealing:
         self._ciphers = {kid: AESSIV(key) for kid, key in keys}
         self._token_keys = {kid: hmac.digest(key, b"alhambra-referee seat tokens", "sha256")
                             for kid, key in keys}
-        # Seals opened lately (a client sends a state to validate, then to apply it): seal ->
-        # (state JSON, game). A plain dict, emptied when full: safe from the render threads.
-        self._opened: dict[str, tuple[bytes, Game]] = {}
+        # Seals opened or made lately (a client sends back the state it was handed, to validate,
+        # then to apply an action): seal -> what opening it gives. A plain dict, emptied when
+        # full: safe from the render threads.
+        self._known: dict[str, _Known] = {}
         # Part of every cache key: an answer sealed under other settings (other keys, even under
         # the same key ids) is another answer. A digest of the keys, never the keys.
         material = hashlib.sha256(b"alhambra-referee cache fingerprint")
@@ -191,8 +201,12 @@ class Sealing:
         size = len(header) + len(whole)
         padded = header + whole + b" " * (-size % BUCKET)
         sealed = self._ciphers[self.current].encrypt(padded, self._associated(self.current))
-        text = base64.urlsafe_b64encode(sealed).decode().rstrip("=")
-        return msgspec.structs.replace(conceal(state), seal=f"{VERSION}.{self.current}.{text}")
+        seal = f"{VERSION}.{self.current}.{pybase64.urlsafe_b64encode(sealed).decode().rstrip('=')}"
+        public = conceal(state)
+        # The next request brings this state back (to validate or apply an action in it):
+        # opening its seal then costs a lookup, not a decryption.
+        self._remember(seal, _Known(Opened(state, True, hashlib.sha256(whole).digest(), game), public))
+        return msgspec.structs.replace(public, seal=seal)
 
     def open(self, state: GameState) -> Opened:
         """The whole state behind `state`; SealError if it cannot be trusted."""
@@ -205,28 +219,37 @@ class Sealing:
         if not self._ciphers:
             raise SealError("bad-seal", "this referee has no sealing key, so it cannot open a sealed "
                             "state (set SEAL_KEYS)")
-        whole, game = self._plaintext(state.seal)
-        if game.unsealed and not self.allow_unsealed:
+        known = self._known.get(state.seal)
+        if known is None:
+            known = self._remember(state.seal, self._decrypted(state.seal))
+        if known.opened.game is not None and known.opened.game.unsealed and not self.allow_unsealed:
             raise SealError("unsealed-state", "this seal was made from a state that came in without a "
                             "seal (a referee with ALLOW_UNSEALED sealed it): this referee accepts only "
                             "states of games it set up")
+        public = msgspec.structs.replace(state, seal=None)
+        if known.public != public:  # struct equality: field by field, as the encodings would compare
+            raise SealError("bad-seal", "the public part does not match its seal: "
+                            f"{_first_difference(known.public, public)} was changed, or the seal "
+                            "belongs to another state")
+        return known.opened
+
+    def _decrypted(self, seal: str) -> _Known:
+        whole, game = self._plaintext(seal)
         try:
             full = _DECODE_STATE.decode(whole)  # our own bytes, authenticated: they decode
         except msgspec.ValidationError as e:  # unless an older referee wrote them (defaults left out)
             raise SealError("bad-seal", f"the sealed state was written by an older referee and "
                                         f"cannot be read by this one ({e})") from None
-        public, expected = msgspec.structs.replace(state, seal=None), conceal(full)
-        if expected != public:  # struct equality: field by field, as the encodings would compare
-            raise SealError("bad-seal", "the public part does not match its seal: "
-                            f"{_first_difference(expected, public)} was changed, or the seal "
-                            "belongs to another state")
-        return Opened(full, True, hashlib.sha256(whole).digest(), game)
+        return _Known(Opened(full, True, hashlib.sha256(whole).digest(), game), conceal(full))
+
+    def _remember(self, seal: str, known: _Known) -> _Known:
+        if len(self._known) >= 256:
+            self._known.clear()
+        self._known[seal] = known
+        return known
 
     def _plaintext(self, seal: str) -> tuple[bytes, Game]:
         """The state's JSON and its game, from a seal decoded strictly and authenticated."""
-        found = self._opened.get(seal)
-        if found is not None:
-            return found
         version, _, rest = seal.partition(".")
         kid, _, text = rest.partition(".")
         if version != VERSION or not kid or not text:
@@ -249,11 +272,7 @@ class Sealing:
         if parts is None:  # authenticated, so ours: an earlier format would be a bug
             raise SealError("bad-seal", "the seal's content is not of this referee's form")
         game = Game(bytes.fromhex(parts[1].decode()), parts[2].decode(), parts[3] == b"1")
-        whole = padded[end + 1:end + 1 + int(parts[4])]
-        if len(self._opened) >= 256:
-            self._opened.clear()
-        self._opened[seal] = (whole, game)
-        return whole, game
+        return padded[end + 1:end + 1 + int(parts[4])], game
 
     def seat_token(self, game: Game, seat: int) -> str:
         """The secret of `seat` in `game` (CALLERS=players: a request acting for that seat or
@@ -287,15 +306,14 @@ def _strict_base64url(text: str) -> bytes:
     raw = text.encode("ascii")
     if b"+" in raw or b"/" in raw or b"=" in raw:  # the other alphabet, or padding
         raise refused
-    try:  # strict: any character outside the alphabet (after -_ became +/) is an error
-        return binascii.a2b_base64(raw.translate(_TO_STANDARD) + b"=" * (-len(raw) % 4), strict_mode=True)
+    try:  # strict: any character outside the alphabet is an error (pybase64: SIMD, 20x binascii)
+        return pybase64.b64decode(raw + b"=" * (-len(raw) % 4), altchars=b"-_", validate=True)
     except binascii.Error:
         raise refused from None
 
 
 _VALUE = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
 _SPARE_BITS = {0: 0, 2: 0b1111, 3: 0b11}  # a length of 1 more than a multiple of 4 is no encoding
-_TO_STANDARD = bytes.maketrans(b"-_", b"+/")
 
 
 def _first_difference(expected: GameState, given: GameState) -> str:

@@ -1,4 +1,5 @@
-"""The litestar application: `create_app(settings)` wires controllers, errors, cache and docs.
+"""The litestar application: `create_app(settings)` wires controllers, errors, cache and docs,
+with the front (front.py) before litestar for the judging endpoints.
 
 `referee serve` runs it with uvicorn (`--factory service.api.app:create_app`), settings read
 once from the environment. Metrics and request logs: `observe.py`.
@@ -6,6 +7,7 @@ once from the environment. Metrics and request logs: `observe.py`.
 
 from __future__ import annotations
 
+import gc
 import logging
 
 import msgspec
@@ -21,7 +23,7 @@ from service.futures import FutureRecords
 from service.seal import Sealing
 from service.settings import Settings
 
-from . import docs, handlers, observe
+from . import docs, front, handlers, observe
 from .controllers import CONTROLLERS
 from .errors import EXCEPTION_HANDLERS
 
@@ -93,12 +95,30 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
         debug=False,
     )
-    # Around the whole app rather than as litestar middleware (which runs for matched routes
+    # The front answers the judging endpoints before litestar routes them (front.py); the
+    # observer is around both rather than litestar middleware (which runs for matched routes
     # only), so that every request, a 404 too, is counted and logged.
-    app.asgi_handler = observer = observe.RequestObserver(app.asgi_handler, cache,
+    answered = front.Front(app.asgi_handler, app.state)
+    app.asgi_handler = observer = observe.RequestObserver(answered, cache,
                                                           (route.path for route in app.routes), access_log)
     app.state.observer = observer
     return app
+
+
+def create_served_app() -> Litestar:
+    """The app of a `referee serve` worker: `create_app` whose start ends by freezing every
+    object alive then (the app, its routes, the engine's catalogue: some 60,000) out of the
+    cyclic garbage collector. Each full collection would otherwise walk them all, some 20 ms on
+    this machine, in the middle of a request now and then: the p99 latency was made of those
+    pauses (bench/http_bench.py). Not in `create_app`: tests make many apps in one process."""
+    app = create_app()
+    app.on_startup.append(_freeze_what_lives)
+    return app
+
+
+def _freeze_what_lives() -> None:
+    gc.collect()
+    gc.freeze()
 
 
 logging.getLogger("service.api").addHandler(logging.NullHandler())

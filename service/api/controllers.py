@@ -1,14 +1,13 @@
 """One controller per resource of the contract; each route names its operation and summary.
 
-The four judging endpoints (validate, apply, legal-actions, score) answer through `cached`:
-the answer's exact bytes are kept under a hash of the canonical body and the engine version.
+The four judging endpoints (validate, apply, legal-actions, score) answer through
+`judging.judged`, as the front (front.py) does before litestar sees them: the answer's exact
+bytes are kept under a hash of the body's bytes and the engine version.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -16,12 +15,9 @@ from litestar import Controller, Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody
 
-from service.cache import Cache, CacheStats, RedisUnavailable, cache_key
-from service.engine import Violation
-from service.futures import FutureRecords
-from service.seal import SealError, Sealing
+from service.cache import Cache, CacheStats
 
-from . import handlers
+from . import handlers, judging
 from .bodies import (
     Applied,
     Breakdown,
@@ -47,7 +43,6 @@ Received = JSONBody[handlers.Received]  # a cached endpoint's body, decoded only
 log = logging.getLogger("service.api")
 _ENCODE = msgspec.json.Encoder().encode
 JSON = "application/json"
-NO_CACHE = "no-cache"
 
 
 def _error(description: str) -> ResponseSpec:
@@ -83,100 +78,24 @@ def _json(body: bytes, status: int = 200, headers: dict[str, str] | None = None)
     return Response(body, status_code=status, media_type=JSON, headers=headers)
 
 
+def asked(request: Request[Any, Any, Any]) -> judging.Asking:
+    """What this request's headers ask (judging.asking)."""
+    headers = request.headers
+    return judging.asking(request.app.state.settings, headers.get("authorization", ""),
+                          headers.get("cache-control", ""))
+
+
 def access(request: Request[Any, Any, Any]) -> handlers.Access:
     """What this request may do: CALLERS, its seat token (`Authorization: Bearer <token>`) and
     LEGAL_ACTIONS_MAX_LIMIT."""
-    settings = request.app.state.settings
-    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
-    return handlers.Access(players=settings.callers == "players",
-                           token=token.strip() or None if scheme.lower() == "bearer" else None,
-                           legal_actions_limit=settings.legal_actions_max_limit)
+    return asked(request).access
 
 
-def no_cache(request: Request[Any, Any, Any]) -> bool:
-    """`Cache-Control: no-cache` among the header's directives, in any case (RFC 9111: directive
-    names are case-insensitive)."""
-    header = request.headers.get("cache-control", "")
-    return any(d.split("=", 1)[0].strip().lower() == NO_CACHE for d in header.split(","))
-
-
-async def cached(request: Request[Any, Any, Any], endpoint: str, received: handlers.Received,
-                 compute: Callable[[Any, Sealing, handlers.Access], Any]) -> Response[bytes]:
-    """The answer from the cache, or computed and stored (refusals too: they are as determined).
-
-    The key is the body's bytes (and the engine version): a hit is found before the body is
-    decoded. The stored value is the status as 3 digits followed by the exact response bytes. A
-    request with `Cache-Control: no-cache` skips the lookup (it is computed, then stored). A body
-    that does not decode is answered 400 and not stored.
-    """
-    cache: Cache = request.app.state.cache
-    sealing: Sealing = request.app.state.sealing
-    asking = access(request)
-    scope = f"{endpoint}@{sealing.fingerprint}@{asking.legal_actions_limit}"
-    if asking.players:  # the answer depends on the seat token too (403 or the seat's own answer)
-        scope += "@" + hashlib.sha256((asking.token or "").encode()).hexdigest()
-    key = cache_key(scope, received.raw)
-    if not no_cache(request):
-        stored, tier = await cache.get(key)
-        if stored is not None:
-            return _json(stored[3:], int(stored[:3]), {"x-cache": f"hit-{tier}"})
-    body = received.body  # 400 here for a body that does not fit the schema
-    try:
-        status, out = 200, _ENCODE(compute(body, sealing, asking))
-    except handlers.RequestError as e:
-        status, out = e.status, _ENCODE(e.body())
-    cache.put(key, b"%03d" % status + out)
-    return _json(out, status, {"x-cache": "miss"})
-
-
-async def one_future(request: Request[Any, Any, Any], received: handlers.Received) -> Response[bytes] | None:
-    """The refusal of an apply that would give a sealed state a second future, else None.
-
-    With sealing and Redis on (ONE_FUTURE), the first legal action applied to a sealed state is
-    recorded (`service.futures`: state id -> seat and action digest). The same action from the
-    same seat again is a retry and gets the same answer; another one is refused 409, so nobody
-    can try several actions from one state to peek at the next draw. Illegal actions are not
-    recorded. While Redis cannot record, ONE_FUTURE_WHEN_REDIS_DOWN decides: refuse (503, the
-    default) or allow.
-    """
-    settings = request.app.state.settings
-    futures: FutureRecords = request.app.state.futures
-    sealing: Sealing = request.app.state.sealing
-    if not (sealing.enabled and settings.one_future and futures.enabled):
-        return None  # the record needs a store all replicas share: without Redis, no protection
-    body = received.body
-    if body.state.seal is None:  # an unsealed state (ALLOW_UNSEALED): not protected
-        return None
-    try:
-        found = sealing.open(body.state)  # it opened for the answer just given (a cached one too:
-    except SealError as e:                # the cache key covers the keys' material)
-        return _error_answer(422, e.error, e.message, rule="referee.seal")
-    # The seat is part of the record: a retry is recognised only from the seat that acted (with
-    # CALLERS=players the seat token's, which the answer just given has checked).
-    seat = found.state.seat_of(body.action.player)
-    action = hashlib.sha256(b"%d\0" % seat + _ENCODE(body.action)).digest()
-    state_id = found.future_id
-    try:
-        standing = await futures.claim(state_id, action)
-    except RedisUnavailable as e:
-        if settings.one_future_when_redis_down == "allow":
-            log.warning("one future not recorded (%s); allowed by ONE_FUTURE_WHEN_REDIS_DOWN", e)
-            return None
-        message = (f"the referee cannot record this state's one future now ({e}); retry later "
-                   "(ONE_FUTURE_WHEN_REDIS_DOWN=refuse)")
-        return _error_answer(503, "one-future-unavailable", message, {"retry-after": "1"})
-    if standing != action:
-        return _error_answer(409, "already-advanced", "another action was already applied to this "
-                             "sealed state: a state has one future (referee.one-future); send that "
-                             "action again to get its answer, or go on from the state it gave")
-    return None
-
-
-def _error_answer(status: int, error: str, message: str, headers: dict[str, str] | None = None,
-                  rule: str = "referee.one-future") -> Response[bytes]:
-    body = ErrorBody(error=error, message=message,  # type: ignore[arg-type]
-                     violations=(Violation(rule, message),))
-    return _json(_ENCODE(body), status, headers)
+async def judged(request: Request[Any, Any, Any], endpoint: str,
+                 received: handlers.Received) -> Response[bytes]:
+    """A judging endpoint's answer (judging.judged: the front's answer too, byte for byte)."""
+    answer = await judging.judged(request.app.state, endpoint, received, asked(request))
+    return _json(answer.body, answer.status, dict(answer.headers) or None)
 
 
 class GamesController(Controller):
@@ -205,7 +124,7 @@ class ValidateController(Controller):
         """The violations of the action (rule id and message each), empty when it is legal.
 
         Cached: send `Cache-Control: no-cache` to have it computed; `x-cache` says hit or miss."""
-        return await cached(request, "validate", data, handlers.validate)
+        return await judged(request, "validate", data)
 
 
 class ApplyController(Controller):
@@ -232,10 +151,7 @@ class ApplyController(Controller):
         """The state after the action; chance (draws, refills) comes from the state's generator.
 
         Cached: send `Cache-Control: no-cache` to have it computed; `x-cache` says hit or miss."""
-        answer = await cached(request, "apply", data, handlers.apply)
-        if answer.status_code == 200:
-            return await one_future(request, data) or answer
-        return answer
+        return await judged(request, "apply", data)
 
 
 class LegalActionsController(Controller):
@@ -255,7 +171,7 @@ class LegalActionsController(Controller):
         """The actions the players who may act can take now, in a stable order; with `player`,
         only that player's (an answer's `to_act` names who may act: the active player, a player
         a decision waits for, the players of an out-of-turn window such as the thieves')."""
-        return await cached(request, "legal-actions", data, handlers.legal_actions)
+        return await judged(request, "legal-actions", data)
 
 
 class ScoreController(Controller):
@@ -272,7 +188,7 @@ class ScoreController(Controller):
         """A scoring position of a real table (API.md), each player given by tiles or by a
         `tally` of what was counted, with the earlier rounds' answers as `previous` for a score
         sheet; or `{"state", "round"}` for a game state."""
-        return await cached(request, "score", data, handlers.score)
+        return await judged(request, "score", data)
 
 
 class ViewController(Controller):

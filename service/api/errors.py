@@ -70,9 +70,13 @@ def on_engine_refusal(_: Request[Any, Any, Any], exc: Exception) -> Response[byt
 
 
 def on_bug(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
-    log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(500, ErrorBody(error="internal-error",
-                                         message="the referee failed; the error is logged"))
+    return error_response(500, bug(request.method, request.url.path, exc))
+
+
+def bug(method: str, path: str, exc: Exception) -> ErrorBody:
+    """A referee bug: logged with its traceback; the answer says nothing of the internals."""
+    log.error("internal error on %s %s", method, path, exc_info=exc)
+    return ErrorBody(error="internal-error", message="the referee failed; the error is logged")
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {

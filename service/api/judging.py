@@ -1,0 +1,161 @@
+"""The four judging endpoints' answers (validate, apply, legal-actions, score), from the body's
+bytes and the two headers that matter, with no HTTP framework object in sight.
+
+Both ways in give the same bytes: `front.Front`, the thin ASGI layer that answers these
+endpoints before litestar routes anything, and the litestar controllers (which document them in
+the OpenAPI contract and answer whatever the front leaves to them). Each answer is the cache's
+when it has one; else computed by `handlers` and stored (refusals too: they are as determined).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from service.cache import Cache, RedisUnavailable, cache_key
+from service.engine import Violation
+from service.futures import FutureRecords
+from service.seal import SealError, Sealing
+
+from . import handlers
+from .bodies import ErrorBody, LegalActionsQuery, Move, ScoreQuery
+
+log = logging.getLogger("service.api")
+_ENCODE = msgspec.json.Encoder().encode
+
+# endpoint -> its path, its body's type and its handler
+ENDPOINTS: dict[str, tuple[str, Any, Callable[[Any, Sealing, handlers.Access], Any]]] = {
+    "validate": ("/v1/validate", Move, handlers.validate),
+    "apply": ("/v1/apply", Move, handlers.apply),
+    "legal-actions": ("/v1/legal-actions", LegalActionsQuery, handlers.legal_actions),
+    "score": ("/v1/score", ScoreQuery, handlers.score),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Status, body and the headers besides content-type and content-length."""
+
+    status: int
+    body: bytes
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Asking:
+    """What the request's headers ask: who may act (CALLERS, the seat token) and whether the
+    cache may answer (`Cache-Control: no-cache` says no)."""
+
+    access: handlers.Access
+    no_cache: bool
+
+
+def asking(settings: Any, authorization: str, cache_control: str) -> Asking:
+    """From the `Authorization` and `Cache-Control` headers ("" when absent)."""
+    scheme, _, token = authorization.strip().partition(" ")
+    access = handlers.Access(players=settings.callers == "players",
+                             token=token.strip() or None if scheme.lower() == "bearer" else None,
+                             legal_actions_limit=settings.legal_actions_max_limit)
+    return Asking(access, no_cache(cache_control))
+
+
+def no_cache(cache_control: str) -> bool:
+    """`no-cache` among the header's directives, in any case (RFC 9111: directive names are
+    case-insensitive)."""
+    return "no-cache" in cache_control.lower() and any(
+        d.split("=", 1)[0].strip().lower() == "no-cache" for d in cache_control.split(","))
+
+
+async def judged(state: Any, endpoint: str, received: handlers.Received, ask: Asking) -> Answer:
+    """The endpoint's answer to the body `received`; `state` holds the app's cache, sealing,
+    settings and one-future records. A body that does not decode is 400 (RequestError)."""
+    answer = await cached(state.cache, state.sealing, endpoint, received, ask)
+    if endpoint == "apply" and answer.status == 200:
+        return await one_future(state, received) or answer
+    return answer
+
+
+async def cached(cache: Cache, sealing: Sealing, endpoint: str, received: handlers.Received,
+                 ask: Asking) -> Answer:
+    """The answer from the cache, or computed and stored.
+
+    The key is the body's bytes (and the engine version, the sealing keys' fingerprint, the
+    listing limit and, with CALLERS=players, the seat token): a hit is found before the body is
+    decoded. The stored value is the status as 3 digits followed by the exact answer's bytes. A
+    request with `Cache-Control: no-cache` skips the lookup (it is computed, then stored). A body
+    that does not decode raises the 400 and is not stored.
+    """
+    access = ask.access
+    scope = f"{endpoint}@{sealing.fingerprint}@{access.legal_actions_limit}"
+    if access.players:  # the answer depends on the seat token too (403 or the seat's own answer)
+        scope += "@" + hashlib.sha256((access.token or "").encode()).hexdigest()
+    key = cache_key(scope, received.raw)
+    if not ask.no_cache:
+        stored, tier = await cache.get(key)
+        if stored is not None:
+            return Answer(int(stored[:3]), stored[3:], (("x-cache", _HIT[tier]),))
+    body = received.body  # 400 here for a body that does not fit the schema
+    try:
+        status, out = 200, _ENCODE(ENDPOINTS[endpoint][2](body, sealing, access))
+    except handlers.RequestError as e:
+        status, out = e.status, _ENCODE(e.body())
+    cache.put(key, b"%03d" % status + out)
+    return Answer(status, out, _MISS)
+
+
+_HIT = {"memory": "hit-memory", "redis": "hit-redis"}
+_MISS = (("x-cache", "miss"),)
+
+
+async def one_future(state: Any, received: handlers.Received) -> Answer | None:
+    """The refusal of an apply that would give a sealed state a second future, else None.
+
+    With sealing and Redis on (ONE_FUTURE), the first legal action applied to a sealed state is
+    recorded (`service.futures`: state id -> seat and action digest). The same action from the
+    same seat again is a retry and gets the same answer; another one is refused 409, so nobody
+    can try several actions from one state to peek at the next draw. Illegal actions are not
+    recorded. While Redis cannot record, ONE_FUTURE_WHEN_REDIS_DOWN decides: refuse (503, the
+    default) or allow.
+    """
+    settings = state.settings
+    futures: FutureRecords = state.futures
+    sealing: Sealing = state.sealing
+    if not (sealing.enabled and settings.one_future and futures.enabled):
+        return None  # the record needs a store all replicas share: without Redis, no protection
+    body = received.body
+    if body.state.seal is None:  # an unsealed state (ALLOW_UNSEALED): not protected
+        return None
+    try:
+        found = sealing.open(body.state)  # it opened for the answer just given (a cached one too:
+    except SealError as e:                # the cache key covers the keys' material)
+        return error_answer(422, e.error, e.message, rule="referee.seal")
+    # The seat is part of the record: a retry is recognised only from the seat that acted (with
+    # CALLERS=players the seat token's, which the answer just given has checked).
+    seat = found.state.seat_of(body.action.player)
+    action = hashlib.sha256(b"%d\0" % seat + _ENCODE(body.action)).digest()
+    try:
+        standing = await futures.claim(found.future_id, action)
+    except RedisUnavailable as e:
+        if settings.one_future_when_redis_down == "allow":
+            log.warning("one future not recorded (%s); allowed by ONE_FUTURE_WHEN_REDIS_DOWN", e)
+            return None
+        message = (f"the referee cannot record this state's one future now ({e}); retry later "
+                   "(ONE_FUTURE_WHEN_REDIS_DOWN=refuse)")
+        return error_answer(503, "one-future-unavailable", message, (("retry-after", "1"),))
+    if standing != action:
+        return error_answer(409, "already-advanced", "another action was already applied to this "
+                            "sealed state: a state has one future (referee.one-future); send that "
+                            "action again to get its answer, or go on from the state it gave")
+    return None
+
+
+def error_answer(status: int, error: str, message: str, headers: tuple[tuple[str, str], ...] = (),
+                 rule: str = "referee.one-future") -> Answer:
+    body = ErrorBody(error=error, message=message,  # type: ignore[arg-type]
+                     violations=(Violation(rule, message),))
+    return Answer(status, _ENCODE(body), headers)
