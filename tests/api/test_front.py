@@ -70,7 +70,8 @@ def requests(state: Any, action: Any) -> Iterator[tuple[str, str, bytes, dict[st
     yield "POST", "/v1/legal-actions", msgspec.json.encode({"state": state, "limit": 5}), json
     yield "POST", "/v1/legal-actions", msgspec.json.encode({"state": state, "player": "Zed"}), json
     yield "POST", "/v1/score", msgspec.json.encode({"state": state, "round": 2}), json
-    yield "POST", "/v1/score", msgspec.json.encode({"players": [{"name": "Ana", "tally": {}}], "round": 1}), json
+    tally = {"players": [{"name": "Ana", "tally": {}}], "round": 1}
+    yield "POST", "/v1/score", msgspec.json.encode(tally), json
     yield "POST", "/v1/score", b'{"players": []}', json
     yield "POST", "/v1/echo", move, json
 
@@ -78,20 +79,21 @@ def requests(state: Any, action: Any) -> Iterator[tuple[str, str, bytes, dict[st
 def compare(settings: Settings, state: Any, action: Any, extra: dict[str, str] | None = None) -> int:
     """Sends every request to both apps; returns how many the front answered itself."""
     answered = 0
+    reached: list[str] = []  # the judging requests that reached the litestar controllers
+    original = controllers.judged
+
+    async def counted(request: Any, endpoint: str, received: Any) -> Any:
+        reached.append(endpoint)
+        return await original(request, endpoint, received)
+
     with TestClient(create_app(settings)) as fronted, TestClient(without_front(settings)) as plain:
         for method, path, body, headers in requests(state, action):
             headers = {**headers, **(extra or {})}
-            calls: list[str] = []
-            original = controllers.judged
-
-            async def counted(*args: Any, **kwargs: Any) -> Any:
-                calls.append(path)
-                return await original(*args, **kwargs)
-
+            reached.clear()
             controllers.judged = counted  # type: ignore[assignment]
             try:
                 ours = answer(fronted.request(method, path, content=body, headers=headers))
-                reached_litestar = bool(calls)
+                reached_litestar = bool(reached)
                 theirs = answer(plain.request(method, path, content=body, headers=headers))
             finally:
                 controllers.judged = original  # type: ignore[assignment]
