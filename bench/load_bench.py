@@ -52,7 +52,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -248,6 +248,21 @@ def run_locust(port: int, seconds: float, rate: float, users: int, files: Path,
 Record = tuple[float, str, float, int, str, int]
 
 
+def finished(gen: subprocess.Popen[bytes], cpu: CpuMeter, processes: Callable[[], list[int]],
+             files: Path) -> list[Record]:
+    """The records of a locust run, once it has ended, sampling the CPU of `processes()` (asked
+    again each time: a killed worker's successor is counted too) meanwhile; none (and its log's
+    end printed) when it recorded nothing."""
+    while gen.poll() is None:
+        cpu.sample(processes())
+        time.sleep(0.5)
+    records: list[Record] = [tuple(r) for r in msgspec.msgpack.decode(  # type: ignore[misc]
+        (files / "records.msgpack").read_bytes())]
+    if not records:
+        print((files / "locust.log").read_text()[-2000:])
+    return records
+
+
 def quantile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -354,14 +369,9 @@ def load(args: argparse.Namespace, faults: bool) -> int:
             respawn = None
             if faults:
                 redis, respawn = inject_faults(args, t0, redis, redis_port, files, server, events, cpu)
-            while gen.poll() is None:
-                cpu.sample([gen.pid, server.pid, *workers_of(server.pid)])
-                time.sleep(0.5)
+            records = finished(gen, cpu, lambda: [gen.pid, server.pid, *workers_of(server.pid)], files)
             elapsed = time.time() - t0
-            records: list[Record] = [tuple(r) for r in msgspec.msgpack.decode(  # type: ignore[misc]
-                (files / "records.msgpack").read_bytes())]
             if not records:
-                print((files / "locust.log").read_text()[-2000:])
                 return 1
             counted = requests_counted(port)
             used = {"generator (locust)": cpu.used([gen.pid]) / elapsed,
@@ -416,14 +426,9 @@ def cluster(args: argparse.Namespace) -> int:
             t0 = time.time()
             gen = run_locust(ports[0], args.seconds, args.rate, args.users, files, more_ports=(ports[1],))
             cpu = CpuMeter([gen.pid, *pids, *redis_pids])
-            while gen.poll() is None:
-                cpu.sample([gen.pid, *pids, *redis_pids])
-                time.sleep(0.5)
+            records = finished(gen, cpu, lambda: [gen.pid, *pids, *redis_pids], files)
             elapsed = time.time() - t0
-            records: list[Record] = [tuple(r) for r in msgspec.msgpack.decode(  # type: ignore[misc]
-                (files / "records.msgpack").read_bytes())]
             if not records:
-                print((files / "locust.log").read_text()[-2000:])
                 return 1
             used = {"generator (locust)": cpu.used([gen.pid]) / elapsed,
                     "referees": cpu.used(pids) / elapsed, "Redis (all nodes)": cpu.used(redis_pids) / elapsed}

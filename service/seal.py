@@ -188,10 +188,11 @@ class Sealing:
             return None
         return Game(hashlib.sha256(b"unsealed\0" + whole).digest()[:GAME_ID_BYTES], self.current, True)
 
-    def seal(self, state: GameState, whole: bytes | None = None, game: Game | None = None) -> GameState:
+    def seal(self, state: GameState, whole: bytes | None = None, game: Game | None = None,
+             digest: bytes | None = None) -> GameState:
         """The state to hand out: its public part and the seal (unchanged when sealing is off).
-        `whole`: the state's encoding, when the caller has it already; `game`: the game it
-        belongs to (None: a new game)."""
+        `whole`: the state's encoding, and `digest` its SHA-256, when the caller has them
+        already; `game`: the game it belongs to (None: a new game)."""
         if self.current is None:
             return state
         whole = _ENCODE(state) if whole is None else whole
@@ -205,7 +206,8 @@ class Sealing:
         public = conceal(state)
         # The next request brings this state back (to validate or apply an action in it):
         # opening its seal then costs a lookup, not a decryption.
-        self._remember(seal, _Known(Opened(state, True, hashlib.sha256(whole).digest(), game), public))
+        digest = hashlib.sha256(whole).digest() if digest is None else digest
+        self._remember(seal, _Known(Opened(state, True, digest, game), public))
         return msgspec.structs.replace(public, seal=seal)
 
     def open(self, state: GameState) -> Opened:

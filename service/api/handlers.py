@@ -173,8 +173,9 @@ def handed_out(state: engine.GameState, sealing: Sealing, game: Game | None = No
     state of `game`). It is consistent by construction: its digest is kept, so the next request
     with it skips the check."""
     encoded = _ENCODE(state)
-    KNOWN.add(KNOWN.digest_of(encoded))
-    return msgspec.Raw(_ENCODE(sealing.seal(state, encoded, game)) if sealing.enabled else encoded)
+    digest = KNOWN.digest_of(encoded)
+    KNOWN.add(digest)
+    return msgspec.Raw(_ENCODE(sealing.seal(state, encoded, game, digest)) if sealing.enabled else encoded)
 
 
 FORBIDDEN = "referee.seat-token"
