@@ -6,12 +6,16 @@ sealing on (SEAL_KEYS or SEAL_KEYS_FILE), every state the referee emits is its p
 (`engine.secrecy.conceal`: hidden fields emptied) plus a `seal`: the whole state encrypted with
 AES-SIV (`cryptography`'s AESSIV, RFC 5297), which authenticates it and, being deterministic,
 keeps "same request, same bytes" (an equal state of the same game always gets an equal seal).
-The seal is `v2.<key id>.<base64url ciphertext>`; the associated data binds the version and the
+The seal is `v3.<key id>.<base64url ciphertext>`; the associated data binds the version and the
 key id.
 
-The sealed plaintext is a header line and the state's JSON, padded with spaces to a multiple of
-`BUCKET` bytes, so that a seal's length tells nothing of the hidden parts (a card id's length, a
-disc's position): every state of a real game has a seal of the same length. The header names
+The sealed plaintext is a header line and the state's JSON, deflated, padded with spaces to a
+multiple of `BUCKET` bytes, so that a seal's length tells nothing of the hidden parts (a card
+id's length, a disc's position): every state of a real game has a seal of the same length. The
+compression is never seen from outside: a seal is as long whatever it compressed to, so what it
+buys (a 4 KiB bucket where the JSON needed 16 KiB: a quarter of the encryption, the base64 and
+the bytes sent each way) leaks nothing. Seals of the previous form (v2: the JSON itself in
+16 KiB buckets) are still opened; v1 seals are refused. The header names
 the game (a random id drawn when the game is set up: the seat tokens derive from it and from the
 key it was set up under) and says whether the state ever came in without a seal: a referee with
 ALLOW_UNSEALED seals what it is given, so a state it accepted unsealed (a stacked deck, a chosen
@@ -34,6 +38,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,13 +50,19 @@ from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 from service.engine.secrecy import conceal
 from service.engine.state import GameState
 
-VERSION = "v2"
+VERSION = "v3"
+READ = ("v2", VERSION)  # the forms opened: this one, and the previous one (uncompressed)
 KEY_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 KEY_BYTES = (32, 48, 64)  # AES-128-, AES-192- and AES-256-SIV
 # The sealed plaintext is padded to a multiple of this: every state of a real game fits in one
-# bucket (the largest seen in random games of 6 players with every module and 64-character
-# names is under 12 kB), so every seal of a real game has the same length.
-BUCKET = 16384
+# bucket (the largest seen in random games of 6 players with every module is under 10 kB of
+# JSON, 2.8 kB deflated; tests/api/test_sealing.py seals every state of such games), so every
+# seal of a real game has the same length.
+BUCKET = 4096
+# Deflate at its fastest level, raw (no zlib header: the seal's header says the length): 15 us
+# for a 3 kB state, where encrypting and encoding the 16 KiB bucket it saves cost three times that.
+_LEVEL, _WBITS = 1, -15
+_MOST_INFLATED = 1 << 20  # our own authenticated bytes; a bound all the same
 GAME_ID_BYTES = 16
 _ENCODE = msgspec.json.Encoder().encode
 _DECODE_STATE = msgspec.json.Decoder(GameState)
@@ -156,7 +167,7 @@ class Sealing:
         self._known: dict[str, _Known] = {}
         # Part of every cache key: an answer sealed under other settings (other keys, even under
         # the same key ids) is another answer. A digest of the keys, never the keys.
-        material = hashlib.sha256(b"alhambra-referee cache fingerprint")
+        material = hashlib.sha256(b"alhambra-referee cache fingerprint " + VERSION.encode())
         for kid, key in keys:
             material.update(b"\0%s\0%s" % (kid.encode(), hashlib.sha256(key).digest()))
         material.update(b"\0allow-unsealed" if self.allow_unsealed else b"\0strict")
@@ -172,8 +183,8 @@ class Sealing:
         return self.current is not None
 
     @staticmethod
-    def _associated(kid: str) -> list[bytes]:
-        return [f"alhambra-referee seal {VERSION} {kid}".encode()]
+    def _associated(kid: str, version: str = VERSION) -> list[bytes]:
+        return [f"alhambra-referee seal {version} {kid}".encode()]
 
     def new_game(self) -> Game | None:
         """A fresh game id under the current key (None with sealing off)."""
@@ -198,9 +209,10 @@ class Sealing:
         whole = _ENCODE(state) if whole is None else whole
         if game is None:
             game = Game(secrets.token_bytes(GAME_ID_BYTES), self.current)
-        header = b"%s %s %d %d\n" % (game.id.hex().encode(), game.kid.encode(), game.unsealed, len(whole))
-        size = len(header) + len(whole)
-        padded = header + whole + b" " * (-size % BUCKET)
+        deflated = zlib.compress(whole, _LEVEL, _WBITS)
+        header = b"%s %s %d %d\n" % (game.id.hex().encode(), game.kid.encode(), game.unsealed, len(deflated))
+        size = len(header) + len(deflated)
+        padded = header + deflated + b" " * (-size % BUCKET)
         sealed = self._ciphers[self.current].encrypt(padded, self._associated(self.current))
         seal = f"{VERSION}.{self.current}.{pybase64.urlsafe_b64encode(sealed).decode().rstrip('=')}"
         public = conceal(state)
@@ -254,11 +266,11 @@ class Sealing:
         """The state's JSON and its game, from a seal decoded strictly and authenticated."""
         version, _, rest = seal.partition(".")
         kid, _, text = rest.partition(".")
-        if version != VERSION or not kid or not text:
+        if version not in READ or not kid or not text:
             message = f"the seal is malformed: expected {VERSION}.<key id>.<data>"
             if version == "v1":
                 message = ("the seal is of an earlier form (v1), which marked neither the game nor an "
-                           "unsealed origin: this referee accepts v2 seals only")
+                           f"unsealed origin: this referee accepts {' and '.join(READ)} seals only")
             raise SealError("bad-seal", message)
         cipher = self._ciphers.get(kid)
         if cipher is None:
@@ -266,7 +278,7 @@ class Sealing:
                             "does not accept (retired or from another deployment)")
         data = _strict_base64url(text)
         try:
-            padded = cipher.decrypt(data, self._associated(kid))
+            padded = cipher.decrypt(data, self._associated(kid, version))
         except InvalidTag:
             raise SealError("bad-seal", "the seal does not authenticate: it was altered or cut") from None
         end = padded.find(b"\n", 0, 128)
@@ -274,7 +286,8 @@ class Sealing:
         if parts is None:  # authenticated, so ours: an earlier format would be a bug
             raise SealError("bad-seal", "the seal's content is not of this referee's form")
         game = Game(bytes.fromhex(parts[1].decode()), parts[2].decode(), parts[3] == b"1")
-        return padded[end + 1:end + 1 + int(parts[4])], game
+        body = padded[end + 1:end + 1 + int(parts[4])]
+        return (body if version == "v2" else _inflated(body)), game
 
     def seat_token(self, game: Game, seat: int) -> str:
         """The secret of `seat` in `game` (CALLERS=players: a request acting for that seat or
@@ -294,6 +307,18 @@ class Sealing:
             if hmac.compare_digest(self.seat_token(game, seat).encode(), token.encode()):
                 found = seat
         return found
+
+
+def _inflated(deflated: bytes) -> bytes:
+    """The state's JSON from a v3 seal's deflated bytes."""
+    inflater = zlib.decompressobj(_WBITS)
+    try:
+        whole = inflater.decompress(deflated, _MOST_INFLATED)
+    except zlib.error:
+        whole = b""
+    if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:  # authenticated: a bug
+        raise SealError("bad-seal", "the seal's content is not of this referee's form")
+    return whole
 
 
 def _strict_base64url(text: str) -> bytes:

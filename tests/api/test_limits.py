@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
@@ -135,3 +136,42 @@ def test_a_truncated_body_is_told_apart_from_a_deep_one(client: TestClient) -> N
     answer = client.post("/v1/validate", content='{"state": {"players": [{"name": ',
                          headers={"content-type": "application/json"})
     assert answer.status_code == 400 and "deeper" not in answer.json()["message"]
+
+
+def test_a_deep_value_before_an_actions_type_is_400_naming_the_limit(client: TestClient, state: Any) -> None:
+    """The one place a strict decoder recurses into a value: to find an action's `type`, msgspec
+    skips the fields before it, and stops at the recursion limit (RecursionError). The nesting is
+    measured once a decode fails, so this is the 400 naming the limit, not a 500 nor another
+    message; the same from the CLI's decoding."""
+    from service.api import handlers
+
+    action = '{"zz": ' + "[" * 5000 + "]" * 5000 + ', "type": "take-money", "player": "Ana", "cards": []}'
+    body = json.dumps({"state": state})[:-1] + ', "action": ' + action + "}"
+    for path in ("/v1/validate", "/v1/apply"):
+        answer = client.post(path, content=body, headers={"content-type": "application/json"})
+        assert answer.status_code == 400, (path, answer.text[:200])
+        assert f"deeper than {MAX_DEPTH} levels" in answer.json()["message"], answer.text[:200]
+    try:
+        handlers.handle("validate", body.encode())
+    except handlers.RequestError as e:
+        assert e.status == 400 and f"deeper than {MAX_DEPTH} levels" in e.message
+    else:
+        raise AssertionError("a body 5,000 levels deep was decoded")
+
+
+def test_the_nesting_is_measured_only_for_a_body_that_does_not_decode(
+        state: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A body that decodes fits the schema (at most MAX_DEPTH levels: the walk above), so the
+    scan is not run for it; a body that does not decode is scanned before its 400 is chosen."""
+    from service.api import handlers
+    from service.api.bodies import Move
+
+    scanned: list[bytes] = []
+    monkeypatch.setattr(handlers, "nesting_problem", lambda raw, limit=MAX_DEPTH: scanned.append(raw))
+    action = {"type": "take-money", "player": "Ana", "cards": []}
+    good = json.dumps({"state": state, "action": action}).encode()
+    assert isinstance(handlers.decode(Move, good), Move) and scanned == []
+    bad = good.replace(b'"take-money"', b'"take-money", "zz": 1')
+    with pytest.raises(handlers.RequestError, match="unknown field"):
+        handlers.decode(Move, bad)
+    assert scanned == [bad]

@@ -53,7 +53,7 @@ def _refusal(client: TestClient, state: dict[str, Any]) -> tuple[int, str, str]:
 
 def test_a_sealed_state_shows_only_its_public_part(sealed: TestClient) -> None:
     state = _game(sealed)
-    assert state["seal"].startswith("v2.new.")
+    assert state["seal"].startswith("v3.new.")
     # Emptied: the base game's fields are always written, so as empty values.
     assert [state[key] for key in HIDDEN_BASE] == [[], [], "0" * 16]
     assert all(p["hand"] == [] for p in state["players"])
@@ -67,7 +67,7 @@ def test_a_sealed_game_is_played_and_stays_sealed(sealed: TestClient) -> None:
         answer = sealed.post("/v1/apply", json=_move(sealed, state))
         assert answer.status_code == 200, answer.text
         state = answer.json()["state"]
-        assert state["seal"].startswith("v2.new.") and state["deck"] == []
+        assert state["seal"].startswith("v3.new.") and state["deck"] == []
 
 
 def test_sealing_is_deterministic(sealed: TestClient) -> None:
@@ -89,7 +89,7 @@ def test_a_flipped_byte_in_the_seal_is_refused(sealed: TestClient) -> None:
 
 def test_a_truncated_seal_is_refused(sealed: TestClient) -> None:
     state = _game(sealed)
-    for cut in (state["seal"][:-7], state["seal"][:12], "v2.new", "v2"):
+    for cut in (state["seal"][:-7], state["seal"][:12], "v3.new", "v3", "v2.new"):
         status, error, message = _refusal(sealed, {**state, "seal": cut})
         assert (status, error) == (422, "bad-seal"), cut
         assert "altered or cut" in message or "malformed" in message
@@ -129,7 +129,7 @@ def test_key_rotation_accepts_the_old_key_until_it_is_removed() -> None:
         state = _game(before)
     with _client(f"{NEW},{OLD}") as rotated:  # the new key seals, the old one is still accepted
         answer = rotated.post("/v1/apply", json=_move(rotated, state))
-        assert answer.status_code == 200 and answer.json()["state"]["seal"].startswith("v2.new.")
+        assert answer.status_code == 200 and answer.json()["state"]["seal"].startswith("v3.new.")
     with _client(NEW) as retired:
         status, error, message = _refusal(retired, state)
         assert (status, error) == (422, "bad-seal") and "key 'old'" in message
@@ -271,7 +271,7 @@ def test_a_state_laundered_through_allow_unsealed_is_refused_by_a_strict_referee
     with _client(NEW, allow_unsealed=True) as lenient:
         move = _move(lenient, stacked)
         laundered = lenient.post("/v1/apply", json=move).json()["state"]
-        assert laundered["seal"].startswith("v2.new.")
+        assert laundered["seal"].startswith("v3.new.")
         again = lenient.post("/v1/apply", json=_move(lenient, laundered))  # still its own seals
         assert again.status_code == 200
     with _client(NEW) as strict:
@@ -281,3 +281,58 @@ def test_a_state_laundered_through_allow_unsealed_is_refused_by_a_strict_referee
         assert (status, error) == (422, "unsealed-state")
         genuine = _game(strict)  # a game it set up itself is accepted
         assert strict.post("/v1/legal-actions", json={"state": genuine, "limit": 2}).status_code == 200
+
+
+def test_every_state_of_a_long_game_seals_to_the_documented_length() -> None:
+    """Every state of a complete game of 6 players with every module and 64-character names
+    (the largest states: under 11 kB of JSON) deflates into the one 4 KiB bucket, so each seal
+    has the length the README gives: 5,483 characters after `v3.<key id>.`."""
+    import tests.engine.play as play
+    from service.engine.rules import registered
+
+    modules = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
+    sealing = Sealing(parse_keys(NEW))
+    names = play.NAMES
+    try:
+        play.NAMES = tuple(c * 64 for c in "ABCDEF")
+        game = play.play_random_game(0, 6, modules)
+    finally:
+        play.NAMES = names
+    assert len(game.states) > 500
+    lengths = {len((sealing.seal(s).seal or "").removeprefix("v3.new.")) for s in game.states}
+    assert lengths == {5483}, sorted(lengths)
+
+
+def _v2_seal(key: str, state: GameState, game_id: bytes, unsealed: bool = False) -> str:
+    """A seal as the previous referee made it (v2): the state's JSON itself in 16 KiB buckets."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESSIV
+
+    (kid, secret), = parse_keys(key)
+    whole = msgspec.json.encode(state)
+    plain = b"%s %s %d %d\n" % (game_id.hex().encode(), kid.encode(), unsealed, len(whole)) + whole
+    plain += b" " * (-len(plain) % 16384)
+    data = AESSIV(secret).encrypt(plain, [f"alhambra-referee seal v2 {kid}".encode()])
+    return f"v2.{kid}.{base64.urlsafe_b64encode(data).decode().rstrip('=')}"
+
+
+def test_a_seal_of_the_previous_form_is_still_opened(sealed: TestClient) -> None:
+    """A state a referee of the previous version handed out (v2: uncompressed) is opened after
+    an upgrade, and what comes back is sealed in the new form; its version is bound to its
+    content (a v2 seal relabelled v3 does not authenticate), and its game's seat tokens hold."""
+    from service.engine import new_game
+    from service.engine.secrecy import conceal
+
+    whole = new_game(["Ana", "Ben", "Cyd"], ["staff", "treasure", "craftsmen"], seed=5).state
+    seal = _v2_seal(NEW, whole, b"\x07" * 16)
+    assert len(seal) > 21_000
+    state = msgspec.to_builtins(msgspec.structs.replace(conceal(whole), seal=seal))
+    answer = sealed.post("/v1/apply", json=_move(sealed, state))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["state"]["seal"].startswith("v3.new.")
+    assert len(answer.json()["state"]["seal"]) < 6_000
+    relabelled = {**state, "seal": "v3" + seal[2:]}
+    status, error, message = _refusal(sealed, relabelled)
+    assert (status, error) == (422, "bad-seal") and "does not authenticate" in message
+    sealing = Sealing(parse_keys(NEW))
+    opened = sealing.open(msgspec.convert(state, GameState))
+    assert opened.game is not None and opened.game.id == b"\x07" * 16 and opened.state == whole
