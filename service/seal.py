@@ -222,14 +222,16 @@ class Sealing:
         self._remember(seal, _Known(Opened(state, True, digest, game), public))
         return msgspec.structs.replace(public, seal=seal)
 
-    def open(self, state: GameState) -> Opened:
-        """The whole state behind `state`; SealError if it cannot be trusted."""
+    def open(self, state: GameState, digest: bytes | None = None) -> Opened:
+        """The whole state behind `state`; SealError if it cannot be trusted. `digest`: of an
+        unsealed state, the SHA-256 of bytes it was decoded from, when the caller knows it
+        (else that of its encoding)."""
         if state.seal is None:
             if not self.allow_unsealed:
                 raise SealError("unsealed-state", "sealing is on and this state carries no seal: send "
                                 "a state as the referee handed it out (ALLOW_UNSEALED=true accepts "
                                 "unsealed states)")
-            return Opened(state, False, hashlib.sha256(_ENCODE(state)).digest())
+            return Opened(state, False, hashlib.sha256(_ENCODE(state)).digest() if digest is None else digest)
         if not self._ciphers:
             raise SealError("bad-seal", "this referee has no sealing key, so it cannot open a sealed "
                             "state (set SEAL_KEYS)")

@@ -88,7 +88,11 @@ def _unchecked(what: str, error: Exception) -> list[engine.Violation]:
 class KnownStates:
     """Digests of states known to be consistent: those this process checked, and those its
     engine produced (an applied action's new state). A client sends back the state it was
-    given, so the next request skips the full check. Bounded; an LRU of digests."""
+    given, so the next request skips the full check. Bounded; an LRU of digests.
+
+    A digest is the SHA-256 of bytes that decode to the state: its canonical encoding (what the
+    referee hands out), or the bytes a client sent for it (`DecodedStates`). Either way equal
+    digests mean equal bytes, so the same state."""
 
     def __init__(self, size: int = 65536) -> None:
         self.size = size
@@ -116,6 +120,38 @@ class KnownStates:
 
 
 KNOWN = KnownStates()
+
+
+class DecodedStates:
+    """States decoded lately, by the SHA-256 of the bytes they were decoded from (the `state`
+    of a body as sent, or the encoding the referee handed out): a client sends back the state it
+    was handed, to validate an action and then to apply it, so the next body with those bytes
+    gets the state without decoding it again (11 us for a 3 kB state), and `digest` gives the
+    digest for KNOWN without encoding it again (6 us). Equal digests mean equal bytes, so the
+    state those bytes decode to. A plain dict, emptied when full (safe from the render threads)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._states: dict[bytes, engine.GameState] = {}
+        self._digests: dict[int, tuple[engine.GameState, bytes]] = {}  # id -> (the state, its digest)
+
+    def get(self, digest: bytes) -> engine.GameState | None:
+        return self._states.get(digest)
+
+    def put(self, digest: bytes, state: engine.GameState) -> None:
+        if len(self._states) >= self.size:
+            self._states.clear()
+            self._digests.clear()
+        self._states[digest] = state
+        self._digests[id(state)] = (state, digest)  # the entry holds the state: its id stays its own
+
+    def digest(self, state: engine.GameState) -> bytes | None:
+        """The digest this very object was decoded or handed out under, if it is here."""
+        entry = self._digests.get(id(state))
+        return entry[1] if entry is not None and entry[0] is state else None
+
+
+DECODED = DecodedStates()
 _ENCODE = msgspec.json.Encoder().encode
 
 
@@ -140,7 +176,7 @@ def opened(state: engine.GameState, sealing: Sealing = UNSEALED) -> Opened:
     game; else 422: `inconsistent-state` with the reasons, `outdated-state`, or the seal's
     refusal (`bad-seal`, `unsealed-state`)."""
     try:
-        found = sealing.open(state)
+        found = sealing.open(state, DECODED.digest(state))
     except SealError as e:
         raise RequestError(422, e.error, e.message, [engine.Violation("referee.seal", e.message)]) from None
     if found.digest in KNOWN:
@@ -175,7 +211,10 @@ def handed_out(state: engine.GameState, sealing: Sealing, game: Game | None = No
     encoded = _ENCODE(state)
     digest = KNOWN.digest_of(encoded)
     KNOWN.add(digest)
-    return msgspec.Raw(_ENCODE(sealing.seal(state, encoded, game, digest)) if sealing.enabled else encoded)
+    if sealing.enabled:
+        return msgspec.Raw(_ENCODE(sealing.seal(state, encoded, game, digest)))
+    DECODED.put(digest, state)  # the next request brings these bytes back
+    return msgspec.Raw(encoded)
 
 
 FORBIDDEN = "referee.seat-token"
@@ -409,7 +448,42 @@ _MEASURED = 4096  # the longest rest measured exactly (a truncated body leaves a
 
 def decode(body_type: Any, raw: bytes) -> Any:
     """The body as `body_type`, strictly; 400 naming the offending field's path otherwise (and
-    400 for a body nested deeper than the contract allows).
+    400 for a body nested deeper than the contract allows). A body with a `state` whose bytes
+    were decoded lately (DECODED) takes that state instead of decoding them again: the rest of
+    the body is decoded as strictly, into the same type (`_WITH_RAW_STATE`), and anything that
+    does not decode so goes the whole way below, which says what is wrong."""
+    twin = _WITH_RAW_STATE.get(body_type)
+    if twin is None:
+        return _decoded(body_type, raw)
+    try:
+        parts = _decoder(twin).decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return _decoded(body_type, raw)
+    digest = hashlib.sha256(parts.state).digest()
+    state = DECODED.get(digest)
+    if state is None:
+        body = _decoded(body_type, raw)
+        DECODED.put(digest, body.state)
+        return body
+    return body_type(**{name: getattr(parts, name) for name in twin.__struct_fields__ if name != "state"},
+                     state=state)
+
+
+def _with_raw_state(body_type: Any) -> Any:
+    """`body_type` with its `state` left as raw bytes: the same fields, types and config."""
+    fields = [(f.name, msgspec.Raw if f.name == "state" else f.type)
+              if f.required else (f.name, f.type, f.default) for f in msgspec.structs.fields(body_type)]
+    config = body_type.__struct_config__
+    return msgspec.defstruct(f"{body_type.__name__}WithRawState", fields, kw_only=True,
+                             forbid_unknown_fields=config.forbid_unknown_fields, frozen=True)
+
+
+# The bodies whose state a client sends back as it was handed (the answers' own bytes).
+_WITH_RAW_STATE = {t: _with_raw_state(t) for t in (Move, LegalActionsQuery, ViewQuery)}
+
+
+def _decoded(body_type: Any, raw: bytes) -> Any:
+    """`decode` without the memo of states.
 
     The nesting is measured only once the strict decode has failed, and before anything that
     decodes without a schema (which would recurse as deep as the body goes): a body that

@@ -42,6 +42,8 @@ from prometheus_client import (
 from service.cache import Cache
 from service.logs import AccessLog
 
+from .judging import no_cache
+
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 # --- metrics ------------------------------------------------------------------------------------
@@ -223,7 +225,9 @@ class RequestObserver:
 
 
 def _no_cache(scope: Any) -> bool:
-    return any(name == b"cache-control" and b"no-cache" in value for name, value in scope["headers"])
+    """Whether the request asked `Cache-Control: no-cache`, read as the cache reads it (any case)."""
+    return any(name == b"cache-control" and no_cache(value.decode("latin-1"))
+               for name, value in scope["headers"])
 
 
 class MetricsController(Controller):

@@ -102,6 +102,23 @@ def test_cache_hits_and_misses_per_tier(client: TestClient, state: Any) -> None:
     assert delta("referee_cache_answers_total", endpoint="/v1/legal-actions", outcome="miss") == 1
 
 
+def test_a_request_computed_fresh_is_counted_as_a_bypass_in_any_case(client: TestClient, state: Any) -> None:
+    """`Cache-Control: no-cache` skips the cache in any case (RFC 9111: directive names are
+    case-insensitive), and the metrics say `bypass` for each spelling, as the cache read it."""
+    body = {"state": state, "limit": 3}
+    client.post("/v1/legal-actions", json=body)
+    before = client.get("/metrics").text
+    for spelling in ("no-cache", "No-Cache", "max-age=0, NO-CACHE"):
+        answer = client.post("/v1/legal-actions", json=body, headers={"cache-control": spelling})
+        assert answer.headers["x-cache"] == "miss", spelling
+    after = client.get("/metrics").text
+    labels = {"endpoint": "/v1/legal-actions"}
+    for outcome, count in (("bypass", 3), ("miss", 0)):
+        counted = (metric(after, "referee_cache_answers_total", **labels, outcome=outcome)
+                   - metric(before, "referee_cache_answers_total", **labels, outcome=outcome))
+        assert counted == count, outcome
+
+
 def test_redis_breaker_and_errors_are_exposed(state: Any) -> None:
     dead = f"redis://127.0.0.1:{free_port()}/0"
     with TestClient(create_app(Settings(redis_url=dead, redis_breaker_seconds=60))) as client:

@@ -1,0 +1,137 @@
+"""The memo of states decoded lately (`handlers.DECODED`): a body whose `state` bytes were
+decoded or handed out lately takes that state instead of decoding it again. It is a memo of a
+pure function (equal bytes decode to equal states), so every answer must be the one a referee
+without it gives: byte for byte, refusals and 400s included, whatever the rest of the body holds."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from service.api import handlers
+from service.api.app import create_app
+from service.api.bodies import Move
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def _fresh() -> None:
+    handlers.DECODED.__init__()  # type: ignore[misc]
+
+
+def _answers(client: TestClient, path: str, body: bytes,
+             prime: tuple[bytes, ...] = ()) -> list[tuple[int, bytes]]:
+    """The answer without the memo (emptied), then twice with it, all computed (no-cache): the
+    state's bytes are in it by then, from the first answer or from `prime` (validate bodies with
+    the same state's bytes, sent after the first answer)."""
+    headers = {"content-type": "application/json", "cache-control": "no-cache"}
+    _fresh()
+    answers = []
+    for n in range(3):
+        answer = client.post(path, content=body, headers=headers)
+        answers.append((answer.status_code, answer.content))
+        for primer in prime if n == 0 else ():
+            assert client.post("/v1/validate", content=primer, headers=headers).status_code == 200
+    return answers
+
+
+def _move(state: Any, action: Any) -> bytes:
+    return json.dumps({"state": state, "action": action}, separators=(",", ":")).encode()
+
+
+TAKE = {"type": "take-money", "player": "Ana", "cards": []}
+TAKE_BYTES = json.dumps(TAKE).encode()
+
+
+def _legal(client: TestClient, state: Any) -> Any:
+    answer = client.post("/v1/legal-actions", json={"state": state, "limit": 1})
+    return answer.json()["actions"][0]
+
+
+def test_a_state_sent_again_gets_the_same_answers(client: TestClient, state: Any) -> None:
+    legal = _legal(client, state)
+    cases = [
+        ("/v1/validate", _move(state, TAKE)),
+        ("/v1/validate", _move(state, legal)),
+        ("/v1/apply", _move(state, legal)),
+        ("/v1/legal-actions", json.dumps({"state": state, "limit": 7}).encode()),
+        ("/v1/view", json.dumps({"state": state, "player": "Ben"}).encode()),
+    ]
+    for path, body in cases:
+        answers = _answers(client, path, body)
+        assert answers[0] == answers[1] == answers[2], path
+        assert answers[0][0] == 200, (path, answers[0])
+    assert handlers.DECODED.get(handlers.KNOWN.digest_of(json.dumps(state).encode())) is not None
+
+
+def test_the_rest_of_the_body_is_decoded_as_strictly(client: TestClient, state: Any) -> None:
+    """With the state's bytes in the memo, an unknown field beside them, a bad action, a value
+    past its bound, a float where an integer goes (3.0 passes, 3.5 does not) get the answer
+    they get without it (the second and third answers against the first)."""
+    raw_state = json.dumps(state)
+    cases = [
+        ("/v1/validate", b'{"state":%s,"action":%s,"zz":1}' % (raw_state.encode(), TAKE_BYTES)),
+        ("/v1/validate", _move(state, {**TAKE, "type": "no-such-action"})),
+        ("/v1/apply", _move(state, {**TAKE, "cards": "blue-1-a"})),
+        ("/v1/legal-actions", json.dumps({"state": state, "limit": 10**6}).encode()),
+        ("/v1/legal-actions", json.dumps({"state": state, "limit": 3.0}).encode()),
+        ("/v1/legal-actions", json.dumps({"state": state, "limit": 3.5}).encode()),
+        ("/v1/view", json.dumps({"state": state, "player": ""}).encode()),
+        ("/v1/view", json.dumps({"state": state, "player": "Nobody"}).encode()),
+    ]
+    prime = (_move(state, TAKE), b'{"state": %s, "action": %s}' % (raw_state.encode(), TAKE_BYTES))
+    statuses = []
+    for path, body in cases:
+        answers = _answers(client, path, body, prime)
+        assert answers[0] == answers[1] == answers[2], (path, body[-80:], answers)
+        statuses.append(answers[0][0])
+    assert statuses == [400, 400, 400, 400, 200, 400, 400, 422], statuses
+
+
+def test_a_state_written_twice_in_one_body_is_the_last_both_ways(state: Any) -> None:
+    """A body naming `state` twice: the memo's way and the whole decode both take the last one
+    (msgspec keeps the last value of a repeated field), so the memo never answers for the other."""
+    other = {**state, "players": [{**state["players"][0], "score": 7}, *state["players"][1:]]}
+    body = b'{"state":%s,"action":%s,"state":%s}' % (
+        json.dumps(state).encode(), json.dumps(TAKE).encode(), json.dumps(other).encode())
+    _fresh()
+    whole = handlers.decode(Move, body)
+    again = handlers.decode(Move, body)  # the last state's bytes are in the memo now
+    assert whole == again and whole.state.players[0].score == 7
+    assert again.state is handlers.DECODED.get(handlers.KNOWN.digest_of(json.dumps(other).encode()))
+
+
+def test_the_memo_is_of_bytes_not_of_content(state: Any) -> None:
+    """The same state written otherwise (spaces) is decoded anew, to an equal state; the digest
+    KNOWN gets for a state from the memo is that of the bytes it came from."""
+    _fresh()
+    compact, spaced = json.dumps(state, separators=(",", ":")), json.dumps(state, indent=1)
+    first = handlers.decode(Move, _move(state, TAKE))
+    second = handlers.decode(Move, b'{"state": %s, "action": %s}' % (spaced.encode(), TAKE_BYTES))
+    assert first.state == second.state and first.state is not second.state
+    assert handlers.DECODED.digest(first.state) == handlers.KNOWN.digest_of(compact.encode())
+    assert handlers.DECODED.digest(second.state) == handlers.KNOWN.digest_of(spaced.encode())
+    assert handlers.DECODED.digest(msgspec.json.decode(compact, type=type(first.state))) is None
+
+
+def test_an_applied_state_handed_out_comes_back_from_the_memo(client: TestClient, state: Any) -> None:
+    """The state an apply hands out is in the memo under the answer's own bytes: the client's
+    next request with it takes that very state, and its answers are those of a decoded one."""
+    _fresh()
+    answer = client.post("/v1/apply", content=_move(state, _legal(client, state)),
+                         headers={"content-type": "application/json"})
+    assert answer.status_code == 200, answer.text
+    new_state = msgspec.json.decode(answer.content, type=dict[str, msgspec.Raw])["state"]
+    assert handlers.DECODED.get(handlers.KNOWN.digest_of(bytes(new_state))) is not None
+    legal = b'{"state":%s,"limit":3}' % bytes(new_state)
+    answers = _answers(client, "/v1/legal-actions", legal)
+    assert answers[0] == answers[1] and answers[0][0] == 200
