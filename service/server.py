@@ -6,7 +6,7 @@ descriptor) for as long as it likes; 1,100 such clients made normal requests fai
 the security review. Here every request must arrive in time: its headers within
 HEADER_TIMEOUT_SECONDS of the connection's opening or of the request's first byte, its body
 within BODY_TIMEOUT_SECONDS of the end of the headers; past that the connection is answered 408
-(when nothing was answered yet) and closed. Behind a proxy (the deploy manifests put one in
+(unless an answer is under way) and closed. Behind a proxy (the deploy manifests put one in
 front) the proxy's own timeouts and connection limits come first; these keep a referee that is
 reached directly from being held open.
 
@@ -44,32 +44,52 @@ def _timeout_answer(what: str, seconds: float) -> bytes:
 
 
 class TimedProtocol(HttpToolsProtocol):
-    """HttpToolsProtocol whose requests must arrive within their deadlines."""
+    """HttpToolsProtocol whose requests must arrive within their deadlines.
 
-    _deadline: asyncio.TimerHandle | None = None
+    One timer per connection, not one per part of each request: a request moves the deadline
+    (`_due`) forward, and the timer, when it fires, either finds the part awaited late, or finds
+    a later deadline and waits for that, or finds nothing awaited and lapses. A timer is made
+    only when none is pending or the new deadline comes before it, so a connection that keeps
+    sending requests costs two clock reads a request, not two timers made and cancelled."""
+
+    _deadline: asyncio.TimerHandle | None = None  # the connection's timer, while one is pending
+    _due = 0.0  # the loop time by which the awaited part must have arrived; 0: nothing awaited
     _waiting_for = "headers"
+    _seconds = 0.0
 
     def _arm(self, what: str) -> None:
-        self._disarm()
         header, body = deadlines()
-        seconds = header if what == "headers" else body
+        self._seconds = seconds = header if what == "headers" else body
         self._waiting_for = what
-        self._deadline = self.loop.call_later(seconds, self._too_slow, what, seconds)
-
-    def _disarm(self) -> None:
+        self._due = due = self.loop.time() + seconds
+        if self._deadline is not None and self._deadline.when() <= due:
+            return  # the pending timer comes first and will look again
         if self._deadline is not None:
             self._deadline.cancel()
-            self._deadline = None
+        self._deadline = self.loop.call_at(due, self._look)
+
+    def _disarm(self) -> None:
+        self._due = 0.0
+
+    def _look(self) -> None:
+        self._deadline = None
+        if not self._due:
+            return
+        if self.loop.time() < self._due:  # the deadline moved on since this timer was set
+            self._deadline = self.loop.call_at(self._due, self._look)
+            return
+        self._too_slow(self._waiting_for, self._seconds)
 
     def _too_slow(self, what: str, seconds: float) -> None:
-        self._deadline = None
+        self._due = 0.0
         if self.transport.is_closing():
             return
-        if self.cycle is None or not self.cycle.response_started:
-            self.transport.write(_timeout_answer(what, seconds))
-        if self.cycle is not None:  # the app hears a disconnect; its answer, if any, goes nowhere
-            self.cycle.disconnected = True
-            self.cycle.message_event.set()
+        cycle = self.cycle  # the last request's (answered, when this one's headers are late)
+        if cycle is None or not cycle.response_started or cycle.response_complete:
+            self.transport.write(_timeout_answer(what, seconds))  # no answer is under way
+        if cycle is not None:  # the app hears a disconnect; its answer, if any, goes nowhere
+            cycle.disconnected = True
+            cycle.message_event.set()
         self.transport.close()
 
     def connection_made(self, transport: Any) -> None:  # the first request's headers
@@ -78,6 +98,9 @@ class TimedProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
         super().connection_lost(exc)
 
     def on_message_begin(self) -> None:

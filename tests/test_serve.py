@@ -143,3 +143,41 @@ def test_slow_clients_are_answered_408_and_closed_while_others_are_served(tmp_pa
             conn.close()
         proc.kill()
         proc.wait(10)
+
+
+def test_a_kept_alive_connections_next_request_has_its_own_deadlines(tmp_path: Path) -> None:
+    """The deadlines run from each request's own first byte and from the end of its own headers,
+    not from the connection's opening: on a connection whose first request was answered, a
+    second one whose body stalls is answered 408 `body` once BODY_TIMEOUT_SECONDS (2 s) have
+    passed since its headers, not at the header deadline (1 s) of the connection's opening;
+    another connection's second request that stalls in its headers gets 408 `headers` after 1 s
+    (the 408 is written although the connection's last answer was: none is under way)."""
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    proc = subprocess.Popen([REFEREE, "serve"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
+                            env=_env(PORT=str(port), HEADER_TIMEOUT_SECONDS="1", BODY_TIMEOUT_SECONDS="2"))
+    body = json.dumps({"players": ["Ana", "Ben"], "seed": 1}).encode()
+    first = (b"POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+             b"content-length: %d\r\n\r\n%s" % (len(body), body))
+    try:
+        _wait_healthy(port, proc)
+        stalls = ((b"POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{", b"body", 2.0),
+                  (b"POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-le", b"headers", 1.0))
+        for stalled, what, seconds in stalls:
+            with socket.create_connection(("127.0.0.1", port), timeout=20) as conn:
+                conn.sendall(first)
+                answered = b""
+                while b"\r\n\r\n" not in answered or not answered.endswith(b"}"):
+                    answered += conn.recv(65536)
+                assert answered.startswith(b"HTTP/1.1 201 "), answered[:80]
+                time.sleep(0.3)
+                sent = time.monotonic()
+                conn.sendall(stalled)
+                answer = _read_all(conn)
+                waited = time.monotonic() - sent
+            assert answer.startswith(b"HTTP/1.1 408 ") and what in answer, answer[:200]
+            assert seconds - 0.1 < waited < seconds + 1.5, (what, waited)
+        assert "error" not in log.read_text()
+    finally:
+        proc.kill()
+        proc.wait(10)

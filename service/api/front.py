@@ -39,6 +39,7 @@ class Front:
         self.app = app
         self.state = state
         self.max_body = state.settings.max_body_bytes
+        self._asked: dict[tuple[bytes, bytes], judging.Asking] = {}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         route = _ROUTES.get(scope["path"]) if scope["type"] == "http" else None
@@ -70,8 +71,12 @@ class Front:
             return
         raw = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         endpoint, body_type = route
-        ask = judging.asking(self.state.settings, authorization.decode("latin-1"),
-                             cache_control.decode("latin-1"))
+        ask = self._asked.get((authorization, cache_control))
+        if ask is None:  # what two headers ask, read once per spelling (a few per client)
+            if len(self._asked) >= 1024:
+                self._asked.clear()
+            ask = self._asked[authorization, cache_control] = judging.asking(
+                self.state.settings, authorization.decode("latin-1"), cache_control.decode("latin-1"))
         try:
             answer = await judging.judged(self.state, endpoint, handlers.Received(body_type, raw), ask)
         except handlers.RequestError as e:  # a body that does not decode: 400, as litestar answers it

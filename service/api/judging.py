@@ -74,8 +74,9 @@ def no_cache(cache_control: str) -> bool:
 async def judged(state: Any, endpoint: str, received: handlers.Received, ask: Asking) -> Answer:
     """The endpoint's answer to the body `received`; `state` holds the app's cache, sealing,
     settings and one-future records. A body that does not decode is 400 (RequestError)."""
-    answer = await cached(state.cache, state.sealing, endpoint, received, ask)
-    if endpoint == "apply" and answer.status == 200:
+    sealing = state.sealing
+    answer = await cached(state.cache, sealing, endpoint, received, ask)
+    if endpoint == "apply" and answer.status == 200 and sealing.enabled:
         return await one_future(state, received) or answer
     return answer
 
