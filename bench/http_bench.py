@@ -15,12 +15,15 @@ one at a time under load:
 Driven by `wrk` (install: `apt-get install wrk`), a small C load generator with an event loop,
 so that the generator does not compete with the one server worker as a Python one would. The
 runs are interleaved in `--rounds` rounds and each figure is the median over the rounds, so a
-burst of load from elsewhere on a shared machine moves one round, not one endpoint.
+burst of load from elsewhere on a shared machine moves one round, not one endpoint. Five rounds
+by default: on the 2-core VM of the README the CPU has slow phases of several seconds (the
+requests per CPU-second of one run fell by 15 % against the others), and one of three rounds
+falling into one could move a median; two of five cannot.
 
 Targets (issue 16): hits >= 0.9x the bare echo, validate and apply misses >= 0.6x, a sealed
 apply miss >= 0.6x the unsealed apply miss, apply p99 < 20 ms at 32 connections.
 
-    python bench/http_bench.py [--seconds 5] [--rounds 3] [--connections 32] [--threads 1]
+    python bench/http_bench.py [--seconds 5] [--rounds 5] [--connections 32] [--threads 1]
                                [--server uvicorn|granian] [--workers 1] [--only "apply miss,..."]
 """
 
@@ -220,7 +223,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=int, default=5)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=1,
                         help="wrk threads (1: one core for wrk, the other for the one server worker)")
