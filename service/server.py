@@ -35,6 +35,12 @@ def deadlines() -> tuple[float, float]:
     return settings.header_timeout_seconds, settings.body_timeout_seconds
 
 
+def _seconds(what: str) -> float:
+    """The deadline of the part awaited: "headers" or "body"."""
+    header, body = deadlines()
+    return header if what == "headers" else body
+
+
 def _timeout_answer(what: str, seconds: float) -> bytes:
     body = (b'{"error":"request-timeout","message":"the request\'s %s did not arrive within %g s '
             b'(%s)","violations":[]}' % (what.encode(), seconds,
@@ -55,13 +61,10 @@ class TimedProtocol(HttpToolsProtocol):
     _deadline: asyncio.TimerHandle | None = None  # the connection's timer, while one is pending
     _due = 0.0  # the loop time by which the awaited part must have arrived; 0: nothing awaited
     _waiting_for = "headers"
-    _seconds = 0.0
 
     def _arm(self, what: str) -> None:
-        header, body = deadlines()
-        self._seconds = seconds = header if what == "headers" else body
         self._waiting_for = what
-        self._due = due = self.loop.time() + seconds
+        self._due = due = self.loop.time() + _seconds(what)
         if self._deadline is not None and self._deadline.when() <= due:
             return  # the pending timer comes first and will look again
         if self._deadline is not None:
@@ -78,15 +81,16 @@ class TimedProtocol(HttpToolsProtocol):
         if self.loop.time() < self._due:  # the deadline moved on since this timer was set
             self._deadline = self.loop.call_at(self._due, self._look)
             return
-        self._too_slow(self._waiting_for, self._seconds)
+        self._too_slow()
 
-    def _too_slow(self, what: str, seconds: float) -> None:
+    def _too_slow(self) -> None:
         self._due = 0.0
+        what = self._waiting_for
         if self.transport.is_closing():
             return
         cycle = self.cycle  # the last request's (answered, when this one's headers are late)
         if cycle is None or not cycle.response_started or cycle.response_complete:
-            self.transport.write(_timeout_answer(what, seconds))  # no answer is under way
+            self.transport.write(_timeout_answer(what, _seconds(what)))  # no answer is under way
         if cycle is not None:  # the app hears a disconnect; its answer, if any, goes nowhere
             cycle.disconnected = True
             cycle.message_event.set()
