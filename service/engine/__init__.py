@@ -8,7 +8,7 @@
     random_action(state, generator) -> Action | None
     score(position) / score_state(state, round) -> Breakdown
     check_consistency(state) -> list[Violation]
-    check_edition(state)                       (raises OutdatedState: editions.py)
+    check_edition(state) -> GameState          (of the current edition; raises OutdatedState)
 """
 
 from .acting import Actor, ToAct, to_act

@@ -5,9 +5,11 @@ carries the edition of the rules it was made under (`GameState.edition`, set by 
 Whatever changes the shape or meaning of a state bumps `EDITION` and adds an `Edition` here
 naming the rule ids that changed and what else changed in how states are written.
 
-The policy (README, "Editions of the rules"): a state of an older edition is refused as
-outdated (422 `outdated-state`), naming its edition, the current one and what changed since
-for its game; never judged under rules it was not made under (its game began under rules this
+The policy (README, "Editions of the rules"): a state of an older edition plays on when nothing
+that changed since concerns it (no changed rule applies to its game, states are written as they
+were) and is handed back as a state of the current edition; else it is refused as outdated
+(422 `outdated-state`), naming its edition, the current one and what changed since for its
+game. It is never judged under rules it was not made under (its game began under rules this
 referee no longer plays: a two-player deck of 108 cards, a craftsman turned up at the start of
 a turn), and never mistaken for an inconsistent state.
 """
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from .violations import Violation
 
@@ -42,6 +46,9 @@ EDITIONS = (
         # space, allows no swap (seed 003.33).
         "vendors.visit",
     ), written="states are written whole (no field left out) and sealed with seals of version 2"),
+    Edition(3, "2026-12-02", (
+        "power.end-of-turn", "staff.score", "staff.marshal-tile", "craftsmen.use-one",
+    )),
 )
 EDITION = EDITIONS[-1].number
 
@@ -61,12 +68,18 @@ def _applies(rule: str, modules: tuple[str, ...], players: int) -> bool:
     return area == "base" or area in modules or (area == "dirk" and players == 2)
 
 
+def _since(edition: int, modules: tuple[str, ...], players: int) -> tuple[list[str], list[str]]:
+    """What changed after `edition` for a game with `modules` and `players`: the rule ids that
+    apply to it, and how states are written."""
+    since = [e for e in EDITIONS if e.number > edition]
+    changed = [rule for e in since for rule in e.changed if _applies(rule, modules, players)]
+    return changed, [e.written for e in since if e.written]
+
+
 def outdated(edition: int, modules: tuple[str, ...] = (), players: int = 0) -> Violation:
     """Why a state of `edition` (of a game with `modules` and `players`, where known) is not
     judged by this referee: the rules changed since for its game, and how states are written."""
-    since = [e for e in EDITIONS if e.number > edition]
-    changed = [rule for e in since for rule in e.changed if _applies(rule, modules, players)]
-    written = [e.written for e in since if e.written]
+    changed, written = _since(edition, modules, players)
     what = "; ".join([*([f"the rules {', '.join(changed)} changed for this game"] if changed else []),
                       *written]) or "its rules changed"
     return Violation("referee.edition", (
@@ -75,7 +88,13 @@ def outdated(edition: int, modules: tuple[str, ...] = (), players: int = 0) -> V
         f"start a new game"))
 
 
-def check_edition(state: GameState) -> None:
-    """Raise OutdatedState unless `state` is of the current edition."""
-    if state.edition != EDITION:
+def check_edition(state: GameState) -> GameState:
+    """`state` as a state of the current edition: itself when it is one; an older one whose game
+    nothing that changed since concerns (no changed rule applies, states written alike) with the
+    current edition, since every verdict on it is the same under both; else OutdatedState."""
+    if state.edition == EDITION:
+        return state
+    changed, written = _since(state.edition, state.modules, len(state.players))
+    if changed or written:
         raise OutdatedState(outdated(state.edition, state.modules, len(state.players)))
+    return msgspec.structs.replace(state, edition=EDITION)
