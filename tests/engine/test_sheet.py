@@ -201,7 +201,7 @@ def test_staff_score_refuses_a_deduction_below_the_running_score_of_0(evening: l
 def test_treasure_score_refuses_a_chest_worth_22_in_round_1(evening: list[Breakdown]) -> None:
     """seeds 004.24, 004.25 (treasure.score; Default data round 1: 7): "The player with the most
     chests is awarded the points for 1st place". The issue's line {count 1, place 1} worth 22:
-    Ana has 1 chest to Cyd's 2 in round 1: no place, 0 points."""
+    Ana has 1 chest to Cyd's 2 in round 1: 2nd, which round 1 does not pay."""
     allowed_then_refused(evening, 0, "Ana", "treasure", "treasure.score", place=1, points=22)
 
 
