@@ -18,9 +18,10 @@ What a line does not carry cannot be checked: power's second wall beyond the pip
 holds the wall only as far as it scored), the colours of chests and inhabitants (only their
 number and the sets' sizes score), and whether counts that score the same could stand on one
 table (the tally checks' bounds per player and per table are not applied to an earlier round:
-they read colours the lines do not carry, and buildings without the modules' additions). Each module's count and the wall are held to the bounds of their
-tally fields; a majority count only to 0 and above, as it includes the buildings modules add
-(extensions), which the tally's bound of buildings does not.
+they read colours the lines do not carry, and buildings without the modules' additions). Each
+module's count and the wall are held to the bounds of their tally fields; a majority count only
+to 0 and above, as it includes the buildings modules add (extensions), which the tally's bound
+of buildings does not.
 """
 
 from __future__ import annotations
