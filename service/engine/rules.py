@@ -127,6 +127,11 @@ class TallyPart(NamedTuple):
     `bonus(part)`: buildings of each type its part adds for the majorities (extensions).
     `check(position, tallies)`: its refusals of counts that cannot occur; `tallies` holds every
     player's (counted for those given by tiles), so the table's totals can be checked too.
+    `of_lines(player, lines)`: its part of the tally a player's lines of an earlier round were
+    scored from (a score sheet's `previous`, sheet.py), read from the counts its line carries;
+    `lines` are all of that player's lines of the round. None when the player has nothing of it
+    (as `of_tiles`). Scoring the parts read gives every real line back, so the sheet refuses a
+    line that does not come back: every module whose `lines` score from counts reads them here.
     The last three widen what the base game's counts may reach: `more_buildings` of each type
     beyond the catalogue's tiles (grounds' buildings under construction), `more_tiles` in an
     Alhambra that count for no type (grounds' bare sites), `fountain_walls` (walls' added walls).
@@ -137,6 +142,7 @@ class TallyPart(NamedTuple):
     score: Callable[[Position, int, Sequence[Tally]], dict[str, list[Line]]] | None = None
     bonus: Callable[[Any], Mapping[str, int]] | None = None
     check: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
+    of_lines: Callable[[PositionPlayer, Sequence[Line]], Any] | None = None
     more_buildings: Mapping[str, int] = MappingProxyType({})
     more_tiles: int = 0
     fountain_walls: int = 0

@@ -58,10 +58,14 @@ class Line(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="categ
 
     # A module's line listed right after the building types, before the wall (staff.score).
     after_buildings: ClassVar[bool] = False
+    # The rule that scores the line, cited when a score sheet's line is not what it scores.
+    rule: ClassVar[str]
 
 
 class MajorityLine(Line, tag="majority"):
     """base.score.majority: a building type's count, place taken (none: null) and points."""
+
+    rule: ClassVar[str] = "base.score.majority"
 
     building: Text
     count: Int
@@ -70,6 +74,8 @@ class MajorityLine(Line, tag="majority"):
 
 class WallLine(Line, tag="wall"):
     """base.score.wall: the longest continuous outer wall."""
+
+    rule: ClassVar[str] = "base.score.wall"
 
     length: Int
 

@@ -1,6 +1,7 @@
 """Tallies and score sheets through HTTP (issue 15): the README's evening in three calls, the
-sheet's refusals (each naming the field), tallies refused by the schema (400) and by the rules
-(422), a position mixing tiles and tallies, and the sheet drawn by /v1/render with its chart."""
+sheet's refusals (each naming the field; a line its own counts do not score, issue 22), tallies
+refused by the schema (400) and by the rules (422), a position mixing tiles and tallies, and the
+sheet drawn by /v1/render with its chart."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any
 
 import pytest
 from litestar.testing import TestClient
+
+from service.engine.scoring import rank
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,6 +112,83 @@ def test_base_score_rounds_refuses_earlier_rounds_of_other_modules(client: TestC
     other = scored(client, without_zoo)
     refused_sheet(client, {**bodies[1], "previous": [other]}, "$.previous[0].players[0].lines",
                   "were other modules on?")
+
+
+def retallied(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Earlier answers with every total the sum of its lines and every ranking the running totals
+    again (after a line was changed), so only the changed line is wrong."""
+    running: dict[str, int] = {}
+    out = []
+    for answer in copy.deepcopy(answers):
+        for p in answer["players"]:
+            p["total"] = sum(line["points"] for line in p["lines"])
+            running[p["name"]] = running.get(p["name"], 0) + p["total"]
+        answer["ranking"] = [{"name": r.name, "place": r.place, "score": r.score}
+                             for r in rank((p["name"], running[p["name"]]) for p in answer["players"])]
+        out.append(answer)
+    return out
+
+
+def refused_line(client: TestClient, body: dict[str, Any], rule: str, at: str, *words: str) -> None:
+    answer = scored(client, body, 422)
+    assert answer["error"] == "inconsistent-state"
+    named = [v for v in answer["violations"] if v["message"].startswith(at)]
+    assert named and {v["rule"] for v in named} == {rule}, answer["violations"]
+    for word in words:
+        assert word in named[0]["message"], (word, named[0]["message"])
+
+
+@pytest.mark.rule("treasure.score")
+def test_treasure_score_refuses_a_sheets_chest_worth_22_in_round_1(client: TestClient) -> None:
+    """seeds 004.24, 004.25 (treasure.score; Default data round 1: 7): "only the number is of
+    relevance", "The player with the most chests is awarded the points for 1st place". In the
+    README's evening Ana has 1 chest to Cyd's 2 in round 1 (2nd, which round 1 does not pay); her
+    line sent back as {count 1, place 1} worth 22, totals and rankings made to add up, is refused
+    naming the line."""
+    bodies, answers = evening(client)
+    lines = answers[0]["players"][0]["lines"]
+    i = next(i for i, line in enumerate(lines) if line["category"] == "treasure")
+    assert lines[i] == {"category": "treasure", "count": 1, "place": 2, "points": 0}
+    cooked = copy.deepcopy(answers[:2])
+    cooked[0]["players"][0]["lines"][i].update(place=1, points=22)
+    refused_line(client, {**bodies[2], "previous": retallied(cooked)}, "treasure.score",
+                 f"$.previous[0].players[0].lines[{i}]", '"place":1,"points":22',
+                 '"points":0', "in round 1")
+
+
+@pytest.mark.rule("zoo.score")
+def test_zoo_score_refuses_a_sheets_line_of_more_points_than_animals(client: TestClient) -> None:
+    """seed 000.39 (zoo.score): a garden of one kind "scores as many points as the number of these
+    animals": Ben's 2 animals of round 2 sent back worth 4 are refused; as answered, allowed."""
+    bodies, answers = evening(client)
+    scored(client, {**bodies[2], "previous": answers[:2]})
+    lines = answers[1]["players"][1]["lines"]
+    i = next(i for i, line in enumerate(lines) if line["category"] == "zoo")
+    cooked = copy.deepcopy(answers[:2])
+    cooked[1]["players"][1]["lines"][i]["points"] = 4
+    refused_line(client, {**bodies[2], "previous": retallied(cooked)}, "zoo.score",
+                 f"$.previous[1].players[1].lines[{i}]", "in round 2")
+
+
+@pytest.mark.rule("vendors.score")
+def test_vendors_score_refuses_a_sheets_set_of_1_worth_21(client: TestClient) -> None:
+    """seed 003.39 (vendors.score): "Una sèrie d'1, 2, 3, 4, 5 o 6 colors dona respectivament 1,
+    3, 6, 10, 15 o 21 punts": the issue's line {1 inhabitant, sets [1]} worth 21 is refused; the
+    referee's line (worth 1) is allowed."""
+    first = {"round": 1, "modules": ["vendors"], "players": [
+        {"name": "Ana", "tally": {"buildings": {"garden": 1}, "wall": 2,
+                                  "vendors": {"inhabitants": {"garden": 1}}}},
+        {"name": "Ben", "tally": {"buildings": {"tower": 1}, "wall": 2}}]}
+    answer = scored(client, first)
+    second = {**first, "round": 2}
+    scored(client, {**second, "previous": [answer]})
+    lines = answer["players"][0]["lines"]
+    i = next(i for i, line in enumerate(lines) if line["category"] == "vendors")
+    assert lines[i] == {"category": "vendors", "points": 1, "inhabitants": 1, "sets": [1]}
+    cooked = copy.deepcopy(answer)
+    cooked["players"][0]["lines"][i]["points"] = 21
+    refused_line(client, {**second, "previous": retallied([cooked])}, "vendors.score",
+                 f"$.previous[0].players[0].lines[{i}]", '"points":21', '"points":1')
 
 
 def test_a_tally_out_of_its_bounds_is_a_400_naming_the_field(client: TestClient) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import permutations
+from typing import ClassVar
 
 from msgspec.structs import replace
 
@@ -34,7 +35,7 @@ from ...rules import (
     modules_of_ids,
     register,
 )
-from ...scoring import Line, Position, PositionPlayer
+from ...scoring import Line, Position, PositionPlayer, WallLine
 from ...state import GameState, MarketSpace, Tile, market_tile
 from ...tally import Tally
 from ...tally_checks import field, given, most_wall, over_table
@@ -124,6 +125,8 @@ class HiddenTileRevealed(Event, tag="hidden-tile-revealed"):
 
 class PowerLine(Line, tag="power"):
     """power.strength: the second wall, counted up to the pips of the player's black dice."""
+
+    rule: ClassVar[str] = "power.strength"
 
     dice: Int
     # Always true: a wall past the search's bound is refused (PositionTooComplex), never guessed.
@@ -656,6 +659,18 @@ def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> di
     return out
 
 
+def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> PowerTally | None:
+    """The pips and the second wall as an earlier round's lines carry them. The power line holds
+    the second wall only as far as it scored (up to the pips), so its points stand for it, no
+    longer than the longest wall (the wall line; power.strength: the second is another wall);
+    Dirk has no dice (power.dirk)."""
+    if p.dirk:
+        return None
+    line = next(line for line in lines if isinstance(line, PowerLine))
+    longest = next(line.length for line in lines if isinstance(line, WallLine))
+    return PowerTally(black_pips=line.dice, second_wall=max(0, min(line.points, longest)))
+
+
 def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
     """The second wall shares no side with the longest, so it is no longer (power.strength); the
     3 black dice show at most 18 pips on the table; Dirk rolls no dice and has no wall."""
@@ -849,7 +864,8 @@ POWER = register(Module(
     withdrawn=withdrawn,
     consistency=consistency,
     check_position=check_position,
-    tally=TallyPart(type=PowerTally, of_tiles=count_tally, score=score_tally, check=check_tally),
+    tally=TallyPart(type=PowerTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    of_lines=tally_of_lines),
     events=(DieRolled, PowerUsed, PowerDeclined, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),
     tokens=("die",),

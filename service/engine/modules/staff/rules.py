@@ -70,6 +70,7 @@ class StaffLine(Line, tag="staff"):
     unserved: Int
 
     after_buildings: ClassVar[bool] = True  # listed right after the building types
+    rule: ClassVar[str] = "staff.score"
 
 
 def _staff(state: GameState) -> StaffState:
@@ -335,6 +336,15 @@ def count_tally(p: PositionPlayer) -> StaffTally | None:
     return StaffTally(unserved=len(bare), leftover=sum(1 for t in bare if t.leftover))
 
 
+def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> StaffTally | None:
+    """The unserved buildings as an earlier round's staff line carries them: those deducted (the
+    leftover tiles are not among them, and come only in round 3, which no earlier round is);
+    Dirk has no servants (staff.dirk)."""
+    if p.dirk:
+        return None
+    return StaffTally(unserved=next(line.unserved for line in lines if isinstance(line, StaffLine)))
+
+
 def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
     """staff.score from the counts: the unserved buildings but the leftover tiles of round 3,
     floored by the running score; staff.dirk: Dirk loses nothing."""
@@ -480,7 +490,8 @@ STAFF = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
-    tally=TallyPart(type=StaffTally, of_tiles=count_tally, score=score_tally, check=check_tally),
+    tally=TallyPart(type=StaffTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    of_lines=tally_of_lines),
     events=(ServantsLaid, MarshalMoved),
     lines=(StaffLine,),
     tokens=("servant",),

@@ -25,7 +25,7 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
 from ...places import beyond_supply, tiles_in_play
-from ...records import Int, Text, counts_of, per_type
+from ...records import Int, PerType, Text, counts_of, per_type
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, payment_values, register
 from ...scoring import Line, Position, PositionPlayer, building_type, shared_places
@@ -99,6 +99,8 @@ class RoomRefilled(Event, tag="room-refilled"):
 
 class TreasureLine(Line, tag="treasure"):
     """treasure.score: the chests on the player's buildings, the place taken and its points."""
+
+    rule: ClassVar[str] = "treasure.score"
 
     count: Int
     place: Int | None
@@ -521,6 +523,15 @@ def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> di
     return ranked(position, [chests_counted(t) for t in tallies], round_)
 
 
+def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> TreasureTally:
+    """The chests as an earlier round's treasure line carries them: their number, which alone
+    scores (seed 004.24); the line has no colours, so they are spread over the colours."""
+    count = next(line.count for line in lines if isinstance(line, TreasureLine))
+    kinds = PerType.__struct_fields__
+    share, rest = divmod(count, len(kinds))
+    return TreasureTally(chests=PerType(**{k: share + (i < rest) for i, k in enumerate(kinds)}))
+
+
 def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
     """One chest a building, of its colour (treasure.place); no more of a colour than exist."""
     out = over_buildings(position, lambda t: t.treasure.chests if t.treasure else None,
@@ -661,7 +672,8 @@ TREASURE = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
-    tally=TallyPart(type=TreasureTally, of_tiles=count_tally, score=score_tally, check=check_tally),
+    tally=TallyPart(type=TreasureTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    of_lines=tally_of_lines),
     events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled),
     lines=(TreasureLine,),
     tokens=("chest",),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import msgspec
 from msgspec.structs import replace
@@ -109,6 +109,8 @@ class InhabitantsReturned(Event, tag="inhabitants-returned"):
 
 class VendorsLine(Line, tag="vendors"):
     """vendors.score: the inhabitants on buildings and the sets they form (sizes)."""
+
+    rule: ClassVar[str] = "vendors.score"
 
     inhabitants: Int
     sets: Many[Int]
@@ -481,6 +483,17 @@ def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> di
     return out
 
 
+def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> VendorsTally | None:
+    """The inhabitants as an earlier round's vendors line carries them: its sets (sizes) give the
+    number of each colour but not which colour (the n-th colour is in every set of more than n
+    colours), and the sets formed from that are the same; Dirk has none (vendors.one-per-building)."""
+    if p.dirk:
+        return None
+    sizes = next(line.sets for line in lines if isinstance(line, VendorsLine))
+    return VendorsTally(inhabitants=per_type({c: sum(1 for s in sizes if s > n)
+                                              for n, c in enumerate(COLOURS)}))
+
+
 def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
     """One inhabitant a building, of its colour (vendors.one-per-building), none at Dirk's;
     at most 7 of a colour (vendors.setup)."""
@@ -617,7 +630,8 @@ VENDORS = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
-    tally=TallyPart(type=VendorsTally, of_tiles=count_tally, score=score_tally, check=check_tally),
+    tally=TallyPart(type=VendorsTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    of_lines=tally_of_lines),
     events=(InhabitantsChosen, DiscsRevealed, DiscLifted, VendorVisited, DiscPlaced, InhabitantsReturned),
     lines=(VendorsLine,),
     tokens=("inhabitant",),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from typing import ClassVar
 
 from msgspec.structs import replace
 
@@ -59,6 +60,8 @@ class AnimalsDiscarded(Event, tag="animals-discarded"):
 
 class ZooLine(Line, tag="zoo"):
     """zoo.score: animals on gardens that hold a single kind."""
+
+    rule: ClassVar[str] = "zoo.score"
 
     animals: Int
 
@@ -264,6 +267,14 @@ def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> di
     return out
 
 
+def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> ZooTally | None:
+    """The animals that scored, as an earlier round's zoo line carries them; Dirk keeps none
+    (zoo.dirk)."""
+    if p.dirk:
+        return None
+    return ZooTally(animals=next(line.animals for line in lines if isinstance(line, ZooLine)))
+
+
 def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
     """Animals that score stand on gardens of one kind, so at most 3 a garden (3 of each kind
     exist); at most 22 are in play (zoo.setup); Dirk keeps none (zoo.dirk)."""
@@ -365,7 +376,8 @@ ZOO = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
-    tally=TallyPart(type=ZooTally, of_tiles=count_tally, score=score_tally, check=check_tally),
+    tally=TallyPart(type=ZooTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    of_lines=tally_of_lines),
     events=(AnimalsArrived, AnimalsMoved, AnimalsDiscarded),
     lines=(ZooLine,),
     tokens=("animals",),

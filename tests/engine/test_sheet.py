@@ -1,0 +1,323 @@
+"""Score sheets (issue 22 item 12): every line of an earlier round (`previous`) is what its own
+counts score in its round, with that round's table and the other players' counts of the round.
+
+The sheets are the referee's own: an evening of tallies scored round by round, random positions
+of every scoring module, and random games played to the end. Each refusal tampers one line and
+makes the totals and rankings add up again (`tampered`), so only the line itself is wrong.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import pytest
+from msgspec.structs import replace
+
+from service.engine import InconsistentState, apply, new_game, random_action
+from service.engine.catalogue import CATALOGUE
+from service.engine.game import position_problems
+from service.engine.rng import Generator
+from service.engine.rules import registered
+from service.engine.scoring import Breakdown, Position, PositionPlayer, position_of, rank
+from service.engine.sheet import score_sheet, sheet_problems
+from service.engine.tally import Tally
+from tests.engine.positions import NAMES, random_position
+
+MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
+SCORING = ("power", "staff", "treasure", "vendors", "zoo")  # the modules with a line
+
+
+def tally(**fields: object) -> Tally:
+    return msgspec.convert(fields, Tally)
+
+
+def table(round_: int, *tallies: Tally, dirk: Tally | None = None,
+          modules: Sequence[str] = SCORING) -> Position:
+    players = [PositionPlayer(name=n, tally=t) for n, t in zip(NAMES, tallies, strict=False)]
+    if dirk is not None:
+        players.append(PositionPlayer(name="Dirk", dirk=True, tally=dirk))
+    return Position(round=round_, players=tuple(players), modules=tuple(modules))
+
+
+def sheet_of(rounds: Sequence[Position]) -> list[Breakdown]:
+    """Each round scored by the referee after the earlier ones: a real sheet."""
+    out: list[Breakdown] = []
+    for position in rounds:
+        assert position_problems(position) == [], position
+        out.append(score_sheet(position, out))
+    return out
+
+
+ROUND_1 = table(
+    1,
+    tally(buildings={"pavilion": 1, "seraglio": 1, "garden": 2, "tower": 1}, wall=4, zoo={"animals": 2},
+          power={"black_pips": 3, "second_wall": 2}, staff={"unserved": 2},
+          treasure={"chests": {"garden": 1}}, vendors={"inhabitants": {"garden": 1, "tower": 1}}),
+    tally(buildings={"pavilion": 2, "arcades": 1, "chambers": 1}, wall=3, staff={"unserved": 4},
+          vendors={"inhabitants": {"pavilion": 1}}),
+    tally(buildings={"seraglio": 1, "arcades": 1, "chambers": 2, "tower": 2}, wall=5,
+          power={"black_pips": 2, "second_wall": 4}, treasure={"chests": {"tower": 2}}))
+ROUND_2 = table(
+    2,
+    tally(buildings={"pavilion": 2, "seraglio": 2, "arcades": 1, "garden": 3, "tower": 2}, wall=6,
+          zoo={"animals": 3}, power={"black_pips": 3, "second_wall": 5}, staff={"unserved": 3},
+          treasure={"chests": {"garden": 2, "tower": 1}},
+          vendors={"inhabitants": {"pavilion": 1, "garden": 2, "tower": 1}}),
+    tally(buildings={"pavilion": 3, "arcades": 2, "chambers": 1, "garden": 1}, wall=5, zoo={"animals": 1},
+          staff={"unserved": 5}, treasure={"chests": {"pavilion": 1}},
+          vendors={"inhabitants": {"pavilion": 1, "arcades": 1}}),
+    tally(buildings={"seraglio": 1, "arcades": 2, "chambers": 3, "tower": 3}, wall=7,
+          power={"black_pips": 2, "second_wall": 6}, treasure={"chests": {"tower": 3}}))
+ROUND_3 = replace(ROUND_2, round=3)
+
+
+@pytest.fixture(scope="module")
+def evening() -> list[Breakdown]:
+    """The referee's sheet of rounds 1 and 2, every scoring module on."""
+    return sheet_of([ROUND_1, ROUND_2])
+
+
+def line_at(sheet: Sequence[Breakdown], k: int, name: str, category: str,
+            building: str | None = None) -> tuple[int, int]:
+    """(player, line) indexes of a player's line of a category in round k+1."""
+    j = next(j for j, p in enumerate(sheet[k].players) if p.name == name)
+    i = next(i for i, line in enumerate(sheet[k].players[j].lines)
+             if line.__struct_config__.tag == category and getattr(line, "building", None) == building)
+    return j, i
+
+
+def tampered(sheet: Sequence[Breakdown], k: int, j: int, i: int, **fields: Any) -> list[Breakdown]:
+    """The sheet with line i of player j in round k+1 changed, and the player's total and every
+    ranking made to add up again: only the line is wrong (the arithmetic checks pass)."""
+    player = sheet[k].players[j]
+    lines = list(player.lines)
+    lines[i] = replace(lines[i], **fields)
+    players = list(sheet[k].players)
+    players[j] = replace(player, lines=tuple(lines), total=sum(line.points for line in lines))
+    rounds = list(sheet)
+    rounds[k] = replace(rounds[k], players=tuple(players))
+    running: Counter[str] = Counter()
+    out = []
+    for past in rounds:
+        running.update({p.name: p.total for p in past.players})
+        out.append(replace(past, ranking=rank((p.name, running[p.name]) for p in past.players)))
+    return out
+
+
+def refused_line(position: Position, sheet: Sequence[Breakdown], rule: str, at: str, *words: str) -> None:
+    """The sheet's arithmetic holds, yet it is refused: the line at `at` under `rule`."""
+    assert sheet_problems(position, sheet) == []
+    with pytest.raises(InconsistentState) as refused:
+        score_sheet(position, sheet)
+    named = [v for v in refused.value.violations if v.message.startswith(at)]
+    assert named and {v.rule for v in named} == {rule}, refused.value.violations
+    for word in words:
+        assert word in named[0].message, (word, named[0].message)
+
+
+def allowed_then_refused(evening: list[Breakdown], k: int, name: str, category: str, rule: str,
+                         building: str | None = None, **fields: Any) -> None:
+    score_sheet(ROUND_3, evening)  # the referee's own sheet is accepted
+    j, i = line_at(evening, k, name, category, building)
+    at = f"$.previous[{k}].players[{j}].lines[{i}]"
+    refused_line(ROUND_3, tampered(evening, k, j, i, **fields), rule, at, f"in round {k + 1}")
+
+
+# --- each category: the referee's sheet allowed, one tampered line refused --------------------
+
+
+@pytest.mark.rule("base.score.majority")
+@pytest.mark.parametrize("building", CATALOGUE.building_types)
+def test_base_score_majority_refuses_a_round_2_line_scored_with_the_round_1_table(
+        evening: list[Breakdown], building: str) -> None:
+    """RULES.md base.score.majority: "for each building type, players are ranked by how many
+    buildings of that type stand in their Alhambra", with a table per round (round 1: 1st only;
+    round 2: 1st / 2nd). A round-2 line of 1st place given round 1's points is refused."""
+    _, leader = max((line.count, p.name) for p in evening[1].players for line in p.lines
+                    if getattr(line, "building", None) == building)
+    j, i = line_at(evening, 1, leader, "majority", building)
+    line = evening[1].players[j].lines[i]
+    assert line.place == 1  # type: ignore[attr-defined]
+    first = CATALOGUE.majority_points[1][building][0]
+    assert line.points != first
+    allowed_then_refused(evening, 1, leader, "majority", "base.score.majority", building, points=first)
+
+
+@pytest.mark.rule("base.score.ties")
+def test_base_score_majority_refuses_a_place_the_counts_of_the_round_do_not_give(
+        evening: list[Breakdown]) -> None:
+    """RULES.md base.score.ties: tied players share the places they occupy. In round 1 Ana and
+    Cyd have 1 seraglio each and share 1st (2 points: 1 each); Ana's line as a lone 1st (place
+    1, 2 points) is not what the counts of the round give, though it adds up."""
+    j, i = line_at(evening, 0, "Ana", "majority", "seraglio")
+    assert evening[0].players[j].lines[i].points == 1
+    allowed_then_refused(evening, 0, "Ana", "majority", "base.score.majority", "seraglio", points=2)
+
+
+@pytest.mark.rule("base.score.wall")
+def test_base_score_wall_refuses_points_other_than_the_length(evening: list[Breakdown]) -> None:
+    """RULES.md base.score.wall: "each player scores 1 point per wall side in their longest
+    continuous outer wall": a wall of 4 scoring 7 is refused."""
+    allowed_then_refused(evening, 0, "Ana", "wall", "base.score.wall", points=7)
+
+
+@pytest.mark.rule("zoo.score")
+def test_zoo_score_refuses_more_points_than_animals(evening: list[Breakdown]) -> None:
+    """seed 000.39 (zoo.score): "Each garden with exactly one kind of animal scores as many points
+    as the number of these animals": Ana's 3 animals of round 2 score 3, not 5."""
+    allowed_then_refused(evening, 1, "Ana", "zoo", "zoo.score", points=5)
+
+
+@pytest.mark.rule("power.strength")
+def test_power_strength_refuses_a_second_wall_scored_beyond_the_pips(evening: list[Breakdown]) -> None:
+    """seed 000.62 (power.strength): "the maximum score for their second longest wall is the total
+    of all of their black dice": with 3 pips it scores at most 3, not 4."""
+    allowed_then_refused(evening, 0, "Ana", "power", "power.strength", points=4)
+
+
+@pytest.mark.rule("power.strength")
+def test_power_strength_refuses_a_second_wall_longer_than_the_longest(evening: list[Breakdown]) -> None:
+    """seed 000.61 (power.strength): "Their longest wall, as usual, plus their second longest
+    wall": the second is no longer than the longest (the wall line: 4 in Ana's round 1), so with
+    18 pips it cannot score 6."""
+    allowed_then_refused(evening, 0, "Ana", "power", "power.strength", dice=18, points=6)
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_a_deduction_below_the_running_score_of_0(evening: list[Breakdown]) -> None:
+    """seeds 002.20, 002.21 (staff.score): "deduct 1 point for each building ... without a servant
+    tile", but "A player may never have less than 0 points". Ben makes 2 points of buildings in
+    round 1 and has 4 unserved: he loses 2 (the referee's line), not 4."""
+    j, i = line_at(evening, 0, "Ben", "staff")
+    assert evening[0].players[j].lines[i].points == -2
+    allowed_then_refused(evening, 0, "Ben", "staff", "staff.score", points=-4)
+
+
+@pytest.mark.rule("treasure.score")
+def test_treasure_score_refuses_a_chest_worth_22_in_round_1(evening: list[Breakdown]) -> None:
+    """seeds 004.24, 004.25 (treasure.score; Default data round 1: 7): "The player with the most
+    chests is awarded the points for 1st place". The issue's line {count 1, place 1} worth 22:
+    Ana has 1 chest to Cyd's 2 in round 1: 2nd, which round 1 does not pay."""
+    allowed_then_refused(evening, 0, "Ana", "treasure", "treasure.score", place=1, points=22)
+
+
+@pytest.mark.rule("vendors.score")
+def test_vendors_score_refuses_a_set_of_1_worth_21(evening: list[Breakdown]) -> None:
+    """seed 003.39 (vendors.score): "Una sèrie d'1, 2, 3, 4, 5 o 6 colors dona respectivament 1, 3,
+    6, 10, 15 o 21 punts": the issue's line {1 inhabitant, sets [1]} worth 21 is refused (it scores 1)."""
+    j, i = line_at(evening, 0, "Ben", "vendors")
+    assert evening[0].players[j].lines[i].sets == (1,)  # type: ignore[attr-defined]
+    allowed_then_refused(evening, 0, "Ben", "vendors", "vendors.score", points=21)
+
+
+@pytest.mark.rule("vendors.score")
+def test_vendors_score_refuses_sets_that_do_not_hold_the_inhabitants(evening: list[Breakdown]) -> None:
+    """seed 003.40 (vendors.score): "Cada habitant només entra en una sèrie". Ana's 2 inhabitants of round 1
+    (a garden and a tower) as sets [2, 1] worth 4 are refused: the sets hold 3."""
+    allowed_then_refused(evening, 0, "Ana", "vendors", "vendors.score", sets=(2, 1), points=4)
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_a_line_with_a_count_no_tally_can_hold(evening: list[Breakdown]) -> None:
+    """seed 002.20 (staff.score): "deduct 1 point for each building": a deduction, never a gain:
+    -2 buildings without a servant "deducting" +2 is refused as a count out of bounds."""
+    score_sheet(ROUND_3, evening)
+    j, i = line_at(evening, 0, "Ana", "staff")
+    refused_line(ROUND_3, tampered(evening, 0, j, i, unserved=-2, points=2), "staff.score",
+                 f"$.previous[0].players[{j}].lines[{i}]", "no tally can hold", "staff.unserved")
+
+
+# --- Dirk: he scores majorities and chests, nothing else (dirk.scores) -----------------------
+
+
+DIRK_ROUNDS = [
+    table(1, tally(buildings={"garden": 2}, wall=3, zoo={"animals": 2}),
+          tally(buildings={"tower": 1}, wall=2, treasure={"chests": {"tower": 1}}),
+          dirk=tally(buildings={"garden": 3, "tower": 1}, treasure={"chests": {"garden": 2}})),
+]
+
+
+@pytest.mark.rule("dirk.scores")
+@pytest.mark.parametrize(("category", "fields", "rule"), [
+    ("wall", {"length": 3, "points": 3}, "base.score.wall"),
+    ("zoo", {"animals": 1, "points": 1}, "zoo.score"),
+])
+def test_dirk_scores_refuses_a_wall_or_animals_on_dirks_line(category: str, fields: dict[str, int],
+                                                             rule: str) -> None:
+    """RULES.md dirk.scores: Dirk "takes part in the building majorities with all his tiles, and
+    scores no wall"; seed 000.43 (zoo.dirk): "If Dirk gets any animal tiles they are immediately
+    discarded". His sheet of
+    the referee is allowed (majorities and chests scored); a wall or animals on his line are not."""
+    sheet = sheet_of(DIRK_ROUNDS)
+    dirk = sheet[0].players[2]
+    assert sum(line.points for line in dirk.lines) > 0  # his majorities and chests count
+    now = replace(DIRK_ROUNDS[0], round=2)
+    score_sheet(now, sheet)
+    j, i = line_at(sheet, 0, "Dirk", category)
+    refused_line(now, tampered(sheet, 0, j, i, **fields), rule, f"$.previous[0].players[{j}].lines[{i}]")
+
+
+# --- real sheets of every module are allowed -------------------------------------------------
+
+
+def without_leftovers(position: Position, round_: int) -> Position:
+    """The position as round `round_` (leftover tiles exist only in round 3), scores left out
+    (with a sheet the points before a round are the earlier rounds')."""
+    def plain(p: PositionPlayer) -> PositionPlayer:
+        tiles = tuple(replace(t, leftover=False) for t in p.alhambra) if round_ < 3 else p.alhambra
+        return replace(p, score=0, alhambra=tiles)
+    return replace(position, round=round_, players=tuple(plain(p) for p in position.players))
+
+
+@pytest.mark.rule("base.score.rounds")
+@pytest.mark.parametrize("modules", [(m,) for m in SCORING] + [MODULES, ("extensions", "grounds", "walls")])
+def test_base_score_rounds_allows_the_referees_sheet_of_random_positions(modules: tuple[str, ...]) -> None:
+    """Three rounds of random layouts, each scored by the referee after the earlier ones: every
+    line read back from its counts scores the same (2 to 6 players, Dirk with 2)."""
+    for seed in range(3):
+        rng = random.Random(f"{modules}-{seed}")  # a str seeds the same in every process
+        n = rng.randint(2, 6)
+        rounds = [without_leftovers(random_position(rng, modules, n), r) for r in (1, 2, 3)]
+        assert len(sheet_of(rounds)) == 3
+
+
+def played(seed: int, players: int, modules: tuple[str, ...]) -> tuple[Position, list[Breakdown]]:
+    """A random game played to its end: the scoring rounds it held and its final position."""
+    state = new_game(NAMES[:players], modules, seed=seed).state
+    rng = Generator(seed)
+    held: list[Breakdown] = []
+    while True:
+        outcome = apply(state, random_action(state, rng))  # type: ignore[arg-type]
+        held += outcome.scoring
+        state = outcome.state
+        if outcome.game_over:
+            final = position_of(state, 3)
+            return replace(final, players=tuple(replace(p, score=0) for p in final.players)), held
+
+
+@pytest.mark.rule("base.score.rounds")
+@pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 4)])
+def test_base_score_rounds_allows_the_sheet_of_a_played_game(seed: int, players: int) -> None:
+    """A game with every module on, played to its end: rounds 1 and 2 as it scored them are the
+    sheet of round 3, which then scores as the game did; one line changed is refused."""
+    final, held = played(seed, players, MODULES)
+    assert [b.round for b in held] == [1, 2, 3]
+    assert score_sheet(final, held[:2]) == held[2]
+    j, i = line_at(held, 1, held[1].players[0].name, "wall")
+    wall = held[1].players[j].lines[i]
+    refused_line(final, tampered(held[:2], 1, j, i, points=wall.points + 1), "base.score.wall",
+                 f"$.previous[1].players[{j}].lines[{i}]")
+
+
+def test_every_module_that_scores_a_line_reads_its_counts_back_from_it() -> None:
+    """A line that could not be scored again would pass unchecked: every module with lines of its
+    own reads its part of the tally from them, and every line type names a rule of its module."""
+    for m in registered():
+        for line in m.lines:
+            assert line.rule in m.rule_ids, (m.id, line)
+        if m.lines and m.id != "base":
+            assert m.tally is not None and m.tally.of_lines is not None, m.id
