@@ -4,8 +4,9 @@
 placed one by one where §4 allows (turned with the craftsmen on), the rest in reserves, Dirk's
 tiles with two players, and every module's tokens where the rules allow them and in the numbers
 that exist: animals, dice, extensions, servants, buildings under construction, added walls,
-chests, inhabitants, and leftover tiles in round 3. The position passes the referee's checks
-(the tests assert it), so what scoring does with it is what a table would see.
+chests, inhabitants, and leftover tiles in round 3 (no more than the market hands out). The
+position passes the referee's checks (the tests assert it), so what scoring does with it is
+what a table would see.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from service.engine.modules.treasure.rules import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
 from service.engine.modules.walls.rules import ADDED_AT_MOST
 from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
+from service.engine.rules import modules_of_ids
 from service.engine.scoring import Position, PositionPlayer, building_type
 from service.engine.state import PlacedTile, Tile
+from service.engine.tally_checks import most_leftovers
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
 
@@ -94,7 +97,8 @@ def random_position(rng: random.Random, modules: Sequence[str], players: int | N
     if "grounds" in on:
         seats = _constructions(rng, seats)
     walls = [ADDED_AT_MOST]  # the wall pieces the cards show, shared by the table
-    seats = [_tokens(rng, p, on, round_, walls) for p in seats]
+    leftovers = [most_leftovers(modules_of_ids(tuple(modules), n == 2))]  # the market's, at the end
+    seats = [_tokens(rng, p, on, round_, walls, leftovers) for p in seats]
     seats = _shared_tokens(rng, seats, on)
     return Position(round=round_, players=tuple(seats), modules=tuple(sorted(modules)))
 
@@ -119,7 +123,7 @@ def _constructions(rng: random.Random, seats: list[PositionPlayer]) -> list[Posi
 
 
 def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
-            walls: list[int]) -> PositionPlayer:
+            walls: list[int], leftovers: list[int]) -> PositionPlayer:
     """Tokens that belong to one player: added walls on outer sides (so §4 still holds) and
     leftover tiles of round 3."""
     if p.dirk:
@@ -144,8 +148,13 @@ def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
             alhambra.append(t)
         p = replace(p, alhambra=tuple(alhambra))
     if round_ == 3 and rng.random() < 0.5:
-        p = replace(p, alhambra=tuple(replace(t, leftover=True) if t.tile != FOUNTAIN and rng.random() < 0.1
-                                      else t for t in p.alhambra))
+        alhambra = []
+        for t in p.alhambra:
+            if t.tile != FOUNTAIN and leftovers[0] and rng.random() < 0.1:
+                leftovers[0] -= 1
+                t = replace(t, leftover=True)
+            alhambra.append(t)
+        p = replace(p, alhambra=tuple(alhambra))
     return p
 
 

@@ -42,6 +42,7 @@ CONSTRUCTIONS: tuple[str, ...] = tuple(c["type"] for c in DATA["constructions"])
 PER_TYPE: Counter[str] = Counter(CONSTRUCTIONS)
 SETUP_STEP = 11  # after the base game fills the bag (10), before the market is laid (52)
 DIRK_STEP = 56  # after Dirk takes his tiles (55)
+FINAL_ROUND = 3  # base.end.final-scoring: the round after the leftover tiles are handed out
 
 
 def _check_data() -> None:
@@ -318,6 +319,17 @@ def check_position(position: Position) -> list[Violation]:
     return out
 
 
+def bare_sites(round_: int) -> int:
+    """The bare sites (no building on them) an Alhambra can hold in scoring round `round_`. A
+    site is bought only while its column holds a building and is built before it is placed
+    (grounds.buy), so before round 3 none; only a leftover site at the game's end can find its
+    column empty: each site takes one building of its column, so those of a number beyond the
+    column's buildings."""
+    if round_ < FINAL_ROUND:
+        return 0
+    return sum(max(0, n - COLUMN_SIZE) for n in Counter(SITE_NUMBER.values()).values())
+
+
 def seen(state: GameState, seat: int | None) -> GroundsState:
     """grounds.setup: the columns lie face up; the sites in the bag are hidden with the bag."""
     grounds = state.grounds
@@ -343,7 +355,7 @@ GROUNDS = register(Module(
     check_position=check_position,
     # A tally counts a site by its building (grounds.score): the buildings under construction
     # add to the buildings of each type, and a bare site is a tile of no type (its walls count).
-    tally=TallyPart(more_buildings=PER_TYPE, more_tiles=len(SITES)),
+    tally=TallyPart(more_buildings=PER_TYPE, more_tiles=bare_sites),
     events=(GroundLaid, ConstructionChosen, SiteBuiltForDirk),
     tokens=("construction",),
     view=ViewPart(GroundsState, seen),

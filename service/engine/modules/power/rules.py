@@ -849,7 +849,10 @@ POWER = register(Module(
     withdrawn=withdrawn,
     consistency=consistency,
     check_position=check_position,
-    tally=TallyPart(type=PowerTally, of_tiles=count_tally, score=score_tally, check=check_tally),
+    # power.end-hidden: a market tile handed out at the end takes the tile hidden under it along
+    # (power.architecture: at most one under each).
+    tally=TallyPart(type=PowerTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    more_leftovers=1),
     events=(DieRolled, PowerUsed, PowerDeclined, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),
     tokens=("die",),
