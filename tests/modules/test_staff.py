@@ -393,6 +393,46 @@ def test_staff_marshal_tile_refuses_a_builder_sending_the_marshals_tile_to_the_r
     assert validate(elsewhere, BuilderRedesign(player="Ana", tile="arcades-9-open")) == []
 
 
+# With the craftsmen: Ana's brickmaker (face up), her marshal on the arcades at (1, 0), which
+# carries a servant, and the arcades-10-open she bought, to place (craftsmen.brickmaker).
+def with_brickmaker(marshal: tuple[int, int] = (1, 0)) -> GameState:
+    from tests.engine.helpers import arrange
+    from tests.modules.test_craftsmen import PLACING, hire
+
+    state = arrange(with_builder(marshal), held={"Ana": ["arcades-10-open"]}, turn=PLACING, check=False)
+    return hire(state, "brickmaker")
+
+
+@pytest.mark.rule("staff.marshal-tile")
+def test_staff_marshal_tile_allows_a_brickmakers_displaced_building_carrying_the_marshal() -> None:
+    """seed 002.18 with staff.marshal-tile: "The tile occupied by the marshal may not be placed on
+    the player's reserve board." RULES.md: "A tile moved within the Alhambra (the builder's move,
+    or a brickmaker's displaced building put on another space) carries the marshal". The new
+    arcades takes the marshal's space; the displaced one goes to (0, 1) with its servant and
+    the marshal."""
+    state = with_brickmaker()
+    place = PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced=(0, 1))
+    assert validate(state, place) == []
+    after = apply(state, place).state
+    assert tile_at(after, 0, 0, 1).tile == "arcades-9-open" and tile_at(after, 0, 0, 1).servant
+    assert after.staff is not None and after.staff.marshals[0] == Spot(x=0, y=1)
+    assert check_consistency(after) == []
+    # A building displaced from another space leaves the marshal where it stands.
+    elsewhere = apply(with_brickmaker(marshal=(0, 0)), place).state
+    assert elsewhere.staff is not None and elsewhere.staff.marshals[0] == Spot(x=0, y=0)
+
+
+@pytest.mark.rule("staff.marshal-tile")
+def test_staff_marshal_tile_refuses_a_brickmaker_displacing_the_marshals_tile_to_the_reserve() -> None:
+    """seed 002.18: "The tile occupied by the marshal may not be placed on the player's reserve
+    board." (a brickmaker's displaced building goes to the reserve or another space)."""
+    state = with_brickmaker()
+    to_reserve = PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced="reserve")
+    refused = validate(state, to_reserve)
+    assert [v.rule for v in refused] == ["staff.marshal-tile"] and "arcades-9-open" in refused[0].message
+    assert validate(with_brickmaker(marshal=(0, 0)), to_reserve) == []
+
+
 # --- staff.score ----------------------------------------------------------------------------
 
 @pytest.mark.rule("staff.score")
