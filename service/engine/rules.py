@@ -128,10 +128,11 @@ class TallyPart(NamedTuple):
     `check(position, tallies)`: its refusals of counts that cannot occur; `tallies` holds every
     player's (counted for those given by tiles), so the table's totals can be checked too.
     The last four widen what the base game's counts may reach: `more_buildings` of each type
-    beyond the catalogue's tiles (grounds' buildings under construction), `more_tiles(round)`:
-    tiles an Alhambra can hold in that scoring round that count for no type (grounds' bare
-    sites), `fountain_walls` (walls' added walls), `more_leftovers`: tiles a market tile can
-    take along when it is handed out at the game's end (power's hidden tile under it).
+    beyond the catalogue's tiles (grounds' buildings under construction), `more_tiles(round,
+    modules)`: tiles an Alhambra can hold in that scoring round, with those modules on, that
+    count for no type (grounds' bare sites), `fountain_walls` (walls' added walls),
+    `more_leftovers`: tiles a market tile can take along when it is handed out at the game's
+    end (power's hidden tile under it).
     """
 
     type: type[Any] | None = None
@@ -140,7 +141,7 @@ class TallyPart(NamedTuple):
     bonus: Callable[[Any], Mapping[str, int]] | None = None
     check: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
     more_buildings: Mapping[str, int] = MappingProxyType({})
-    more_tiles: Callable[[int], int] | None = None
+    more_tiles: Callable[[int, Sequence[Module]], int] | None = None
     fountain_walls: int = 0
     more_leftovers: int = 0
 

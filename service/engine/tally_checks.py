@@ -147,7 +147,7 @@ def most_wall(buildings: int, modules: Sequence[Module], round_: int = 3) -> int
     Every tile is reachable from the fountain, so the tiles form one connected shape, whose
     outline has at most 2 * tiles + 2 sides; a building has at most 3 walls (it needs an open
     side to be reached), and the fountain none unless a module adds some."""
-    tiles = buildings + sum(m.tally.more_tiles(round_) for m in modules
+    tiles = buildings + sum(m.tally.more_tiles(round_, modules) for m in modules
                             if m.tally is not None and m.tally.more_tiles is not None)
     fountain = max((m.tally.fountain_walls for m in modules if m.tally is not None), default=0)
     if tiles == 0:

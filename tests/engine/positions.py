@@ -94,10 +94,11 @@ def random_position(rng: random.Random, modules: Sequence[str], players: int | N
         k = rng.randint(0, min(12, len(pool)))
         seats.append(PositionPlayer(name="Dirk", dirk=True, score=rng.randint(0, 60),
                                     tiles=tuple(Tile(tile=t) for t in pool[:k])))
+    most = most_leftovers(modules_of_ids(tuple(modules), n == 2))  # the market's, at the end
     if "grounds" in on:
-        seats = _constructions(rng, seats)
+        seats = _constructions(rng, seats, most if round_ == 3 else 0)
     walls = [ADDED_AT_MOST]  # the wall pieces the cards show, shared by the table
-    leftovers = [most_leftovers(modules_of_ids(tuple(modules), n == 2))]  # the market's, at the end
+    leftovers = [most]
     seats = [_tokens(rng, p, on, round_, walls, leftovers) for p in seats]
     seats = _shared_tokens(rng, seats, on)
     return Position(round=round_, players=tuple(seats), modules=tuple(sorted(modules)))
@@ -109,15 +110,22 @@ def _each_tile(p: PositionPlayer, fn: object) -> PositionPlayer:
                    tiles=tuple(fn(t, "dirk") for t in p.tiles))  # type: ignore[operator]
 
 
-def _constructions(rng: random.Random, seats: list[PositionPlayer]) -> list[PositionPlayer]:
-    """grounds.buy: a building under construction on most sites (2 of each type exist)."""
+def _constructions(rng: random.Random, seats: list[PositionPlayer], bare: int) -> list[PositionPlayer]:
+    """grounds.buy: a building under construction on most sites (2 of each type exist, 12 for 8
+    sites); at most `bare` of the players' sites stay bare (in round 3: leftovers whose column
+    was emptied), Dirk's now and then."""
     left = _Supply(dict(CONSTRUCTIONS))
+    budget = [bare]
 
     def build(t: Tile, zone: str) -> Tile:
-        if t.tile == FOUNTAIN or CATALOGUE.tiles[t.tile].type is not None or rng.random() < 0.15:
+        if t.tile == FOUNTAIN or CATALOGUE.tiles[t.tile].type is not None:
             return t
-        kind = rng.choice(CATALOGUE.building_types)
-        return replace(t, construction=kind) if left.take(kind) else t
+        if (zone == "dirk" or budget[0]) and rng.random() < 0.15:
+            budget[0] -= zone != "dirk"
+            return t
+        kind = rng.choice([k for k in CATALOGUE.building_types if left.left[k] > 0])
+        left.take(kind)
+        return replace(t, construction=kind)
 
     return [_each_tile(p, build) for p in seats]
 

@@ -17,7 +17,7 @@ Where the rulebook is silent (see modules/README.md, "New Building Grounds"):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from msgspec.structs import replace
 
@@ -27,9 +27,10 @@ from ...events import Event
 from ...flow import with_player
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
+from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Position
 from ...state import GameState, Tile
+from ...tally_checks import most_leftovers
 from ...violations import Violation
 from .model import GroundsState
 
@@ -305,7 +306,8 @@ def _token_problems(t: Tile, where: str) -> list[Violation]:
 
 
 def check_position(position: Position) -> list[Violation]:
-    """Scoring positions: a `construction` only on a site, of a known type, at most 2 a type."""
+    """Scoring positions: a `construction` only on a site, of a known type, at most 2 a type;
+    bare sites only where they can be (`bare_sites`)."""
     out = []
     counts: Counter[str] = Counter()
     for p in position.players:
@@ -316,18 +318,32 @@ def check_position(position: Position) -> list[Violation]:
     out += [Violation("grounds.setup", f"{n} buildings under construction of type {b}: there are "
                                        f"only {PER_TYPE[b]}")
             for b, n in sorted(counts.items()) if n > PER_TYPE[b]]
-    return out
+    return out + _bare_in_position(position)
 
 
-def bare_sites(round_: int) -> int:
-    """The bare sites (no building on them) an Alhambra can hold in scoring round `round_`. A
+def bare_sites(round_: int, modules: Sequence[Module]) -> int:
+    """The bare sites (no building on them) the Alhambras can hold in scoring round `round_`. A
     site is bought only while its column holds a building and is built before it is placed
     (grounds.buy), so before round 3 none; only a leftover site at the game's end can find its
-    column empty: each site takes one building of its column, so those of a number beyond the
-    column's buildings."""
+    column empty, so in round 3 at most the leftover tiles the market hands out."""
     if round_ < FINAL_ROUND:
         return 0
-    return sum(max(0, n - COLUMN_SIZE) for n in Counter(SITE_NUMBER.values()).values())
+    return min(len(SITES), most_leftovers(modules))
+
+
+def _bare_in_position(position: Position) -> list[Violation]:
+    """grounds.buy: the bare sites of players' Alhambras and reserves, at most `bare_sites`."""
+    bare = [f"$.players[{i}].{where}[{j}]" for i, p in enumerate(position.players) if not p.dirk
+            for where, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve))
+            for j, t in enumerate(tiles) if waiting(t)]
+    modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
+    most = bare_sites(position.round, modules)
+    if len(bare) <= most:
+        return []
+    when = (f"in round {position.round} none: a site is built before it is placed" if not most else
+            f"at most {most}: only leftover sites at the game's end can find their column empty")
+    return [Violation("grounds.buy", f"{', '.join(bare)}: {len(bare)} building sites without a building, "
+                                     f"but {when}")]
 
 
 def seen(state: GameState, seat: int | None) -> GroundsState:

@@ -454,9 +454,11 @@ def _servants_short(tallies: dict[int, Tally], group: tuple[str, ...], need: dic
              if (n := getattr(tallies[i].buildings, c))]
     named += [f"{field(i, 'staff.unserved')} = {(tallies[i].staff or StaffTally()).unserved}" for i in need]
     colours = " and ".join(group)
+    supply = sum(SERVANTS[c] for c in group)
+    taken = f" of {supply} (the others stand on tiles given)" if have < supply else ""
     return Violation("staff.setup", f"{', '.join(named)}: at least {sum(need.values())} {colours} "
-                                    f"buildings carry a servant, but there are only {have} {colours} "
-                                    "servants for them")
+                                    f"buildings carry a servant, but there are only {have}{taken} "
+                                    f"{colours} servants for them")
 
 
 # --- components and consistency -------------------------------------------------------------
