@@ -143,7 +143,8 @@ def _buildings(position: Position, modules: Sequence[Module]) -> list[Violation]
 
 def most_wall(buildings: int, modules: Sequence[Module], round_: int = 3) -> int:
     """base.score.wall: the longest outer wall an Alhambra of the fountain, `buildings` and the
-    tiles of no type it can hold in scoring round `round_` (`TallyPart.more_tiles`) could have.
+    tiles of no type it can hold in scoring round `round_` (`TallyPart.more_tiles`; by default
+    round 3, when it can hold the most) could have.
     Every tile is reachable from the fountain, so the tiles form one connected shape, whose
     outline has at most 2 * tiles + 2 sides; a building has at most 3 walls (it needs an open
     side to be reached), and the fountain none unless a module adds some."""
