@@ -132,9 +132,12 @@ class TallyPart(NamedTuple):
     `lines` are all of that player's lines of the round. None when the player has nothing of it
     (as `of_tiles`). Scoring the parts read gives every real line back, so the sheet refuses a
     line that does not come back: every module whose `lines` score from counts reads them here.
-    The last three widen what the base game's counts may reach: `more_buildings` of each type
-    beyond the catalogue's tiles (grounds' buildings under construction), `more_tiles` in an
-    Alhambra that count for no type (grounds' bare sites), `fountain_walls` (walls' added walls).
+    The last four widen what the base game's counts may reach: `more_buildings` of each type
+    beyond the catalogue's tiles (grounds' buildings under construction), `more_tiles(round,
+    modules)`: tiles an Alhambra can hold in that scoring round, with those modules on, that
+    count for no type (grounds' bare sites), `fountain_walls` (walls' added walls),
+    `more_leftovers`: tiles a market tile can take along when it is handed out at the game's
+    end (power's hidden tile under it).
     """
 
     type: type[Any] | None = None
@@ -144,8 +147,9 @@ class TallyPart(NamedTuple):
     check: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
     of_lines: Callable[[PositionPlayer, Sequence[Line]], Any] | None = None
     more_buildings: Mapping[str, int] = MappingProxyType({})
-    more_tiles: int = 0
+    more_tiles: Callable[[int, Sequence[Module]], int] | None = None
     fountain_walls: int = 0
+    more_leftovers: int = 0
 
 
 @dataclass(frozen=True)

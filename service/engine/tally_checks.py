@@ -141,23 +141,34 @@ def _buildings(position: Position, modules: Sequence[Module]) -> list[Violation]
     return out
 
 
-def most_wall(buildings: int, modules: Sequence[Module]) -> int:
-    """base.score.wall: the longest outer wall an Alhambra of the fountain and `buildings` other
-    tiles could have. Every tile is reachable from the fountain, so the tiles form one connected
-    shape, whose outline has at most 2 * tiles + 2 sides; a building has at most 3 walls (it needs
-    an open side to be reached), and the fountain none unless a module adds some."""
-    tiles = buildings + sum(m.tally.more_tiles for m in modules if m.tally is not None)
+def most_wall(buildings: int, modules: Sequence[Module], round_: int = 3) -> int:
+    """base.score.wall: the longest outer wall an Alhambra of the fountain, `buildings` and the
+    tiles of no type it can hold in scoring round `round_` (`TallyPart.more_tiles`; by default
+    round 3, when it can hold the most) could have.
+    Every tile is reachable from the fountain, so the tiles form one connected shape, whose
+    outline has at most 2 * tiles + 2 sides; a building has at most 3 walls (it needs an open
+    side to be reached), and the fountain none unless a module adds some."""
+    tiles = buildings + sum(m.tally.more_tiles(round_, modules) for m in modules
+                            if m.tally is not None and m.tally.more_tiles is not None)
     fountain = max((m.tally.fountain_walls for m in modules if m.tally is not None), default=0)
     if tiles == 0:
         return fountain
     return min(2 * (tiles + 1) + 2, 3 * tiles + min(fountain, 3))
 
 
+def most_leftovers(modules: Sequence[Module]) -> int:
+    """base.end.leftovers: the most market tiles handed out at the game's end. The game ends
+    when a refill leaves a market space empty, so at most every space but one holds a tile, and
+    each takes along what modules put under it (`TallyPart.more_leftovers`: power.end-hidden)."""
+    more = sum(m.tally.more_leftovers for m in modules if m.tally is not None)
+    return (len(CATALOGUE.currencies) - 1) * (1 + more)
+
+
 def _walls(position: Position, modules: Sequence[Module]) -> list[Violation]:
     out = []
     for i, p, tally in given(position):
         buildings = sum(counts_of(tally.buildings).values())
-        limit = most_wall(buildings, modules)
+        limit = most_wall(buildings, modules, position.round)
         if not p.dirk and tally.wall > limit:
             out.append(Violation("base.score.wall", f"{field(i, 'wall')} is {tally.wall}: the fountain "
                                                     f"and {buildings} buildings make an outer wall of "

@@ -4,8 +4,9 @@
 placed one by one where §4 allows (turned with the craftsmen on), the rest in reserves, Dirk's
 tiles with two players, and every module's tokens where the rules allow them and in the numbers
 that exist: animals, dice, extensions, servants, buildings under construction, added walls,
-chests, inhabitants, and leftover tiles in round 3. The position passes the referee's checks
-(the tests assert it), so what scoring does with it is what a table would see.
+chests, inhabitants, and leftover tiles in round 3 (no more than the market hands out). The
+position passes the referee's checks (the tests assert it), so what scoring does with it is
+what a table would see.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from service.engine.modules.treasure.rules import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
 from service.engine.modules.walls.rules import ADDED_AT_MOST
 from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
+from service.engine.rules import modules_of_ids
 from service.engine.scoring import Position, PositionPlayer, building_type
 from service.engine.state import PlacedTile, Tile
+from service.engine.tally_checks import most_leftovers
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
 
@@ -91,10 +94,12 @@ def random_position(rng: random.Random, modules: Sequence[str], players: int | N
         k = rng.randint(0, min(12, len(pool)))
         seats.append(PositionPlayer(name="Dirk", dirk=True, score=rng.randint(0, 60),
                                     tiles=tuple(Tile(tile=t) for t in pool[:k])))
+    most = most_leftovers(modules_of_ids(tuple(modules), n == 2))  # the market's, at the end
     if "grounds" in on:
-        seats = _constructions(rng, seats)
+        seats = _constructions(rng, seats, most if round_ == 3 else 0)
     walls = [ADDED_AT_MOST]  # the wall pieces the cards show, shared by the table
-    seats = [_tokens(rng, p, on, round_, walls) for p in seats]
+    leftovers = [most]
+    seats = [_tokens(rng, p, on, round_, walls, leftovers) for p in seats]
     seats = _shared_tokens(rng, seats, on)
     return Position(round=round_, players=tuple(seats), modules=tuple(sorted(modules)))
 
@@ -105,21 +110,28 @@ def _each_tile(p: PositionPlayer, fn: object) -> PositionPlayer:
                    tiles=tuple(fn(t, "dirk") for t in p.tiles))  # type: ignore[operator]
 
 
-def _constructions(rng: random.Random, seats: list[PositionPlayer]) -> list[PositionPlayer]:
-    """grounds.buy: a building under construction on most sites (2 of each type exist)."""
+def _constructions(rng: random.Random, seats: list[PositionPlayer], bare: int) -> list[PositionPlayer]:
+    """grounds.buy: a building under construction on most sites (2 of each type exist, 12 for 8
+    sites); at most `bare` of the players' sites stay bare (in round 3: leftovers whose column
+    was emptied), Dirk's now and then."""
     left = _Supply(dict(CONSTRUCTIONS))
+    budget = [bare]
 
     def build(t: Tile, zone: str) -> Tile:
-        if t.tile == FOUNTAIN or CATALOGUE.tiles[t.tile].type is not None or rng.random() < 0.15:
+        if t.tile == FOUNTAIN or CATALOGUE.tiles[t.tile].type is not None:
             return t
-        kind = rng.choice(CATALOGUE.building_types)
-        return replace(t, construction=kind) if left.take(kind) else t
+        if (zone == "dirk" or budget[0]) and rng.random() < 0.15:
+            budget[0] -= zone != "dirk"
+            return t
+        kind = rng.choice([k for k in CATALOGUE.building_types if left.left[k] > 0])
+        left.take(kind)
+        return replace(t, construction=kind)
 
     return [_each_tile(p, build) for p in seats]
 
 
 def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
-            walls: list[int]) -> PositionPlayer:
+            walls: list[int], leftovers: list[int]) -> PositionPlayer:
     """Tokens that belong to one player: added walls on outer sides (so §4 still holds) and
     leftover tiles of round 3."""
     if p.dirk:
@@ -144,8 +156,13 @@ def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
             alhambra.append(t)
         p = replace(p, alhambra=tuple(alhambra))
     if round_ == 3 and rng.random() < 0.5:
-        p = replace(p, alhambra=tuple(replace(t, leftover=True) if t.tile != FOUNTAIN and rng.random() < 0.1
-                                      else t for t in p.alhambra))
+        alhambra = []
+        for t in p.alhambra:
+            if t.tile != FOUNTAIN and leftovers[0] and rng.random() < 0.1:
+                leftovers[0] -= 1
+                t = replace(t, leftover=True)
+            alhambra.append(t)
+        p = replace(p, alhambra=tuple(alhambra))
     return p
 
 

@@ -248,6 +248,100 @@ def test_staff_score_refuses_impossible_unserved_and_leftover_counts() -> None:
                   round_=2), "staff.score", "in round 2")
 
 
+def leftovers(n: int, kind: str = "tower") -> Tally:
+    """A player whose n buildings are all leftover tiles without a servant (round 3)."""
+    return tally(buildings={kind: n}, staff={"unserved": n, "leftover": n})
+
+
+@pytest.mark.rule("base.end.leftovers")
+def test_base_end_leftovers_allows_as_many_leftover_tiles_as_the_market_hands_out() -> None:
+    """RULES.md base.end.trigger, base.end.leftovers: "the game ends when, at a refill, the market
+    cannot be filled completely" "each tile still on the market goes to the player ...": of the 4
+    spaces one at least is empty, so 3 tiles at most, to one player or several. seeds 000.51,
+    000.55 (power.end-hidden): with the power module each may have a tile underneath: 6."""
+    for players in ((leftovers(3),), (leftovers(1), leftovers(1), leftovers(1))):
+        assert position_problems(table(*players, modules=("staff",), round_=3)) == []
+    assert position_problems(table(leftovers(6), modules=("staff", "power"), round_=3)) == []
+    assert position_problems(table(leftovers(4), leftovers(2), modules=("staff", "power"), round_=3)) == []
+
+
+@pytest.mark.rule("base.end.leftovers")
+def test_base_end_leftovers_refuses_more_leftover_tiles_than_the_market_hands_out() -> None:
+    """RULES.md base.end.trigger, base.end.leftovers (3 tiles at most; seeds 000.51, 000.55: 6
+    with the power module): 4 for one player, 4 + 4 + 4 on a table, 7 with power."""
+    refused(table(leftovers(4), modules=("staff",), round_=3), "base.end.leftovers",
+            "$.players[0].tally.staff.leftover = 4", "4 leftover tiles", "at most 3")
+    four_each = (leftovers(4), leftovers(4, "garden"), leftovers(4, "chambers"))
+    refused(table(*four_each, modules=("staff",), round_=3), "base.end.leftovers",
+            "$.players[2].tally.staff.leftover = 4", "12 leftover tiles", "at most 3")
+    refused(table(leftovers(2), leftovers(2), modules=("staff",), round_=3), "base.end.leftovers",
+            "at most 3")
+    refused(table(leftovers(7), modules=("staff", "power"), round_=3), "base.end.leftovers", "at most 6")
+    # A player given by tiles counts the tiles marked leftover, the reserve's too.
+    cyd = PositionPlayer(name="Cyd", alhambra=(PlacedTile(tile="fountain", x=0, y=0),
+                                               PlacedTile(tile="garden-10-open", x=1, y=0, leftover=True)),
+                         reserve=(Tile(tile="garden-11-open", leftover=True),))
+    two = table(leftovers(2), modules=("staff",), round_=3)
+    refused(replace(two, players=(*two.players, cyd)), "base.end.leftovers",
+            "$.players[0].tally.staff.leftover = 2", "$.players[1].alhambra[1].leftover",
+            "$.players[1].reserve[0].leftover", "4 leftover tiles")
+    assert position_problems(replace(two, players=(replace(two.players[0], tally=leftovers(1)), cyd))) == []
+
+
+@pytest.mark.rule("base.end.leftovers")
+def test_base_end_leftovers_refuses_more_leftover_tiles_than_the_market_hands_out_in_a_layout() -> None:
+    """RULES.md base.end.trigger, base.end.leftovers: 3 leftover tiles at most on a table."""
+    fountain = PlacedTile(tile="fountain", x=0, y=0)
+    tiles = ("garden-10-open", "garden-11-open", "tower-11-open", "tower-12-open")
+    ana = PositionPlayer(name="Ana", alhambra=(fountain, *(PlacedTile(tile=t, x=1 + i, y=0, leftover=True)
+                                                           for i, t in enumerate(tiles[:3]))))
+    ben = PositionPlayer(name="Ben", alhambra=(fountain, PlacedTile(tile=tiles[3], x=1, y=0, leftover=True)))
+    three = Position(round=3, players=(ana,), modules=("staff",))
+    assert position_problems(three) == []
+    refused(replace(three, players=(ana, ben)), "base.end.leftovers", "$.players[1].alhambra[1].leftover",
+            "4 leftover tiles", "at most 3")
+
+
+def served(pavilion: int, unserved: int, **more: int) -> Tally:
+    return tally(buildings={"pavilion": pavilion, **more}, staff={"unserved": unserved})
+
+
+@pytest.mark.rule("staff.setup")
+def test_staff_setup_allows_servants_counted_up_to_the_supply_of_each_colour() -> None:
+    """seed 002.2: "54 Servant tiles (7x/ 7x/ 9x/ 9x/ 11x/ 11x in colors of pavilion, seraglio/
+    arcades/ chambers/ garden/ tower)". With the building grounds 9 pavilions exist (seed 001.2:
+    "2 tiles of each building type"), but only 7 can carry a servant."""
+    grounds = ("staff", "grounds")
+    assert position_problems(table(served(9, 2), modules=grounds)) == []
+    assert position_problems(table(served(5, 0), served(4, 2), modules=grounds)) == []
+    # Two colours at their supply each: 7 pavilion and 7 seraglio servants, 2 of 9 + 9 unserved.
+    assert position_problems(table(served(9, 4, seraglio=9), modules=grounds)) == []
+
+
+@pytest.mark.rule("staff.setup")
+def test_staff_setup_refuses_more_servants_counted_of_a_colour_than_exist() -> None:
+    """seed 002.2: "54 Servant tiles (7x/ 7x/ ...)": 9 pavilions with 1 unserved need 8 pavilion
+    servants; over a table 5 + 3; and 9 pavilions and 9 seraglios with 3 unserved need 15 of the
+    14 pavilion and seraglio servants, though each colour alone could fit."""
+    grounds = ("staff", "grounds")
+    refused(table(served(9, 1), modules=grounds), "staff.setup",
+            "$.players[0].tally.buildings.pavilion = 9", "$.players[0].tally.staff.unserved = 1",
+            "at least 8 pavilion buildings carry a servant", "only 7")
+    refused(table(served(5, 0), served(4, 1), modules=grounds), "staff.setup",
+            "$.players[1].tally.buildings.pavilion = 4", "at least 8 pavilion", "only 7")
+    refused(table(served(9, 3, seraglio=9), modules=grounds), "staff.setup",
+            "at least 15 pavilion and seraglio buildings carry a servant", "only 14")
+    # The servants on a layout's tiles, the reserve's too, are taken from the same supply.
+    fountain = PlacedTile(tile="fountain", x=0, y=0)
+    cyd = PositionPlayer(name="Cyd", alhambra=(fountain,),
+                         reserve=(Tile(tile="pavilion-8-open", servant=True),))
+    assert position_problems(replace(table(served(8, 2), modules=grounds), players=(
+        PositionPlayer(name="Ana", tally=served(8, 2)), cyd))) == []
+    refused(replace(table(served(7, 1), modules=grounds), players=(
+        PositionPlayer(name="Ana", tally=served(7, 1)), PositionPlayer(name="Ben", tally=served(1, 0)), cyd)),
+            "staff.setup", "at least 7 pavilion", "only 6")
+
+
 @pytest.mark.rule("staff.dirk")
 def test_staff_dirk_refuses_servants_counted_for_dirk() -> None:
     dirk = tally(buildings={"tower": 1}, staff={"unserved": 1})

@@ -22,6 +22,7 @@ from service.engine import (
 )
 from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.base.turn import end_game
+from service.engine.game import position_problems
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.grounds.rules import (
     ChooseConstruction,
@@ -312,8 +313,8 @@ def test_grounds_buy_refuses_a_building_to_a_leftover_site_whose_column_is_empty
 
 # --- grounds.score --------------------------------------------------------------------------
 
-def _position(*tiles: PlacedTile, modules: tuple[str, ...] = ("grounds",)) -> Position:
-    return Position(round=1, modules=modules, players=(
+def _position(*tiles: PlacedTile, modules: tuple[str, ...] = ("grounds",), round_: int = 1) -> Position:
+    return Position(round=round_, modules=modules, players=(
         PositionPlayer(name="Ana", alhambra=(PlacedTile(x=0, y=0, tile="fountain"), *tiles)),
         PositionPlayer(name="Ben", alhambra=(PlacedTile(x=0, y=0, tile="fountain"),
                                              PlacedTile(x=1, y=0, tile="garden-10-open")))))
@@ -334,14 +335,62 @@ def test_grounds_score_allows_a_site_to_count_as_its_building_type() -> None:
 @pytest.mark.rule("grounds.score")
 def test_grounds_score_refuses_a_bare_site_or_a_building_on_a_printed_tile() -> None:
     """grounds.score, seed 001.11: only a building under construction (on its site) counts as a
-    building of its type; a bare site counts as none."""
-    breakdown = score(_position(PlacedTile(x=1, y=0, tile="site-2-8-E")))
+    building of its type; a bare site (a leftover whose column is empty, round 3) counts as none."""
+    breakdown = score(_position(PlacedTile(x=1, y=0, tile="site-2-8-E"), round_=3))
     assert all(ln.count == 0 for ln in breakdown.players[0].lines if isinstance(ln, MajorityLine))
     with pytest.raises(InconsistentState) as refused:
         score(_position(PlacedTile(x=1, y=0, tile="garden-11-open", construction="tower")))
     assert any(v.rule == "grounds.buy" and "garden-11-open" in v.message for v in refused.value.violations)
     with pytest.raises(InconsistentState):  # the token of a module that is off
         score(_position(PlacedTile(x=1, y=0, tile="site-2-8-E", construction="garden"), modules=()))
+
+
+@pytest.mark.rule("grounds.buy")
+def test_grounds_buy_refuses_a_bare_site_in_an_alhambra_before_round_3() -> None:
+    """grounds.buy, seeds 001.6, 001.7: "the active player may buy it" "Immediately, they choose
+    one of the buildings under construction ... and place it on that building site." A site is
+    built before it is placed, so in rounds 1 and 2 no Alhambra or reserve holds a bare site;
+    only a leftover site of the game's end can find its column empty (round 3: at most the 3
+    tiles the market hands out)."""
+    for round_ in (1, 2):
+        with pytest.raises(InconsistentState) as refused:
+            score(_position(PlacedTile(x=1, y=0, tile="site-2-8-E"), round_=round_))
+        assert any(v.rule == "grounds.buy" and "$.players[0].alhambra[1]" in v.message and
+                   f"in round {round_} none" in v.message for v in refused.value.violations)
+    # Round the fountain, each with its wall on the outer side.
+    bare = [PlacedTile(x=0, y=-1, tile="site-1-8-N"), PlacedTile(x=0, y=1, tile="site-1-10-S"),
+            PlacedTile(x=1, y=0, tile="site-2-8-E"), PlacedTile(x=-1, y=0, tile="site-2-10-W")]
+    assert score(_position(*bare[:3], round_=3)).players[0].total >= 0
+    with pytest.raises(InconsistentState) as refused:
+        score(_position(*bare, round_=3))
+    assert any(v.rule == "grounds.buy" and "at most 3" in v.message for v in refused.value.violations)
+
+
+@pytest.mark.rule("base.score.wall")
+def test_base_score_wall_allows_a_tally_wall_of_the_tiles_an_alhambra_holds_with_grounds() -> None:
+    """RULES.md base.score.wall with grounds.buy (seed 001.7: a site is built at once): in rounds
+    1 and 2 an Alhambra holds only the fountain and its buildings, so 2 gardens make a wall of 6
+    at most; in round 3 up to 3 bare leftover sites may stand beside them: 5 tiles, 14 sides."""
+    from tests.engine.test_tally import table, tally
+
+    for round_ in (1, 2):
+        assert position_problems(table(tally(buildings={"garden": 2}, wall=6), modules=("grounds",),
+                                       round_=round_)) == []
+    assert position_problems(table(tally(buildings={"garden": 2}, wall=14), modules=("grounds",),
+                                   round_=3)) == []
+
+
+@pytest.mark.rule("base.score.wall")
+def test_base_score_wall_refuses_a_tally_wall_of_bare_sites_before_round_3() -> None:
+    """RULES.md base.score.wall with grounds.buy (seed 001.7): no bare site stands in an Alhambra
+    in rounds 1 and 2, so a wall of 7 for 2 gardens is refused there; in round 3, 15 sides."""
+    from tests.engine.test_tally import refused, table, tally
+
+    for round_ in (1, 2):
+        refused(table(tally(buildings={"garden": 2}, wall=7), modules=("grounds",), round_=round_),
+                "base.score.wall", "$.players[0].tally.wall is 7", "at most 6")
+    refused(table(tally(buildings={"garden": 2}, wall=15), modules=("grounds",), round_=3),
+            "base.score.wall", "at most 14")
 
 
 # --- grounds.dirk ---------------------------------------------------------------------------

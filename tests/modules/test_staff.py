@@ -10,7 +10,7 @@ import pytest
 from msgspec.structs import replace
 
 from service.engine import InconsistentState, apply, check_consistency, new_game, score, validate
-from service.engine.actions import BuyBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
+from service.engine.actions import BuyBuilding, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
 from service.engine.catalogue import CATALOGUE
 from service.engine.modules.staff.model import Spot
 from service.engine.modules.staff.rules import (
@@ -393,6 +393,46 @@ def test_staff_marshal_tile_refuses_a_builder_sending_the_marshals_tile_to_the_r
     assert validate(elsewhere, BuilderRedesign(player="Ana", tile="arcades-9-open")) == []
 
 
+# With the craftsmen: Ana's brickmaker (face up), her marshal on the arcades at (1, 0), which
+# carries a servant, and the arcades-10-open she bought, to place (craftsmen.brickmaker).
+def with_brickmaker(marshal: tuple[int, int] = (1, 0)) -> GameState:
+    from tests.engine.helpers import arrange
+    from tests.modules.test_craftsmen import PLACING, hire
+
+    state = arrange(with_builder(marshal), held={"Ana": ["arcades-10-open"]}, turn=PLACING, check=False)
+    return hire(state, "brickmaker")
+
+
+@pytest.mark.rule("staff.marshal-tile")
+def test_staff_marshal_tile_allows_a_brickmakers_displaced_building_carrying_the_marshal() -> None:
+    """seed 002.18 with staff.marshal-tile: "The tile occupied by the marshal may not be placed on
+    the player's reserve board." RULES.md: "A tile moved within the Alhambra (the builder's move,
+    or a brickmaker's displaced building put on another space) carries the marshal". The new
+    arcades takes the marshal's space; the displaced one goes to (0, 1) with its servant and
+    the marshal."""
+    state = with_brickmaker()
+    place = PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced=(0, 1))
+    assert validate(state, place) == []
+    after = apply(state, place).state
+    assert tile_at(after, 0, 0, 1).tile == "arcades-9-open" and tile_at(after, 0, 0, 1).servant
+    assert after.staff is not None and after.staff.marshals[0] == Spot(x=0, y=1)
+    assert check_consistency(after) == []
+    # A building displaced from another space leaves the marshal where it stands.
+    elsewhere = apply(with_brickmaker(marshal=(0, 0)), place).state
+    assert elsewhere.staff is not None and elsewhere.staff.marshals[0] == Spot(x=0, y=0)
+
+
+@pytest.mark.rule("staff.marshal-tile")
+def test_staff_marshal_tile_refuses_a_brickmaker_displacing_the_marshals_tile_to_the_reserve() -> None:
+    """seed 002.18: "The tile occupied by the marshal may not be placed on the player's reserve
+    board." (a brickmaker's displaced building goes to the reserve or another space)."""
+    state = with_brickmaker()
+    to_reserve = PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced="reserve")
+    refused = validate(state, to_reserve)
+    assert [v.rule for v in refused] == ["staff.marshal-tile"] and "arcades-9-open" in refused[0].message
+    assert validate(with_brickmaker(marshal=(0, 0)), to_reserve) == []
+
+
 # --- staff.score ----------------------------------------------------------------------------
 
 @pytest.mark.rule("staff.score")
@@ -446,8 +486,152 @@ def test_staff_score_refuses_to_count_the_fountain_or_round_3_leftover_tiles() -
     before leftover buildings are assigned." """
     tiles = fountain(PlacedTile(x=1, y=0, tile="garden-10-open", leftover=True),
                      PlacedTile(x=-1, y=0, tile="tower-11-open"))
-    position = Position(round=3, modules=("staff",), players=(PositionPlayer(name="Ana", alhambra=tiles),))
+    # 5 points before round 3: the floor (the score before it) does not limit the deduction.
+    ana = PositionPlayer(name="Ana", score=5, alhambra=tiles)
+    position = Position(round=3, modules=("staff",), players=(ana,))
     assert staff_points(position) == StaffLine(unserved=1, points=-1)
+
+
+# Round 3 (staff.score, seed 002.22): the deduction comes before the leftover tiles and any point
+# of the round, so only the score before round 3 can absorb it. Ana has a garden and a chambers
+# without a servant and receives the tower as a leftover tile, which wins her the tower majority.
+ROUND_3 = fountain(PlacedTile(x=1, y=0, tile="garden-10-open"), PlacedTile(x=2, y=0, tile="chambers-10-open"),
+                   PlacedTile(x=-1, y=0, tile="tower-11-open", leftover=True))
+
+
+def round_3(before: int, tally: bool = False) -> Position:
+    from service.engine.rules import modules_of_ids
+    from service.engine.scoring import tally_of
+
+    ana = PositionPlayer(name="Ana", score=before, alhambra=ROUND_3)
+    if tally:
+        ana = PositionPlayer(name="Ana", score=before, tally=tally_of(ana, modules_of_ids(("staff",), False)))
+    return Position(round=3, modules=("staff",), players=(ana,))
+
+
+@pytest.mark.rule("staff.score")
+@pytest.mark.parametrize("tally", [False, True], ids=["tiles", "tally"])
+def test_staff_score_refuses_a_round_3_deduction_below_the_score_before_round_3(tally: bool) -> None:
+    """seeds 002.21, 002.22: "A player may never have less than 0 points." "Players deduct
+    points, as above, but before leftover buildings are assigned." At 0 after round 2, Ana
+    loses nothing, though the round's majorities (her leftover tower's 21 among them) would
+    absorb the deduction: they come after it."""
+    position = round_3(0, tally)
+    breakdown = score(position)
+    majorities = sum(ln.points for ln in breakdown.players[0].lines if isinstance(ln, MajorityLine))
+    assert majorities == 20 + 19 + 21
+    assert staff_points(position) == StaffLine(unserved=2, points=0)
+    assert breakdown.ranking[0].score == breakdown.players[0].total == majorities
+
+
+@pytest.mark.rule("staff.score")
+@pytest.mark.parametrize("tally", [False, True], ids=["tiles", "tally"])
+def test_staff_score_allows_a_round_3_deduction_down_to_the_score_before_round_3(tally: bool) -> None:
+    """seeds 002.20, 002.21, 002.22: "deduct 1 point for each building ... without a servant
+    tile" "A player may never have less than 0 points." "Players deduct points, as above, but
+    before leftover buildings are assigned.": at 1 point before round 3 Ana loses 1 of her 2
+    unserved buildings' points, with 2 or more both (the leftover tower none)."""
+    for before, lost in ((1, 1), (2, 2), (40, 2)):
+        position = round_3(before, tally)
+        assert staff_points(position) == StaffLine(unserved=2, points=-lost)
+        assert score(position).ranking[0].score == before + 20 + 19 + 21 - lost
+
+
+def sheet_rounds() -> tuple[Position, Position, Position]:
+    """An evening of three rounds, counted: Ana's garden loses every majority to Ben's and
+    Cyd's in rounds 1 and 2 (she stays at 0); in round 3 she has won a leftover tower."""
+    from tests.engine.test_tally import tally
+
+    ben = PositionPlayer(name="Ben", tally=tally(buildings={"garden": 3}, staff={"unserved": 0}))
+    cyd = PositionPlayer(name="Cyd", tally=tally(buildings={"garden": 2}, staff={"unserved": 0}))
+    ana = PositionPlayer(name="Ana", tally=tally(buildings={"garden": 1}, staff={"unserved": 1}))
+    ana_3 = PositionPlayer(name="Ana", tally=tally(buildings={"garden": 1, "tower": 1},
+                                                   staff={"unserved": 2, "leftover": 1}))
+    return tuple(Position(round=r, modules=("staff",), players=(ana_3 if r == 3 else ana, ben, cyd))
+                 for r in (1, 2, 3))  # type: ignore[return-value]
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_a_round_3_deduction_below_the_sheets_total_before_round_3() -> None:
+    """seeds 002.21, 002.22 in a score sheet (`previous`): Ana's earlier rounds total 0, so her
+    unserved garden costs nothing in round 3, though her leftover tower wins 21 points after."""
+    from service.engine.sheet import score_sheet
+
+    first, second, third = sheet_rounds()
+    previous = [score(first)]
+    previous.append(score_sheet(second, previous))
+    assert [r.score for r in previous[-1].ranking if r.name == "Ana"] == [0]
+    breakdown = score_sheet(third, previous)
+    ana = breakdown.players[0]
+    assert next(ln for ln in ana.lines if isinstance(ln, StaffLine)) == StaffLine(unserved=1, points=0)
+    assert [r.score for r in breakdown.ranking if r.name == "Ana"] == [ana.total] and ana.total == 5 + 21
+
+
+def last_turn_with_staff(ben: int) -> GameState:
+    """Ana's turn of a staff game with the bag empty, rounds 1 and 2 held and `ben` points for
+    Ben, whose garden has no servant; Ben is the richest in yellow, so the pavilion on the
+    yellow space will be his leftover tile."""
+    from tests.engine.helpers import arrange
+    from tests.engine.test_end import MARKET
+
+    state = new_game(NAMES, ["staff"], seed=1).state
+    return arrange(state, bag=(), market=MARKET, rounds_held=(1, 2), active="Ana", scores={"Ben": ben},
+                   alhambras={"Ben": [("garden-10-open", 1, 0), ("chambers-10-open", 2, 0)]},
+                   hands={"Ana": ("blue-9-a", "blue-5-a", "blue-4-a"), "Ben": ("yellow-9-a",), "Cyd": ()})
+
+
+def end_with_leftover(state: GameState) -> tuple[GameState, StaffLine]:
+    """Ana ends the game; Ben places his leftover pavilion; round 3: Ben's staff line."""
+    from tests.engine.helpers import play
+    from tests.engine.test_end import buy_tower_and_place
+
+    ended = buy_tower_and_place(state)
+    assert [(t.tile, t.leftover) for t in ended.state.players[1].held] == [("pavilion-8-open", True)]
+    outcome = play(ended.state, PlaceBuilding(player="Ben", tile="pavilion-8-open", x=0, y=1))
+    assert outcome.state.phase == "over"
+    (round_3_,) = outcome.scoring
+    ben = round_3_.players[1]
+    assert MajorityLine(building="pavilion", count=1, place=1, points=16) in ben.lines
+    return outcome.state, next(ln for ln in ben.lines if isinstance(ln, StaffLine))
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_a_round_3_deduction_below_the_score_before_round_3_in_a_game() -> None:
+    """seeds 002.21, 002.22 in a game: "A player may never have less than 0 points." "Players
+    deduct points, as above, but before leftover buildings are assigned." Ben, at 0 after round
+    2, wins the pavilion majority with his leftover tile: his 2 unserved buildings cost nothing."""
+    state, line = end_with_leftover(last_turn_with_staff(ben=0))
+    assert line == StaffLine(unserved=2, points=0)
+    assert state.players[1].score == 16 + 20 + 19  # pavilion, garden, chambers (all open: no wall)
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_allows_a_round_3_deduction_down_to_the_score_before_round_3_in_a_game() -> None:
+    """seed 002.22 in a game: at 1 after round 2, Ben loses 1 point of his 2 unserved buildings;
+    the leftover pavilion is never deducted."""
+    state, line = end_with_leftover(last_turn_with_staff(ben=1))
+    assert line == StaffLine(unserved=2, points=-1)
+    assert state.players[1].score == 1 + 16 + 20 + 19 - 1
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_a_leftover_tile_in_a_position_of_round_1_or_2() -> None:
+    """staff.score: "Positions and tallies mark a leftover tile only in round 3." (seed 002.22:
+    leftover buildings are assigned at the end, before the third scoring): in rounds 1 and 2 a
+    leftover mark would let a tile escape the deduction."""
+    for round_ in (1, 2):
+        position = Position(round=round_, modules=("staff",), players=(
+            PositionPlayer(name="Ana", alhambra=ROUND_3),
+            PositionPlayer(name="Ben", alhambra=fountain(),
+                           reserve=(Tile(tile="garden-11-open", leftover=True),))))
+        with pytest.raises(InconsistentState) as refused:
+            score(position)
+        problems = [v for v in refused.value.violations if v.rule == "staff.score"]
+        assert len(problems) == 2, refused.value.violations
+        assert "$.players[0].alhambra[3].leftover" in problems[0].message
+        assert f"in round {round_}" in problems[0].message
+        assert "$.players[1].reserve[0].leftover" in problems[1].message
+    assert staff_points(round_3(5)).unserved == 2  # round 3: allowed
 
 
 # --- staff.dirk -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ Where the rulebook is silent (see modules/README.md, "New Building Grounds"):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from msgspec.structs import replace
 
@@ -27,9 +27,10 @@ from ...events import Event
 from ...flow import with_player
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
+from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Position
 from ...state import GameState, Tile
+from ...tally_checks import most_leftovers
 from ...violations import Violation
 from .model import GroundsState
 
@@ -42,6 +43,7 @@ CONSTRUCTIONS: tuple[str, ...] = tuple(c["type"] for c in DATA["constructions"])
 PER_TYPE: Counter[str] = Counter(CONSTRUCTIONS)
 SETUP_STEP = 11  # after the base game fills the bag (10), before the market is laid (52)
 DIRK_STEP = 56  # after Dirk takes his tiles (55)
+FINAL_ROUND = 3  # base.end.final-scoring: the round after the leftover tiles are handed out
 
 
 def _check_data() -> None:
@@ -304,7 +306,8 @@ def _token_problems(t: Tile, where: str) -> list[Violation]:
 
 
 def check_position(position: Position) -> list[Violation]:
-    """Scoring positions: a `construction` only on a site, of a known type, at most 2 a type."""
+    """Scoring positions: a `construction` only on a site, of a known type, at most 2 a type;
+    bare sites only where they can be (`bare_sites`)."""
     out = []
     counts: Counter[str] = Counter()
     for p in position.players:
@@ -315,7 +318,32 @@ def check_position(position: Position) -> list[Violation]:
     out += [Violation("grounds.setup", f"{n} buildings under construction of type {b}: there are "
                                        f"only {PER_TYPE[b]}")
             for b, n in sorted(counts.items()) if n > PER_TYPE[b]]
-    return out
+    return out + _bare_in_position(position)
+
+
+def bare_sites(round_: int, modules: Sequence[Module]) -> int:
+    """The bare sites (no building on them) the Alhambras can hold in scoring round `round_`. A
+    site is bought only while its column holds a building and is built before it is placed
+    (grounds.buy), so before round 3 none; only a leftover site at the game's end can find its
+    column empty, so in round 3 at most the leftover tiles the market hands out."""
+    if round_ < FINAL_ROUND:
+        return 0
+    return min(len(SITES), most_leftovers(modules))
+
+
+def _bare_in_position(position: Position) -> list[Violation]:
+    """grounds.buy: the bare sites of players' Alhambras and reserves, at most `bare_sites`."""
+    bare = [f"$.players[{i}].{where}[{j}]" for i, p in enumerate(position.players) if not p.dirk
+            for where, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve))
+            for j, t in enumerate(tiles) if waiting(t)]
+    modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
+    most = bare_sites(position.round, modules)
+    if len(bare) <= most:
+        return []
+    when = (f"in round {position.round} none: a site is built before it is placed" if not most else
+            f"at most {most}: only leftover sites at the game's end can find their column empty")
+    return [Violation("grounds.buy", f"{', '.join(bare)}: {len(bare)} building sites without a building, "
+                                     f"but {when}")]
 
 
 def seen(state: GameState, seat: int | None) -> GroundsState:
@@ -343,7 +371,7 @@ GROUNDS = register(Module(
     check_position=check_position,
     # A tally counts a site by its building (grounds.score): the buildings under construction
     # add to the buildings of each type, and a bare site is a tile of no type (its walls count).
-    tally=TallyPart(more_buildings=PER_TYPE, more_tiles=len(SITES)),
+    tally=TallyPart(more_buildings=PER_TYPE, more_tiles=bare_sites),
     events=(GroundLaid, ConstructionChosen, SiteBuiltForDirk),
     tokens=("construction",),
     view=ViewPart(GroundsState, seen),

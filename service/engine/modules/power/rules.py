@@ -864,8 +864,10 @@ POWER = register(Module(
     withdrawn=withdrawn,
     consistency=consistency,
     check_position=check_position,
+    # power.end-hidden: a market tile handed out at the end takes the tile hidden under it along
+    # (power.architecture: at most one under each).
     tally=TallyPart(type=PowerTally, of_tiles=count_tally, score=score_tally, check=check_tally,
-                    of_lines=tally_of_lines),
+                    of_lines=tally_of_lines, more_leftovers=1),
     events=(DieRolled, PowerUsed, PowerDeclined, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),
     tokens=("die",),

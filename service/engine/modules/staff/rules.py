@@ -2,7 +2,9 @@
 their court marshal through the Alhambra, one step per unit short of 6; each tile entered that
 has no servant takes a servant of its colour from the face-up display. The tile under the
 marshal may not go to the reserve. In every scoring round, right after the building types, each
-building without a servant costs a point, never taking the running score below 0.
+building without a servant costs a point, never taking the running score below 0; in round 3
+the deduction comes before the leftover tiles and any point of the round, so the floor is the
+score before it.
 
 Hidden information: the order of the face-down servant pile (`StaffState.pile`).
 """
@@ -11,13 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import combinations
 from typing import ClassVar
 
 from msgspec.structs import replace
 
 from ...actions import Action, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
-from ...events import BuildingRemoved, Event
+from ...events import BuildingPlaced, BuildingRemoved, Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
 from ...places import beyond_supply, tiles_in_play
@@ -27,7 +30,7 @@ from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, 
 from ...scoring import Line, Position, PositionPlayer, building_type, majority_lines, tally_majority_lines
 from ...state import GameState, PlacedTile, Player, Tile
 from ...tally import Tally
-from ...tally_checks import field, given
+from ...tally_checks import field, given, most_leftovers
 from ...violations import Violation
 from ..craftsmen.rules import BuilderRedesign
 from .model import Spot, StaffSeen, StaffState, StaffTally
@@ -38,6 +41,7 @@ DISPLAY_SIZE: int = DATA["display_size"]
 MARSHAL_STEPS: int = DATA["marshal_steps"]
 SETUP_STEP = 56  # after the market (52) and Dirk's tiles (55), before the money piles (60)
 REFILL_STEP = 60  # RULES.md §H 6: the servant display is refilled after powers (50)
+FINAL_ROUND = 3  # base.end.final-scoring: the third scoring round ends the game
 
 Pos = tuple[int, int]
 
@@ -265,20 +269,25 @@ def check_builder(state: GameState, action: BuilderRedesign) -> list[Violation]:
 
 
 def carry_marshal(state: GameState, action: Action, ctx: Context) -> GameState:
-    """staff.marshal-tile: a builder's move of the tile under a marshal takes the marshal along
-    (the move lifts the tile from the marshal's space and places it on (x, y))."""
-    if not isinstance(action, BuilderRedesign) or action.x is None or action.y is None:
+    """staff.marshal-tile: a tile moved within the Alhambra carries its marshal, in every move
+    (the builder's, a brickmaker's displaced building put on another space): the action lifts
+    it from the marshal's space (`building-removed`) and places it elsewhere (`building-placed`
+    of the same tile), so the marshal goes where it is placed. Read from the action's events, it
+    holds for any module's move; those of craftsmen run first (registry order)."""
+    marshals = list(_staff(state).marshals)
+    lifted: dict[int, str] = {}  # seat -> the tile lifted from under its marshal
+    for e in ctx.events:
+        seat = state.seat_of(e.player) if isinstance(e, BuildingRemoved | BuildingPlaced) else -1
+        if not 0 <= seat < len(marshals):
+            continue
+        if isinstance(e, BuildingRemoved) and (e.x, e.y) == (marshals[seat].x, marshals[seat].y):
+            lifted[seat] = e.tile
+        elif isinstance(e, BuildingPlaced) and lifted.get(seat) == e.tile:
+            marshals[seat] = Spot(x=e.x, y=e.y)
+            del lifted[seat]
+    if tuple(marshals) == _staff(state).marshals:
         return state
-    seat = state.seat_of(action.player)
-    here = marshal_of(state, seat)
-    lifted = any(isinstance(e, BuildingRemoved) and e.tile == action.tile and (e.x, e.y) == here
-                 for e in ctx.events)
-    if not lifted:
-        return state
-    staff = _staff(state)
-    marshals = list(staff.marshals)
-    marshals[seat] = Spot(x=action.x, y=action.y)
-    return replace(state, staff=replace(staff, marshals=tuple(marshals)))
+    return replace(state, staff=replace(_staff(state), marshals=tuple(marshals)))
 
 
 def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
@@ -289,7 +298,7 @@ def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
 
 def check_displaced(state: GameState, action: PlaceBuilding) -> list[Violation]:
     """With the craftsmen: a brickmaker may not send the marshal's tile to the reserve (displaced
-    to another space, the marshal stays on its space, now under the new building)."""
+    to another space of the Alhambra, it carries the marshal along: `carry_marshal`)."""
     if action.displaced != "reserve":
         return []
     seat = state.seat_of(action.player)
@@ -307,8 +316,8 @@ def unserved(alhambra: tuple[PlacedTile, ...]) -> int:
 
 
 def score(position: Position, round_: int) -> dict[str, list[Line]]:
-    """staff.score: -1 per unserved building, but never below a running score of 0 (the score
-    before this round plus this round's building points); staff.dirk: Dirk loses nothing."""
+    """staff.score: -1 per unserved building, but never below a running score of 0 (`running`);
+    staff.dirk: Dirk loses nothing."""
     modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
     buildings = majority_lines(position.players, round_, modules)
     out: dict[str, list[Line]] = {}
@@ -317,13 +326,22 @@ def score(position: Position, round_: int) -> dict[str, list[Line]]:
             out[p.name] = [StaffLine(unserved=0, points=0)]
             continue
         count = unserved(p.alhambra)
-        out[p.name] = [deduction(count, p.score + sum(line.points for line in lines))]
+        out[p.name] = [deduction(count, running(p.score, lines, round_))]
     return out
 
 
+def running(before: int, lines: Sequence[Line], round_: int) -> int:
+    """staff.score: the score the deduction may not take below 0. In rounds 1 and 2 it comes
+    right after the building types: the points before the round plus its building points. In
+    round 3 it comes before the leftover tiles are handed out and so before any point of the
+    round (seed 002.22): only the points before the round."""
+    if round_ == FINAL_ROUND:
+        return before
+    return before + sum(line.points for line in lines)
+
+
 def deduction(count: int, running: int) -> StaffLine:
-    """staff.score: -1 per unserved building, never below a running score of 0 (the points
-    before this round plus this round's building points)."""
+    """staff.score: -1 per unserved building, never below a running score of 0."""
     return StaffLine(unserved=count, points=-min(count, max(running, 0)))
 
 
@@ -347,14 +365,14 @@ def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> StaffTally | Non
 
 def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
     """staff.score from the counts: the unserved buildings but the leftover tiles of round 3,
-    floored by the running score; staff.dirk: Dirk loses nothing."""
+    floored as `running` says; staff.dirk: Dirk loses nothing."""
     modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
     buildings = tally_majority_lines(tallies, round_, modules)
     out: dict[str, list[Line]] = {}
     for p, t, lines in zip(position.players, tallies, buildings, strict=True):
         part = t.staff or StaffTally()
         count = 0 if p.dirk else part.unserved - part.leftover
-        out[p.name] = [deduction(count, p.score + sum(line.points for line in lines))]
+        out[p.name] = [deduction(count, running(p.score, lines, round_))]
     return out
 
 
@@ -378,11 +396,79 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
             out.append(Violation("staff.score", f"{field(i, 'staff.leftover')} is {part.leftover}, more "
                                                 f"than {field(i, 'staff.unserved')} ({part.unserved}): "
                                                 "leftover tiles are among the buildings without a servant"))
-        if part.leftover and position.round != 3:
+        if part.leftover and position.round != FINAL_ROUND:
             out.append(Violation("staff.score", f"{field(i, 'staff.leftover')} is {part.leftover} in round "
                                                 f"{position.round}: leftover market tiles are handed out "
                                                 "only at the end, before round 3"))
-    return out
+    return out + _leftovers_over_table(position) + _servants_over_table(position)
+
+
+def _leftover_tiles(p: PositionPlayer, i: int) -> list[str]:
+    """The paths of the tiles of a player given by tiles that are marked leftover."""
+    return [f"$.players[{i}].{where}[{j}].leftover"
+            for where, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles))
+            for j, t in enumerate(tiles) if t.leftover]
+
+
+def _leftovers_over_table(position: Position) -> list[Violation]:
+    """base.end.leftovers: the leftover tiles counted (given, or marked on a player's tiles) are
+    at most the market tiles handed out at the game's end (`most_leftovers`)."""
+    limit = most_leftovers(modules_of_ids(position.modules, any(p.dirk for p in position.players)))
+    named = []
+    total = 0
+    for i, p in enumerate(position.players):
+        if p.tally is not None and p.tally.staff is not None and p.tally.staff.leftover:
+            named.append(f"{field(i, 'staff.leftover')} = {p.tally.staff.leftover}")
+            total += p.tally.staff.leftover
+        elif p.tally is None:
+            marked = _leftover_tiles(p, i)
+            named += marked
+            total += len(marked)
+    if total <= limit:
+        return []
+    return [Violation("base.end.leftovers", f"{', '.join(named)}: {total} leftover tiles on the table, "
+                                            f"but the market hands out at most {limit} at the game's end")]
+
+
+def _servants_over_table(position: Position) -> list[Violation]:
+    """staff.setup: the servants the tallies count (each player's buildings less the unserved
+    ones) must fit the servants of each colour the players given by tiles leave. For every
+    group of colours, what cannot stand on a player's buildings of the other colours needs a
+    servant of the group; the counts fit exactly when no group falls short (the cut condition
+    of a transport problem), so each group is checked, the smallest first."""
+    left = Counter(SERVANTS)
+    for p in position.players:
+        if p.tally is None:
+            left.subtract(c for t in (*p.alhambra, *p.reserve) if t.servant and (c := servant_colour(t)))
+    counted = [(i, t) for i, p, t in given(position) if not p.dirk]
+    for size in range(1, len(SERVANTS) + 1):
+        for group in combinations(SERVANTS, size):
+            need = {i: n for i, t in counted if (n := _served_in(t, group)) > 0}
+            have = sum(max(0, left[c]) for c in group)
+            if sum(need.values()) > have:
+                return [_servants_short(dict(counted), group, need, have)]
+    return []
+
+
+def _served_in(t: Tally, group: tuple[str, ...]) -> int:
+    """The buildings of a tally with a servant that must be of a colour of `group`: those with
+    a servant (all but the unserved) beyond its buildings of the other colours."""
+    buildings = counts_of(t.buildings)
+    served = sum(buildings.values()) - (t.staff.unserved if t.staff is not None else 0)
+    return served - sum(n for c, n in buildings.items() if c not in group)
+
+
+def _servants_short(tallies: dict[int, Tally], group: tuple[str, ...], need: dict[int, int],
+                    have: int) -> Violation:
+    named = [f"{field(i, f'buildings.{c}')} = {n}" for i in need for c in group
+             if (n := getattr(tallies[i].buildings, c))]
+    named += [f"{field(i, 'staff.unserved')} = {(tallies[i].staff or StaffTally()).unserved}" for i in need]
+    colours = " and ".join(group)
+    supply = sum(SERVANTS[c] for c in group)
+    taken = f" of {supply} (the others stand on tiles given)" if have < supply else ""
+    return Violation("staff.setup", f"{', '.join(named)}: at least {sum(need.values())} {colours} "
+                                    f"buildings carry a servant, but there are only {have}{taken} "
+                                    f"{colours} servants for them")
 
 
 # --- components and consistency -------------------------------------------------------------
@@ -444,8 +530,9 @@ def consistency(state: GameState) -> list[Violation]:
 
 def check_position(position: Position) -> list[Violation]:
     """Scoring positions: servants only on coloured tiles of players, at most the printed
-    number of each colour (the colour of a servant is its tile's)."""
-    out = []
+    number of each colour (the colour of a servant is its tile's); leftover tiles only in round
+    3 and no more than the market hands out."""
+    out = _leftovers_in_position(position)
     counts: Counter[str] = Counter()
     for p in position.players:
         for t in (*p.alhambra, *p.reserve, *p.tiles):
@@ -462,6 +549,17 @@ def check_position(position: Position) -> list[Violation]:
                 counts[colour] += 1
     return out + beyond_supply(counts, SERVANTS, "staff.setup", lambda colour, n, held: (
         f"{n} servants on {colour} tiles: there are only {held}"))
+
+
+def _leftovers_in_position(position: Position) -> list[Violation]:
+    """staff.score: positions mark a leftover tile only in round 3 (handed out at the game's
+    end, they would escape the deduction of rounds 1 and 2); base.end.leftovers: no more of
+    them than the market hands out (`_leftovers_over_table`, with the tallies)."""
+    if position.round == FINAL_ROUND:
+        return [] if any(p.tally is not None for p in position.players) else _leftovers_over_table(position)
+    return [Violation("staff.score", f"{path} is true in round {position.round}: leftover market tiles "
+                                     "are handed out only at the game's end, before round 3")
+            for i, p in enumerate(position.players) if p.tally is None for path in _leftover_tiles(p, i)]
 
 
 def seen(state: GameState, seat: int | None) -> StaffSeen:
