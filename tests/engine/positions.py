@@ -25,7 +25,7 @@ from service.engine.modules.power.rules import power_of
 from service.engine.modules.staff.rules import SERVANTS
 from service.engine.modules.treasure.rules import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
-from service.engine.modules.walls.rules import ADDED_AT_MOST
+from service.engine.modules.walls.rules import WALLS
 from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
 from service.engine.scoring import Position, PositionPlayer, building_type
 from service.engine.state import PlacedTile, Tile
@@ -93,7 +93,8 @@ def random_position(rng: random.Random, modules: Sequence[str], players: int | N
                                     tiles=tuple(Tile(tile=t) for t in pool[:k])))
     if "grounds" in on:
         seats = _constructions(rng, seats)
-    walls = [ADDED_AT_MOST]  # the wall pieces the cards show, shared by the table
+    walls = sorted(WALLS)  # the wall cards not used yet, shared by the table
+    rng.shuffle(walls)
     seats = [_tokens(rng, p, on, round_, walls) for p in seats]
     seats = _shared_tokens(rng, seats, on)
     return Position(round=round_, players=tuple(seats), modules=tuple(sorted(modules)))
@@ -119,9 +120,9 @@ def _constructions(rng: random.Random, seats: list[PositionPlayer]) -> list[Posi
 
 
 def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
-            walls: list[int]) -> PositionPlayer:
-    """Tokens that belong to one player: added walls on outer sides (so §4 still holds) and
-    leftover tiles of round 3."""
+            walls: list[str]) -> PositionPlayer:
+    """Tokens that belong to one player: added walls on outer sides (so §4 still holds), each
+    card's as shown (walls.action), and leftover tiles of round 3."""
     if p.dirk:
         return p
     if "walls" in on:
@@ -133,10 +134,12 @@ def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
                 for dx, dy, bit, _ in NEIGHBOURS:
                     if (t.x + dx, t.y + dy) not in layout and not layout[(t.x, t.y)] & bit:
                         outer |= bit
-                chosen = outer & rng.randrange(16)
-                if bin(chosen).count("1") > walls[0]:
-                    chosen = 0
-                walls[0] -= bin(chosen).count("1")
+                chosen = 0
+                for card in list(walls):  # a card or two whose walls, as shown, fit there
+                    fits_here = WALLS[card] & ~outer == 0 and not WALLS[card] & chosen
+                    if fits_here and (not chosen or rng.random() < 0.5):
+                        chosen |= WALLS[card]
+                        walls.remove(card)
                 own = rotate(chosen, -t.rotation) if chosen else 0  # in the tile's own frame
                 if own:
                     t = replace(t, added_walls="".join(s for s, b in zip("NESW", (1, 2, 4, 8), strict=True)

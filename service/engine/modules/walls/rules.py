@@ -10,7 +10,7 @@ turned by a Mosaic artist shows them turned with it). Everything of this module 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
 from msgspec.structs import replace
@@ -23,7 +23,7 @@ from ...flow import spend_action, with_player
 from ...grid import check_layout, rotate
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Place, TallyPart, ViewPart, register
+from ...rules import ActionRule, Context, Module, Place, TallyPart, ViewPart, register, registered
 from ...scoring import Position
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
@@ -234,8 +234,20 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
         yield u.card, f"used on {u.player}'s {u.tile} (added walls)"
 
 
-def _turns_of(mask: int) -> set[int]:
-    return {rotate(mask, degrees) for degrees in (0, 90, 180, 270)}
+def turning(modules: Iterable[str]) -> bool:
+    """Whether a module on may turn tiles (the `rotation` token: craftsmen.mosaic-artist)."""
+    on = set(modules)
+    return any("rotation" in m.tokens for m in registered() if m.id in on)
+
+
+def shapes(card: str, tile: str, turning: bool) -> frozenset[int]:
+    """walls.action: the walls `card` can have put on `tile`, in the tile's own frame. They lie
+    as shown in the Alhambra's frame, so on a tile that was never turned they are the card's;
+    only a building may be turned (base.place.orientation: by a Mosaic artist, never the
+    fountain), and then it could have been at any turn when the card was used."""
+    if not turning or tile == FOUNTAIN:
+        return frozenset((WALLS[card],))
+    return frozenset(rotate(WALLS[card], degrees) for degrees in (0, 90, 180, 270))
 
 
 def consistency(state: GameState) -> list[Violation]:
@@ -245,12 +257,13 @@ def consistency(state: GameState) -> list[Violation]:
     out = []  # wall cards in the display, the discard pile or a hand: refused by `places`
     # What the used cards put on each tile, per (player, tile).
     on: dict[tuple[str, str], int] = {}
+    turned = turning(state.modules)
     for u in walls.used:
         try:
             mask = parse_walls(u.walls) if u.walls and u.walls != "open" else 0
         except ValueError:  # no walls text at all (a crafted state)
             mask = -1
-        if u.card not in WALLS or mask not in _turns_of(WALLS[u.card]):
+        if u.card not in WALLS or mask not in shapes(u.card, u.tile, turned):
             out.append(Violation("walls.action", f"{u.card} used on {u.player}'s {u.tile} shows no "
                                                  f"walls {u.walls!r}"))
             continue
@@ -283,10 +296,16 @@ def consistency(state: GameState) -> list[Violation]:
 
 
 def check_position(position: Position) -> list[Violation]:
-    """Scoring positions: added walls never on printed walls, and no more than the cards hold."""
+    """Scoring positions: added walls never on printed walls, no more pieces than the cards
+    show, and (unless the position is a drawing, `check_layout: false`, like §4) only what the
+    wall cards can have put there together (walls.action)."""
     out = []
     total = 0
-    for p in position.players:
+    walled: list[tuple[str, str, int]] = []  # (field path, tile, added walls) of the players' tiles
+    for i, p in enumerate(position.players):
+        for zone, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles)):
+            walled += [(f"$.players[{i}].{zone}[{j}].added_walls", t.tile, parse_walls(t.added_walls))
+                       for j, t in enumerate(tiles) if t.added_walls and not p.dirk]
         for t in (*p.alhambra, *p.reserve, *p.tiles):
             if not t.added_walls:
                 continue
@@ -302,7 +321,54 @@ def check_position(position: Position) -> list[Violation]:
     if total > ADDED_AT_MOST:
         out.append(Violation("walls.action", f"{total} added wall pieces: the wall cards show only "
                                              f"{ADDED_AT_MOST}"))
+    elif position.check_layout:  # a drawing (`check_layout: false`) may show any walls
+        out += _beyond_the_cards(walled, turning(position.modules))
     return out
+
+
+def _beyond_the_cards(walled: list[tuple[str, str, int]], turned: bool) -> list[Violation]:
+    """walls.action: each wall card is used once, on one tile, so the added walls of all tiles
+    must be shared out among the cards, each tile's walls being exactly the shapes of its cards
+    (turned only where `shapes` allows). The first tile that no sharing of the cards can reach
+    together with the tiles before it is named."""
+    tiles = [(tile, mask) for _, tile, mask in walled]
+    for k in range(len(tiles)):
+        if not _share(tuple(tiles[:k + 1]), frozenset(CARDS), turned, {}):
+            path, tile, mask = walled[k]
+            before = {0: "", 1: ", besides those of the tile before it"}.get(
+                k, f", besides those of the {k} tiles before it")
+            turn = "as shown, turned only on a building a Mosaic artist may have turned"
+            return [Violation("walls.action", f"{path} is {walls_text(mask)!r} on {tile}: no wall cards show "
+                                              f"these walls{before} (each of the {len(CARDS)} cards "
+                                              f"{', '.join(CARDS)} adds its walls once, {turn})")]
+    return []
+
+
+def _share(tiles: tuple[tuple[str, int], ...], cards: frozenset[str], turned: bool,
+           seen: dict[tuple[int, frozenset[str]], bool]) -> bool:
+    """Whether `cards` can make up the added walls of `tiles` (each card on at most one tile)."""
+    if not tiles:
+        return True
+    key = (len(tiles), cards)
+    if key not in seen:
+        tile, mask = tiles[0]
+        seen[key] = any(_share(tiles[1:], cards - used, turned, seen)
+                        for used in _covers(tile, mask, cards, turned))
+    return seen[key]
+
+
+def _covers(tile: str, mask: int, cards: frozenset[str], turned: bool) -> Iterator[frozenset[str]]:
+    """Each set of `cards` whose walls, as they can lie on `tile`, make up `mask` exactly (no
+    two on the same side: walls.no-overlap)."""
+    if not mask:
+        yield frozenset()
+        return
+    first = mask & -mask  # some card must cover the lowest side left
+    for card in sorted(cards):
+        for shape in shapes(card, tile, turned):
+            if shape & first and shape & mask == shape:
+                for rest in _covers(tile, mask & ~shape, cards - {card}, turned):
+                    yield rest | {card}
 
 
 def seen(state: GameState, seat: int | None) -> WallsState:
