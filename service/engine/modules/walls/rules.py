@@ -11,6 +11,7 @@ turned by a Mosaic artist shows them turned with it). Everything of this module 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import TypeVar
 
 from msgspec.structs import replace
@@ -240,12 +241,17 @@ def turning(modules: Iterable[str]) -> bool:
     return any("rotation" in m.tokens for m in registered() if m.id in on)
 
 
-def shapes(card: str, tile: str, turning: bool) -> frozenset[int]:
-    """walls.action: the walls `card` can have put on `tile`, in the tile's own frame. They lie
-    as shown in the Alhambra's frame, so on a tile that was never turned they are the card's;
-    only a building may be turned (base.place.orientation: by a Mosaic artist, never the
-    fountain), and then it could have been at any turn when the card was used."""
-    if not turning or tile == FOUNTAIN:
+def turnable(tile: str, turned: bool) -> bool:
+    """Whether `tile` may have been turned: a building, in a game where a module turns tiles
+    (base.place.orientation: only by a Mosaic artist, never the fountain)."""
+    return turned and tile != FOUNTAIN
+
+
+def shapes(card: str, turns: bool) -> frozenset[int]:
+    """walls.action: the walls `card` can have put on a tile, in the tile's own frame. They lie
+    as shown in the Alhambra's frame, so on a tile never turned they are the card's; a tile
+    that may have been turned (`turns`) could have been at any turn when the card was used."""
+    if not turns:
         return frozenset((WALLS[card],))
     return frozenset(rotate(WALLS[card], degrees) for degrees in (0, 90, 180, 270))
 
@@ -263,7 +269,7 @@ def consistency(state: GameState) -> list[Violation]:
             mask = parse_walls(u.walls) if u.walls and u.walls != "open" else 0
         except ValueError:  # no walls text at all (a crafted state)
             mask = -1
-        if u.card not in WALLS or mask not in shapes(u.card, u.tile, turned):
+        if u.card not in WALLS or mask not in shapes(u.card, turnable(u.tile, turned)):
             out.append(Violation("walls.action", f"{u.card} used on {u.player}'s {u.tile} shows no "
                                                  f"walls {u.walls!r}"))
             continue
@@ -331,17 +337,24 @@ def _beyond_the_cards(walled: list[tuple[str, str, int]], turned: bool) -> list[
     must be shared out among the cards, each tile's walls being exactly the shapes of its cards
     (turned only where `shapes` allows). The first tile that no sharing of the cards can reach
     together with the tiles before it is named."""
-    tiles = [(tile, mask) for _, tile, mask in walled]
-    for k in range(len(tiles)):
-        if not _share(tuple(tiles[:k + 1]), frozenset(CARDS), turned, {}):
-            path, tile, mask = walled[k]
-            before = {0: "", 1: ", besides those of the tile before it"}.get(
-                k, f", besides those of the {k} tiles before it")
-            turn = "as shown, turned only on a building a Mosaic artist may have turned"
-            return [Violation("walls.action", f"{path} is {walls_text(mask)!r} on {tile}: no wall cards show "
-                                              f"these walls{before} (each of the {len(CARDS)} cards "
-                                              f"{', '.join(CARDS)} adds its walls once, {turn})")]
-    return []
+    tiles = tuple((tile, mask) for _, tile, mask in walled)
+
+    def fits(k: int) -> bool:  # the first k tiles can be shared out (so can fewer)
+        return _share(tiles[:k], frozenset(CARDS), turned, {})
+
+    if fits(len(tiles)):
+        return []
+    good, bad = 0, len(tiles)
+    while bad - good > 1:  # bisect for the shortest beginning that cannot
+        mid = (good + bad) // 2
+        good, bad = (mid, bad) if fits(mid) else (good, mid)
+    path, tile, mask = walled[good]
+    before = {0: "", 1: ", besides those of the tile before it"}.get(
+        good, f", besides those of the {good} tiles before it")
+    turn = "as shown, turned only on a building a Mosaic artist may have turned"
+    return [Violation("walls.action", f"{path} is {walls_text(mask)!r} on {tile}: no wall cards show "
+                                      f"these walls{before} (each of the {len(CARDS)} cards "
+                                      f"{', '.join(CARDS)} adds its walls once, {turn})")]
 
 
 def _share(tiles: tuple[tuple[str, int], ...], cards: frozenset[str], turned: bool,
@@ -353,22 +366,20 @@ def _share(tiles: tuple[tuple[str, int], ...], cards: frozenset[str], turned: bo
     if key not in seen:
         tile, mask = tiles[0]
         seen[key] = any(_share(tiles[1:], cards - used, turned, seen)
-                        for used in _covers(tile, mask, cards, turned))
+                        for used in _covers(mask, cards, turnable(tile, turned)))
     return seen[key]
 
 
-def _covers(tile: str, mask: int, cards: frozenset[str], turned: bool) -> Iterator[frozenset[str]]:
-    """Each set of `cards` whose walls, as they can lie on `tile`, make up `mask` exactly (no
-    two on the same side: walls.no-overlap)."""
+@cache  # at most 16 masks x 256 sets of cards x 2: bounded
+def _covers(mask: int, cards: frozenset[str], turns: bool) -> frozenset[frozenset[str]]:
+    """Each set of `cards` whose walls, as they can lie on a tile (`shapes`), make up `mask`
+    exactly (no two on the same side: walls.no-overlap)."""
     if not mask:
-        yield frozenset()
-        return
+        return frozenset((frozenset(),))
     first = mask & -mask  # some card must cover the lowest side left
-    for card in sorted(cards):
-        for shape in shapes(card, tile, turned):
-            if shape & first and shape & mask == shape:
-                for rest in _covers(tile, mask & ~shape, cards - {card}, turned):
-                    yield rest | {card}
+    return frozenset(rest | {card} for card in cards for shape in shapes(card, turns)
+                     if shape & first and shape & mask == shape
+                     for rest in _covers(mask & ~shape, cards - {card}, turns))
 
 
 def seen(state: GameState, seat: int | None) -> WallsState:
