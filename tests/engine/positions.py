@@ -26,7 +26,7 @@ from service.engine.modules.power.rules import power_of
 from service.engine.modules.staff.rules import SERVANTS
 from service.engine.modules.treasure.rules import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
-from service.engine.modules.walls.rules import ADDED_AT_MOST
+from service.engine.modules.walls.rules import WALLS
 from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
 from service.engine.rules import modules_of_ids
 from service.engine.scoring import Position, PositionPlayer, building_type
@@ -77,12 +77,15 @@ class _Supply:
         return True
 
 
-def random_position(rng: random.Random, modules: Sequence[str], players: int | None = None) -> Position:
+def random_position(rng: random.Random, modules: Sequence[str], players: int | None = None,
+                    round_: int | None = None) -> Position:
+    """A random position of `modules` (of `round_`, else a random round) that could occur."""
     on = set(modules)
     n = players or rng.randint(2, 6)
     pool = tile_pool(modules)
     rng.shuffle(pool)
-    round_ = rng.randint(1, 3)
+    drawn = rng.randint(1, 3)  # drawn in any case, so that a seed gives the same tiles
+    round_ = round_ or drawn
     seats: list[PositionPlayer] = []
     for name in NAMES[:n]:
         k = rng.randint(0, min(16, len(pool)))
@@ -97,7 +100,8 @@ def random_position(rng: random.Random, modules: Sequence[str], players: int | N
     most = most_leftovers(modules_of_ids(tuple(modules), n == 2))  # the market's, at the end
     if "grounds" in on:
         seats = _constructions(rng, seats, most if round_ == 3 else 0)
-    walls = [ADDED_AT_MOST]  # the wall pieces the cards show, shared by the table
+    walls = sorted(WALLS)  # the wall cards not used yet, shared by the table
+    rng.shuffle(walls)
     leftovers = [most]
     seats = [_tokens(rng, p, on, round_, walls, leftovers) for p in seats]
     seats = _shared_tokens(rng, seats, on)
@@ -131,9 +135,9 @@ def _constructions(rng: random.Random, seats: list[PositionPlayer], bare: int) -
 
 
 def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
-            walls: list[int], leftovers: list[int]) -> PositionPlayer:
-    """Tokens that belong to one player: added walls on outer sides (so §4 still holds) and
-    leftover tiles of round 3."""
+            walls: list[str], leftovers: list[int]) -> PositionPlayer:
+    """Tokens that belong to one player: added walls on outer sides (so §4 still holds), each
+    card's as shown (walls.action), and leftover tiles of round 3."""
     if p.dirk:
         return p
     if "walls" in on:
@@ -145,10 +149,12 @@ def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
                 for dx, dy, bit, _ in NEIGHBOURS:
                     if (t.x + dx, t.y + dy) not in layout and not layout[(t.x, t.y)] & bit:
                         outer |= bit
-                chosen = outer & rng.randrange(16)
-                if bin(chosen).count("1") > walls[0]:
-                    chosen = 0
-                walls[0] -= bin(chosen).count("1")
+                chosen = 0
+                for card in list(walls):  # a card or two whose walls, as shown, fit there
+                    fits_here = WALLS[card] & ~outer == 0 and not WALLS[card] & chosen
+                    if fits_here and (not chosen or rng.random() < 0.5):
+                        chosen |= WALLS[card]
+                        walls.remove(card)
                 own = rotate(chosen, -t.rotation) if chosen else 0  # in the tile's own frame
                 if own:
                     t = replace(t, added_walls="".join(s for s, b in zip("NESW", (1, 2, 4, 8), strict=True)

@@ -264,13 +264,10 @@ def test_dirk_scores_refuses_a_wall_or_animals_on_dirks_line(category: str, fiel
 # --- real sheets of every module are allowed -------------------------------------------------
 
 
-def without_leftovers(position: Position, round_: int) -> Position:
-    """The position as round `round_` (leftover tiles exist only in round 3), scores left out
-    (with a sheet the points before a round are the earlier rounds')."""
-    def plain(p: PositionPlayer) -> PositionPlayer:
-        tiles = tuple(replace(t, leftover=False) for t in p.alhambra) if round_ < 3 else p.alhambra
-        return replace(p, score=0, alhambra=tiles)
-    return replace(position, round=round_, players=tuple(plain(p) for p in position.players))
+def without_scores(position: Position) -> Position:
+    """The position with its scores left out (with a sheet the points before a round are the
+    earlier rounds')."""
+    return replace(position, players=tuple(replace(p, score=0) for p in position.players))
 
 
 @pytest.mark.rule("base.score.rounds")
@@ -281,7 +278,7 @@ def test_base_score_rounds_allows_the_referees_sheet_of_random_positions(modules
     for seed in range(3):
         rng = random.Random(f"{modules}-{seed}")  # a str seeds the same in every process
         n = rng.randint(2, 6)
-        rounds = [without_leftovers(random_position(rng, modules, n), r) for r in (1, 2, 3)]
+        rounds = [without_scores(random_position(rng, modules, n, round_=r)) for r in (1, 2, 3)]
         assert len(sheet_of(rounds)) == 3
 
 

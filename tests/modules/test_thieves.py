@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from msgspec.structs import replace
 
 from service.api.app import create_app
-from service.engine import GameRequestError, check_consistency, new_game
+from service.engine import GameRequestError, check_consistency, new_game, validate
 from service.engine.actions import BuyBuilding, TakeMoney
 from service.engine.modules.thieves.model import ThievesState
 from service.engine.modules.thieves.rules import CARDS, CURRENCY, DEAL, Steal, ThiefPlayed
@@ -86,6 +86,61 @@ def test_setup_refuses_a_state_with_thieves_for_dirk_or_the_wrong_count() -> Non
     assert any(v.rule == "thieves.setup" for v in check_consistency(bad))
     bad = replace(state, thieves=replace(t, out=(), played=t.out))
     assert any(v.rule == "thieves.setup" for v in check_consistency(bad))
+
+
+def dealt(players: int, sizes: Sequence[int]) -> GameState:
+    """A new game whose thief hands hold `sizes` cards (in seat order); the rest of the deal
+    (as many as setup deals) played, the others out of the game as at setup."""
+    state = new_game(NAMES[:players], ["thieves"], seed=players).state
+    gone = len(CARDS) - players * DEAL[players]
+    cards = list(CARDS)
+    hands = []
+    for n in sizes:
+        hands.append(tuple(cards[:n]))
+        del cards[:n]
+    return replace(state, thieves=ThievesState(hands=tuple(hands), out=tuple(cards[:gone]),
+                                               played=tuple(cards[gone:])))
+
+
+@pytest.mark.rule("thieves.setup")
+@pytest.mark.parametrize(("players", "sizes"), [(4, (3, 3, 3, 3)), (4, (3, 0, 2, 1)), (2, (4, 0)),
+                                                (6, (2, 2, 2, 2, 2, 1))])
+def test_setup_allows_hands_up_to_the_deal_less_the_thieves_played(players: int,
+                                                                   sizes: tuple[int, ...]) -> None:
+    """thieves.setup, seed 003.11: "Repartiu quatre lladres a cadascú amb dos o tres jugadors,
+    tres amb quatre, i dos amb cinc o sis" (Deal four thieves to each with two or three players,
+    three with four, two with five or six): a hand holds the deal, less the thieves played."""
+    assert check_consistency(dealt(players, sizes)) == []
+
+
+@pytest.mark.rule("thieves.setup")
+@pytest.mark.parametrize(("players", "sizes", "over"), [
+    (4, (5, 1, 3, 3), "Ana"), (2, (8, 0), "Ana"), (4, (3, 3, 2, 4), "Dov"), (5, (3, 0, 0, 0, 0), "Ana")])
+def test_setup_refuses_a_hand_above_the_deal(players: int, sizes: tuple[int, ...], over: str) -> None:
+    """thieves.setup, seed 003.11: "Repartiu quatre lladres a cadascú amb dos o tres jugadors,
+    tres amb quatre, i dos amb cinc o sis; retireu els sobrants." (Four each with two or three
+    players, three with four, two with five or six; remove the rest.) Nothing ever gives a player
+    a thief, so a hand above the deal cannot occur (it would let that player steal more often
+    than the deal allows), even when the table's total is right."""
+    problems = check_consistency(dealt(players, sizes))
+    assert [v.rule for v in problems] == ["thieves.setup"]
+    assert over in problems[0].message and str(DEAL[players]) in problems[0].message
+
+
+@pytest.mark.rule("thieves.order")
+def test_order_refuses_a_window_still_open_after_the_next_player_acted() -> None:
+    """thieves.order (RULES.md: "The window closes when the next player takes an action"), seeds
+    003.13, 003.14: the thief acts "Després d'un torn acabat" (after a completed turn), never
+    once the next turn is under way: a state whose window is still open after Ben, the next
+    player, bought a building cannot occur; the same state as Ben's turn starts can."""
+    state = window(hands={"Cyd": ("thief-green-1",)})
+    assert check_consistency(state) == []
+    state = arrange(state, hands={"Ben": ("blue-2-a",)}, market={"blue": "pavilion-2-NEW"})
+    after = allowed(state, BuyBuilding(player="Ben", tile="pavilion-2-NEW", payment=("blue-2-a",)))
+    still_open = replace(after, thieves=replace(thieves(after), window=True, ended=0))
+    problems = check_consistency(still_open)
+    assert [v.rule for v in problems] == ["thieves.order"]
+    assert "Ben" in problems[0].message
 
 
 # --- thieves.steal ---------------------------------------------------------------------------
@@ -233,15 +288,27 @@ def test_money_only_allows_a_money_card_of_the_thief_currency() -> None:
     assert "orange-4-a" in after.players[2].hand
 
 
+@pytest.mark.rule("thieves.steal")
+def test_steal_refuses_a_money_card_of_another_currency_citing_steal() -> None:
+    """thieves.steal, seed 003.13: "pots descartar un lladre per agafar una carta visible d'aquella
+    moneda" (you may discard a thief to take a visible card of that currency): a blue thief
+    taking a green card breaks thieves.steal (a card of the thief's currency), and only it: the
+    green card is money, so thieves.money-only is not the rule it breaks."""
+    state = window(hands={"Cyd": ("thief-blue-1",)})
+    problems = validate(state, Steal(player="Cyd", thief="thief-blue-1", card="green-2-a"))
+    assert [v.rule for v in problems] == ["thieves.steal"]
+    assert "green-2-a" in problems[0].message and "blue" in problems[0].message
+    after = allowed(state, Steal(player="Cyd", thief="thief-blue-1", card="blue-3-a"))
+    assert "blue-3-a" in after.players[2].hand
+
+
 @pytest.mark.rule("thieves.money-only")
-def test_money_only_refuses_another_currency_and_a_wall_card() -> None:
-    """thieves.money-only, seeds 003.13, 003.17: "d'aquella moneda" (of that currency); "No pots
-    robar oficines de canvi ni altres cartes especials." (You may not steal exchange offices or
-    other special cards.) A wall card set aside beside the display is such a special card;
-    exchange offices are not supported (RULES.md §H)."""
+def test_money_only_refuses_a_wall_card() -> None:
+    """thieves.money-only, seed 003.17: "No pots robar oficines de canvi ni altres cartes
+    especials." (You may not steal exchange offices or other special cards.) A wall card set
+    aside beside the display is such a special card; exchange offices are not supported
+    (RULES.md §H)."""
     state = window(hands={"Cyd": ("thief-orange-1",)}, modules=("walls",))
-    refused(state, Steal(player="Cyd", thief="thief-orange-1", card="green-2-a"), "thieves.money-only",
-            "green-2-a")
     assert state.walls is not None
     walled = replace(state, deck=tuple(c for c in state.deck if c != "wall-N"),
                      walls=replace(state.walls, aside=("wall-N",)))

@@ -481,6 +481,51 @@ def test_treasure_refill_refuses_with_fewer_than_4_left_and_never_again() -> Non
     assert "treasure.refill" in rules_of(check_consistency(reopened))
 
 
+def closed_after_a_failed_refill() -> GameState:
+    """Ana and Ben with a garden and a tower; room 1 was left empty by a refill that found too
+    few chests (the chamber is closed); chests went back in the bag since."""
+    state = table(alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open"]})
+    treasure = state.treasure
+    assert treasure is not None
+    return replace(state, treasure=replace(treasure, rooms=((), *treasure.rooms[1:]), closed=True,
+                                           bag=(*treasure.bag, *treasure.rooms[0])))
+
+
+@pytest.mark.rule("treasure.refill")
+def test_treasure_refill_allows_a_closed_chamber_with_the_room_left_empty_also_while_chests_pass() -> None:
+    """seeds 004.22, 004.23: "Should there not be enough chests left at this point, the room
+    remains empty." "From now on, no chests are replaced any more." The room stays empty, however
+    many chests later go back in the bag; and while the chests of another room pass round the
+    table, that room is empty too."""
+    closed = closed_after_a_failed_refill()
+    assert check_consistency(closed) == []
+    assert closed.treasure is not None and len(closed.treasure.bag) >= 4
+    passing = apply(closed, buy(room=2, buildings=("garden-10-open",))).state
+    assert waiting_for(passing) == ("Ben", "treasure.pass")
+    assert passing.treasure is not None and passing.treasure.rooms[:2] == ((), ())
+    assert check_consistency(passing) == []
+
+
+@pytest.mark.rule("treasure.refill")
+def test_treasure_refill_refuses_a_closed_chamber_without_a_room_empty_for_good() -> None:
+    """seeds 004.22, 004.23: only "Should there not be enough chests left at this point, the room
+    remains empty" stops the refills ("From now on, no chests are replaced any more"): a chamber
+    marked closed with its three rooms full (and chests in the bag) cannot occur, nor one whose
+    only empty room is the one whose chests are passing (it awaits its refill)."""
+    state = table()
+    treasure = state.treasure
+    assert treasure is not None and len(treasure.bag) >= 4
+    full = replace(state, treasure=replace(treasure, closed=True))
+    problems = check_consistency(full)
+    assert [v.rule for v in problems] == ["treasure.refill"] and "closed" in problems[0].message
+    passing = apply(closed_after_a_failed_refill(), buy(room=2, buildings=("garden-10-open",))).state
+    chamber = passing.treasure
+    assert chamber is not None
+    refilled = replace(passing, treasure=replace(chamber, rooms=(chamber.bag[:4], *chamber.rooms[1:]),
+                                                 bag=chamber.bag[4:]))
+    assert [v.rule for v in check_consistency(refilled)] == ["treasure.refill"]
+
+
 # --- treasure.removed -----------------------------------------------------------------------
 
 @pytest.mark.rule("treasure.removed")

@@ -3,9 +3,12 @@ in the money piles, and random complete games."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from litestar.testing import TestClient
 from msgspec.structs import replace
 
+from service.api.app import create_app
 from service.engine import InconsistentState, check_consistency, new_game, score, score_state
 from service.engine.actions import BuyBuilding, PlaceBuilding, RemoveToReserve, ReserveBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE
@@ -16,6 +19,7 @@ from service.engine.modules.walls.rules import CARDS, AddWalls, WallCardSetAside
 from service.engine.scoring import Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
+from service.settings import Settings
 from tests.engine.helpers import NAMES, allowed, arrange, play, refused
 from tests.engine.play import play_random_game
 
@@ -273,6 +277,118 @@ def test_walls_no_overlap_refuses_a_scoring_position_with_an_added_wall_on_a_pri
     with pytest.raises(InconsistentState) as raised:
         score(position)
     assert any(v.rule == "walls.no-overlap" for v in raised.value.violations)
+
+
+ROW = ("pavilion-8-open", "seraglio-9-open", "arcades-9-open", "arcades-10-open", "chambers-10-open")
+OTHER_ROW = ("chambers-11-open", "garden-10-open", "garden-11-open", "tower-11-open", "tower-12-open")
+
+
+def walled_row(*added: str, fountain: str = "", row: tuple[str, ...] = ROW) -> tuple[PlacedTile, ...]:
+    """The fountain and open tiles in a row to its east, with the given added walls (N and S of
+    every tile face no neighbour, so §4 holds)."""
+    tiles = zip(row, added, strict=False)
+    return (PlacedTile(tile="fountain", x=0, y=0, added_walls=fountain),
+            *(PlacedTile(tile=t, x=i, y=0, added_walls=a) for i, (t, a) in enumerate(tiles, 1)))
+
+
+def walls_position(*alhambras: tuple[PlacedTile, ...], modules: tuple[str, ...] = ("walls",),
+                   check_layout: bool = True) -> Position:
+    return Position(round=1, modules=modules, check_layout=check_layout, players=tuple(
+        PositionPlayer(name=name, alhambra=tiles) for name, tiles in zip(NAMES, alhambras, strict=False)))
+
+
+def refusal_of(position: Position) -> list[str]:
+    """The rules the position is refused under, having checked it is refused."""
+    with pytest.raises(InconsistentState) as raised:
+        score(position)
+    return [v.rule for v in raised.value.violations]
+
+
+@pytest.mark.rule("walls.action")
+def test_walls_action_allows_a_scoring_position_whose_added_walls_the_cards_show() -> None:
+    """seed 003.6: "construir la disposició d'una o dues muralles que mostra sobre una única fitxa"
+    (build the layout of one or two walls it shows on a single tile); walls.action: "adds the
+    walls it shows, as shown". Every card of the Default data (N, E, S, W, NE, ES, SW, NW) used
+    once, as it shows its walls: the 12 pieces are scored."""
+    ana = walled_row("N", "S", fountain="W")  # wall-N, wall-S, wall-W
+    ben = (PlacedTile(tile="fountain", x=0, y=0, added_walls="NE"),  # wall-NE
+           PlacedTile(tile="tower-12-open", x=-1, y=0, added_walls="SW"),  # wall-SW
+           PlacedTile(tile="garden-11-open", x=0, y=1, added_walls="ES"))  # wall-ES
+    cyd = (PlacedTile(tile="fountain", x=0, y=0, added_walls="NW"),  # wall-NW
+           PlacedTile(tile="garden-10-open", x=0, y=1, added_walls="E"))  # wall-E
+    breakdown = score(walls_position(ana, ben, cyd))
+    walls_scored = [line.length for p in breakdown.players for line in p.lines if isinstance(line, WallLine)]
+    # Ana: three lone pieces apart; Ben: the fountain's N, E on to the garden's E, S; Cyd: NW.
+    assert walls_scored == [1, 4, 2]
+
+
+@pytest.mark.rule("walls.action")
+def test_walls_action_refuses_a_scoring_position_with_five_lone_north_walls_naming_the_tile() -> None:
+    """seed 003.6: "pots agafar una carta de muralla disponible i construir la disposició d'una o
+    dues muralles que mostra" (take an available wall card and build the layout of one or two
+    walls it shows); walls.action: "adds the walls it shows, as shown". Only wall-N shows a lone
+    north wall: five tiles with one (5 pieces, within the 12 the cards hold) cannot occur; the
+    second is named by its field path. The same through the HTTP API: 422."""
+    position = walls_position(walled_row("N", "N", "N", "N", "N"))
+    with pytest.raises(InconsistentState) as raised:
+        score(position)
+    assert [v.rule for v in raised.value.violations] == ["walls.action"]
+    message = raised.value.violations[0].message
+    assert "$.players[0].alhambra[2].added_walls" in message and "seraglio-9-open" in message
+    body = msgspec.json.decode(msgspec.json.encode(position))
+    with TestClient(create_app(Settings())) as client:
+        r = client.post("/v1/score", json=body)
+    assert r.status_code == 422
+    answer = r.json()
+    assert answer["error"] == "inconsistent-state"
+    assert any(v["rule"] == "walls.action" and "$.players[0].alhambra[2].added_walls" in v["message"]
+               for v in answer["violations"])
+    two = walls_position(walled_row("N"), walled_row("N", row=OTHER_ROW))
+    assert refusal_of(two) == ["walls.action"]  # one wall-N for two lone N walls
+    corners = [walled_row(fountain="NE")] * 3  # wall-NE; wall-N with wall-E; none left
+    assert refusal_of(walls_position(*corners)) == ["walls.action"]
+    score(walls_position(*corners[:2]))
+
+
+@pytest.mark.rule("walls.action")
+def test_walls_action_allows_turned_card_shapes_only_where_a_mosaic_artist_may_have_turned_the_tile() -> None:
+    """seed 003.6 ("la disposició ... que mostra", the layout the card shows) with RULES.md
+    base.place.orientation ("tiles are never rotated; ... (exception: Mosaic artist)") and
+    craftsmen.mosaic-artist ("its walls turn with it"): added walls are kept in the tile's own
+    frame, so a building turned when the card was used shows the card's walls turned there.
+    With the craftsmen on, four buildings each with a lone N wall can come from the four single
+    cards; without them, or on the fountain (never turned), only wall-N shows a lone N."""
+    four = walled_row("N", "N", "N", "N")
+    score(walls_position(four, modules=("walls", "craftsmen")))
+    assert refusal_of(walls_position(four)) == ["walls.action"]
+    fountains = (walled_row(fountain="N"), walled_row(fountain="N"))
+    assert refusal_of(walls_position(*fountains, modules=("walls", "craftsmen"))) == ["walls.action"]
+    assert refusal_of(walls_position(walled_row("N", "N", "N", "N", "N"),
+                                     modules=("walls", "craftsmen"))) == ["walls.action"]
+    # A drawing (`check_layout: false`, as for §4) may show any walls within the 12 pieces.
+    score(walls_position(walled_row("N", "N", "N", "N", "N"), check_layout=False))
+
+
+@pytest.mark.rule("walls.action")
+def test_walls_action_refuses_a_state_whose_card_shows_other_walls_than_those_it_added() -> None:
+    """seed 003.6: the walls "que mostra" (it shows), as shown: in a game without the craftsmen no
+    tile is ever turned, so wall-N added a lone north wall and nothing else; with them a building
+    may have been turned (its walls kept in its own frame), never the fountain."""
+    def used_as(state: GameState, tile: str, walls_added: str) -> GameState:
+        state = allowed(set_aside(ana_with(state, ("pavilion-8-open", 1, 0)), "wall-N"),
+                        AddWalls(player="Ana", card="wall-N", tile=tile))
+        ana = state.players[0]
+        alhambra = tuple(replace(t, added_walls=walls_added) if t.tile == tile else t for t in ana.alhambra)
+        used = (replace(walls(state).used[0], walls=walls_added),)
+        return replace(state, walls=replace(walls(state), used=used),
+                       players=(replace(ana, alhambra=alhambra), *state.players[1:]))
+
+    turned = used_as(walls_game(modules=("craftsmen",)), "pavilion-8-open", "E")
+    assert check_consistency(turned) == []
+    for state, tile in ((walls_game(), "pavilion-8-open"), (walls_game(modules=("craftsmen",)), "fountain")):
+        problems = check_consistency(used_as(state, tile, "S"))
+        assert any(v.rule == "walls.action" and "wall-N" in v.message and tile in v.message
+                   for v in problems), problems
 
 
 def test_walls_action_on_a_turned_tile_adds_walls_as_shown() -> None:

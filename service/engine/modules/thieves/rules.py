@@ -113,9 +113,9 @@ def problems(state: GameState, seat: int, thief: str, card: str) -> list[Violati
                                                 "cards")]
     if card not in state.display:
         return [Violation("thieves.steal", f"{card} is not in the money display")]
-    if money.currency != CURRENCY[thief]:
-        return [Violation("thieves.money-only", f"{thief} takes only a money card of "
-                                                f"{CURRENCY[thief]}, not {card} ({money.currency})")]
+    if money.currency != CURRENCY[thief]:  # seed 003.13: "a visible card of that currency"
+        return [Violation("thieves.steal", f"{thief} takes only a money card of "
+                                           f"{CURRENCY[thief]}, not {card} ({money.currency})")]
     return []
 
 
@@ -202,9 +202,8 @@ def consistency(state: GameState) -> list[Violation]:
     n = len(state.players)
     if len(thieves.hands) != n:
         out.append(Violation("thieves.setup", f"{len(thieves.hands)} thief hands for {n} players"))
-    elif len(thieves.out) != len(CARDS) - n * DEAL[n]:
-        out.append(Violation("thieves.setup", f"{len(thieves.out)} thief cards out of the game; with {n} "
-                                              f"players {len(CARDS) - n * DEAL[n]} leave the game"))
+    else:
+        out += _deal_problems(state, thieves)
     for seat in (thieves.ended, thieves.last):
         if seat is not None and seat >= n:
             out.append(Violation("thieves.order", f"seat {seat} does not exist"))
@@ -217,7 +216,30 @@ def consistency(state: GameState) -> list[Violation]:
         out.append(Violation("thieves.order", "the window names the wrong seat as ended"))
     if thieves.window and thieves.last is not None and thieves.last == state.turn.player:
         out.append(Violation("thieves.not-next", "the player whose turn comes next stole in the window"))
+    if thieves.window and _under_way(state):
+        out.append(Violation("thieves.order", f"the thieves' window is open, but {state.active.name}, "
+                                              "the next player, has already acted: it closed then"))
     return out
+
+
+def _deal_problems(state: GameState, thieves: ThievesState) -> list[Violation]:
+    """thieves.setup: each player was dealt DEAL[n] thieves and never gains one, so no hand
+    holds more; the rest of the deal left the game."""
+    n = len(state.players)
+    out = [Violation("thieves.setup", f"{state.players[seat].name} holds {len(hand)} thief cards: with "
+                                      f"{n} players each is dealt {DEAL[n]} and never gains one")
+           for seat, hand in enumerate(thieves.hands) if len(hand) > DEAL[n]]
+    if len(thieves.out) != len(CARDS) - n * DEAL[n]:
+        out.append(Violation("thieves.setup", f"{len(thieves.out)} thief cards out of the game; with {n} "
+                                              f"players {len(CARDS) - n * DEAL[n]} leave the game"))
+    return out
+
+
+def _under_way(state: GameState) -> bool:
+    """thieves.order: whether the next player has taken an action (an action of the turn, a
+    placement, a decision waiting in the end of their turn): the window closes then."""
+    turn = state.turn
+    return turn.acted or turn.actions == 0 or turn.ending != 0 or bool(state.active.held)
 
 
 def seen(state: GameState, seat: int | None) -> ThievesState:

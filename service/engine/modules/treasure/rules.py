@@ -583,6 +583,7 @@ def consistency(state: GameState) -> list[Violation]:
         elif not room and not treasure.closed and i != treasure.room:
             out.append(Violation("treasure.refill", f"room {i} is empty, but the rooms are still "
                                                     "refilled"))
+    out += _closed_problems(treasure)
     out += _passing_problems(state, treasure)
     known = [c for room in treasure.rooms for c in room] + list(treasure.bag) + list(treasure.passing)
     out += [Violation("treasure.setup", f"{c!r} is not a chest colour ({', '.join(CHESTS)})")
@@ -600,6 +601,18 @@ def consistency(state: GameState) -> list[Violation]:
             out.append(Violation("treasure.place", f"{where} carries a chest, but chests are bought "
                                                    "only during play"))
     return out
+
+
+def _closed_problems(treasure: TreasureState) -> list[Violation]:
+    """treasure.refill, seeds 004.22-004.23: only a refill that found too few chests in the bag
+    closes the chamber, and the room it left empty stays empty for good; so a closed chamber
+    has an empty room besides the one whose chests are passing (awaiting its refill)."""
+    emptied = [i for i, room in enumerate(treasure.rooms, 1) if not room and i != treasure.room]
+    if not treasure.closed or emptied:
+        return []
+    return [Violation("treasure.refill", f"the rooms are no longer refilled (`closed`), but no room is "
+                                         f"empty for good: only a refill that found fewer than {PER_ROOM} "
+                                         "chests in the bag stops the refills, and it leaves its room empty")]
 
 
 def _passing_problems(state: GameState, treasure: TreasureState) -> list[Violation]:

@@ -10,7 +10,8 @@ turned by a Mosaic artist shows them turned with it). Everything of this module 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import TypeVar
 
 from msgspec.structs import replace
@@ -23,7 +24,7 @@ from ...flow import spend_action, with_player
 from ...grid import check_layout, rotate
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Place, TallyPart, ViewPart, register
+from ...rules import ActionRule, Context, Module, Place, TallyPart, ViewPart, register, registered
 from ...scoring import Position
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
@@ -234,8 +235,25 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
         yield u.card, f"used on {u.player}'s {u.tile} (added walls)"
 
 
-def _turns_of(mask: int) -> set[int]:
-    return {rotate(mask, degrees) for degrees in (0, 90, 180, 270)}
+def turning(modules: Iterable[str]) -> bool:
+    """Whether a module on may turn tiles (the `rotation` token: craftsmen.mosaic-artist)."""
+    on = set(modules)
+    return any("rotation" in m.tokens for m in registered() if m.id in on)
+
+
+def turnable(tile: str, turned: bool) -> bool:
+    """Whether `tile` may have been turned: a building, in a game where a module turns tiles
+    (base.place.orientation: only by a Mosaic artist, never the fountain)."""
+    return turned and tile != FOUNTAIN
+
+
+def shapes(card: str, turns: bool) -> frozenset[int]:
+    """walls.action: the walls `card` can have put on a tile, in the tile's own frame. They lie
+    as shown in the Alhambra's frame, so on a tile never turned they are the card's; a tile
+    that may have been turned (`turns`) could have been at any turn when the card was used."""
+    if not turns:
+        return frozenset((WALLS[card],))
+    return frozenset(rotate(WALLS[card], degrees) for degrees in (0, 90, 180, 270))
 
 
 def consistency(state: GameState) -> list[Violation]:
@@ -245,12 +263,13 @@ def consistency(state: GameState) -> list[Violation]:
     out = []  # wall cards in the display, the discard pile or a hand: refused by `places`
     # What the used cards put on each tile, per (player, tile).
     on: dict[tuple[str, str], int] = {}
+    turned = turning(state.modules)
     for u in walls.used:
         try:
             mask = parse_walls(u.walls) if u.walls and u.walls != "open" else 0
         except ValueError:  # no walls text at all (a crafted state)
             mask = -1
-        if u.card not in WALLS or mask not in _turns_of(WALLS[u.card]):
+        if u.card not in WALLS or mask not in shapes(u.card, turnable(u.tile, turned)):
             out.append(Violation("walls.action", f"{u.card} used on {u.player}'s {u.tile} shows no "
                                                  f"walls {u.walls!r}"))
             continue
@@ -283,10 +302,16 @@ def consistency(state: GameState) -> list[Violation]:
 
 
 def check_position(position: Position) -> list[Violation]:
-    """Scoring positions: added walls never on printed walls, and no more than the cards hold."""
+    """Scoring positions: added walls never on printed walls, no more pieces than the cards
+    show, and (unless the position is a drawing, `check_layout: false`, like §4) only what the
+    wall cards can have put there together (walls.action)."""
     out = []
     total = 0
-    for p in position.players:
+    walled: list[tuple[str, str, int]] = []  # (field path, tile, added walls) of the players' tiles
+    for i, p in enumerate(position.players):
+        for zone, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles)):
+            walled += [(f"$.players[{i}].{zone}[{j}].added_walls", t.tile, parse_walls(t.added_walls))
+                       for j, t in enumerate(tiles) if t.added_walls and not p.dirk]
         for t in (*p.alhambra, *p.reserve, *p.tiles):
             if not t.added_walls:
                 continue
@@ -302,7 +327,59 @@ def check_position(position: Position) -> list[Violation]:
     if total > ADDED_AT_MOST:
         out.append(Violation("walls.action", f"{total} added wall pieces: the wall cards show only "
                                              f"{ADDED_AT_MOST}"))
+    elif position.check_layout:  # a drawing (`check_layout: false`) may show any walls
+        out += _beyond_the_cards(walled, turning(position.modules))
     return out
+
+
+def _beyond_the_cards(walled: list[tuple[str, str, int]], turned: bool) -> list[Violation]:
+    """walls.action: each wall card is used once, on one tile, so the added walls of all tiles
+    must be shared out among the cards, each tile's walls being exactly the shapes of its cards
+    (turned only where `shapes` allows). The first tile that no sharing of the cards can reach
+    together with the tiles before it is named."""
+    tiles = tuple((tile, mask) for _, tile, mask in walled)
+
+    def fits(k: int) -> bool:  # the first k tiles can be shared out (so can fewer)
+        return _share(tiles[:k], frozenset(CARDS), turned, {})
+
+    if fits(len(tiles)):
+        return []
+    good, bad = 0, len(tiles)
+    while bad - good > 1:  # bisect for the shortest beginning that cannot
+        mid = (good + bad) // 2
+        good, bad = (mid, bad) if fits(mid) else (good, mid)
+    path, tile, mask = walled[good]
+    before = {0: "", 1: ", besides those of the tile before it"}.get(
+        good, f", besides those of the {good} tiles before it")
+    turn = "as shown, turned only on a building a Mosaic artist may have turned"
+    return [Violation("walls.action", f"{path} is {walls_text(mask)!r} on {tile}: no wall cards show "
+                                      f"these walls{before} (each of the {len(CARDS)} cards "
+                                      f"{', '.join(CARDS)} adds its walls once, {turn})")]
+
+
+def _share(tiles: tuple[tuple[str, int], ...], cards: frozenset[str], turned: bool,
+           seen: dict[tuple[int, frozenset[str]], bool]) -> bool:
+    """Whether `cards` can make up the added walls of `tiles` (each card on at most one tile)."""
+    if not tiles:
+        return True
+    key = (len(tiles), cards)
+    if key not in seen:
+        tile, mask = tiles[0]
+        seen[key] = any(_share(tiles[1:], cards - used, turned, seen)
+                        for used in _covers(mask, cards, turnable(tile, turned)))
+    return seen[key]
+
+
+@cache  # at most 16 masks x 256 sets of cards x 2: bounded
+def _covers(mask: int, cards: frozenset[str], turns: bool) -> frozenset[frozenset[str]]:
+    """Each set of `cards` whose walls, as they can lie on a tile (`shapes`), make up `mask`
+    exactly (no two on the same side: walls.no-overlap)."""
+    if not mask:
+        return frozenset((frozenset(),))
+    first = mask & -mask  # some card must cover the lowest side left
+    return frozenset(rest | {card} for card in cards for shape in shapes(card, turns)
+                     if shape & first and shape & mask == shape
+                     for rest in _covers(mask & ~shape, cards - {card}, turns))
 
 
 def seen(state: GameState, seat: int | None) -> WallsState:
