@@ -21,6 +21,7 @@ from service.engine.catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS
 from service.engine.grid import fits, layout_of, rotate, spots, walls_of
 from service.engine.modules.extensions.rules import PER_TYPE as EXTENSIONS
 from service.engine.modules.grounds.rules import PER_TYPE as CONSTRUCTIONS
+from service.engine.modules.grounds.rules import bare_sites
 from service.engine.modules.power.rules import DATA as POWER
 from service.engine.modules.power.rules import power_of
 from service.engine.modules.staff.rules import SERVANTS
@@ -99,7 +100,7 @@ def random_position(rng: random.Random, modules: Sequence[str], players: int | N
                                     tiles=tuple(Tile(tile=t) for t in pool[:k])))
     most = most_leftovers(modules_of_ids(tuple(modules), n == 2))  # the market's, at the end
     if "grounds" in on:
-        seats = _constructions(rng, seats, most if round_ == 3 else 0)
+        seats = _constructions(rng, seats, bare_sites(round_, modules_of_ids(tuple(modules), n == 2)))
     walls = sorted(WALLS)  # the wall cards not used yet, shared by the table
     rng.shuffle(walls)
     leftovers = [most]

@@ -95,7 +95,9 @@ def bought(state: GameState, site: str = "site-4-12-ES", payment: tuple[str, ...
 
 def column_4_used_up(state: GameState) -> GameState:
     """Column 4's buildings (pavilion, arcades, chambers) stand on other sites in the reserve of
-    the player after the active one."""
+    the player after the active one: no state of a game with the default data (a column loses
+    buildings only to the 2 sites of its number, seeds 001.5, 001.7), but the verdicts that
+    follow stand for data where a column can run out."""
     other = (state.turn.player + 1) % len(state.players)
     players = list(state.players)
     on_sites = (Tile(tile="site-1-8-N", construction="pavilion"),
@@ -103,9 +105,7 @@ def column_4_used_up(state: GameState) -> GameState:
                 Tile(tile="site-2-8-E", construction="chambers"))
     players[other] = replace(players[other], reserve=on_sites)
     bag = tuple(t for t in state.bag if t not in {t.tile for t in on_sites})
-    state = with_columns(replace(state, players=tuple(players), bag=bag), *SEED_COLUMNS[:3], ())
-    assert check_consistency(state) == []
-    return state
+    return with_columns(replace(state, players=tuple(players), bag=bag), *SEED_COLUMNS[:3], ())
 
 
 def most_blue(state: GameState) -> GameState:
@@ -256,6 +256,29 @@ def test_grounds_buy_allows_a_leftover_site_whose_recipient_chooses_its_building
     assert check_consistency(after) == []
 
 
+@pytest.mark.rule("grounds.setup")
+def test_grounds_setup_refuses_a_column_short_of_what_the_sites_of_its_number_took() -> None:
+    """grounds.setup, seeds 001.5, 001.7, 001.12: "randomly place 3 building under construction
+    tiles in a column under each number tile"; a buyer "choose[s] one of the buildings under
+    construction from the column with the matching number", Dirk "takes the topmost building
+    under construction of that column". So column n holds 3 less the sites numbered n that carry
+    a building: a column emptied by sites of other numbers, or one short with no site to show
+    for it, cannot occur; a real game's columns can."""
+    state = seed_example()
+    assert check_consistency(state) == []
+    used_up = check_consistency(column_4_used_up(state))
+    assert any(v.rule == "grounds.setup" and "column 4 holds 0 buildings" in v.message and
+               "3 must be left" in v.message for v in used_up)
+    assert state.grounds is not None
+    short = replace(state, grounds=replace(state.grounds, columns=(*state.grounds.columns[:3],
+                                                                   state.grounds.columns[3][1:])))
+    assert any(v.rule == "grounds.setup" and "column 4 holds 2" in v.message
+               for v in check_consistency(short))
+    chosen = apply(bought(state), ChooseConstruction(player=bought(state).active.name, site="site-4-12-ES",
+                                                     building="pavilion")).state
+    assert check_consistency(chosen) == []
+
+
 @pytest.mark.rule("grounds.buy")
 def test_grounds_buy_refuses_a_site_whose_column_is_empty() -> None:
     state = column_4_used_up(seed_example())
@@ -301,14 +324,12 @@ def test_grounds_buy_refuses_a_building_to_a_leftover_site_whose_column_is_empty
     refused = validate(ended, ChooseConstruction(player=me.name, site="site-4-12-ES", building="arcades"))
     assert refused[0].rule == "grounds.buy" and "no such decision" in refused[0].message
     assert not any(isinstance(a, ChooseConstruction) for a in legal_actions(ended)[0])
-    assert check_consistency(ended) == []
     # Placed, the bare site is a tile of no type: it counts for no majority.
     while ended.active.name != me.name:  # recipients of other leftovers place theirs first
         ended = apply(ended, ReserveBuilding(player=ended.active.name, tile=ended.active.held[0].tile)).state
     after = apply(ended, PlaceBuilding(player=me.name, tile="site-4-12-ES", x=1, y=0)).state
     placed = next(p for p in after.players[seat].alhambra if p.tile == "site-4-12-ES")
     assert placed.construction is None and building_type(placed) is None
-    assert check_consistency(after) == []
 
 
 # --- grounds.score --------------------------------------------------------------------------
@@ -335,9 +356,9 @@ def test_grounds_score_allows_a_site_to_count_as_its_building_type() -> None:
 @pytest.mark.rule("grounds.score")
 def test_grounds_score_refuses_a_bare_site_or_a_building_on_a_printed_tile() -> None:
     """grounds.score, seed 001.11: only a building under construction (on its site) counts as a
-    building of its type; a bare site (a leftover whose column is empty, round 3) counts as none."""
-    breakdown = score(_position(PlacedTile(x=1, y=0, tile="site-2-8-E"), round_=3))
-    assert all(ln.count == 0 for ln in breakdown.players[0].lines if isinstance(ln, MajorityLine))
+    building of its type; a bare site counts as none (and with the default data there is none,
+    `test_grounds_buy_refuses_a_bare_site_in_any_round_with_the_default_data`)."""
+    assert building_type(Tile(tile="site-2-8-E")) is None
     with pytest.raises(InconsistentState) as refused:
         score(_position(PlacedTile(x=1, y=0, tile="garden-11-open", construction="tower")))
     assert any(v.rule == "grounds.buy" and "garden-11-open" in v.message for v in refused.value.violations)
@@ -346,51 +367,47 @@ def test_grounds_score_refuses_a_bare_site_or_a_building_on_a_printed_tile() -> 
 
 
 @pytest.mark.rule("grounds.buy")
-def test_grounds_buy_refuses_a_bare_site_in_an_alhambra_before_round_3() -> None:
-    """grounds.buy, seeds 001.6, 001.7: "the active player may buy it" "Immediately, they choose
-    one of the buildings under construction ... and place it on that building site." A site is
-    built before it is placed, so in rounds 1 and 2 no Alhambra or reserve holds a bare site;
-    only a leftover site of the game's end can find its column empty (round 3: at most the 3
-    tiles the market hands out)."""
+def test_grounds_buy_refuses_a_bare_site_in_any_round_with_the_default_data() -> None:
+    """grounds.buy, seeds 001.5, 001.6, 001.7: "randomly place 3 building under construction
+    tiles in a column under each number tile" and "Immediately, they choose one of the buildings
+    under construction ... and place it on that building site." A site is built before it is
+    placed, so in rounds 1 and 2 no Alhambra or reserve holds a bare site; and only the 2 sites
+    of a number take from its column of 3, so none ever finds it empty, not even a leftover
+    site in round 3."""
     for round_ in (1, 2):
         with pytest.raises(InconsistentState) as refused:
             score(_position(PlacedTile(x=1, y=0, tile="site-2-8-E"), round_=round_))
         assert any(v.rule == "grounds.buy" and "$.players[0].alhambra[1]" in v.message and
                    f"in round {round_} none" in v.message for v in refused.value.violations)
-    # Round the fountain, each with its wall on the outer side.
-    bare = [PlacedTile(x=0, y=-1, tile="site-1-8-N"), PlacedTile(x=0, y=1, tile="site-1-10-S"),
-            PlacedTile(x=1, y=0, tile="site-2-8-E"), PlacedTile(x=-1, y=0, tile="site-2-10-W")]
-    assert score(_position(*bare[:3], round_=3)).players[0].total >= 0
     with pytest.raises(InconsistentState) as refused:
-        score(_position(*bare, round_=3))
-    assert any(v.rule == "grounds.buy" and "at most 3" in v.message for v in refused.value.violations)
+        score(_position(PlacedTile(x=1, y=0, tile="site-2-8-E"), round_=3))
+    assert any(v.rule == "grounds.buy" and "at most 0" in v.message and "a column of 3" in v.message
+               for v in refused.value.violations)
+    built = PlacedTile(x=1, y=0, tile="site-2-8-E", construction="garden")
+    assert score(_position(built, round_=3)).players[0].total >= 0
 
 
 @pytest.mark.rule("base.score.wall")
 def test_base_score_wall_allows_a_tally_wall_of_the_tiles_an_alhambra_holds_with_grounds() -> None:
-    """RULES.md base.score.wall with grounds.buy (seed 001.7: a site is built at once): in rounds
-    1 and 2 an Alhambra holds only the fountain and its buildings, so 2 gardens make a wall of 6
-    at most; in round 3 up to 3 bare leftover sites may stand beside them: 5 tiles, 14 sides."""
+    """RULES.md base.score.wall with grounds.buy (seeds 001.5, 001.7: a site is built at once, and
+    no column runs out): an Alhambra holds only the fountain and its buildings, so 2 gardens make
+    a wall of 6 at most, in every round."""
     from tests.engine.test_tally import table, tally
 
-    for round_ in (1, 2):
+    for round_ in (1, 2, 3):
         assert position_problems(table(tally(buildings={"garden": 2}, wall=6), modules=("grounds",),
                                        round_=round_)) == []
-    assert position_problems(table(tally(buildings={"garden": 2}, wall=14), modules=("grounds",),
-                                   round_=3)) == []
 
 
 @pytest.mark.rule("base.score.wall")
 def test_base_score_wall_refuses_a_tally_wall_of_bare_sites_before_round_3() -> None:
-    """RULES.md base.score.wall with grounds.buy (seed 001.7): no bare site stands in an Alhambra
-    in rounds 1 and 2, so a wall of 7 for 2 gardens is refused there; in round 3, 15 sides."""
+    """RULES.md base.score.wall with grounds.buy (seeds 001.5, 001.7): no bare site stands in an
+    Alhambra, so a wall of 7 for 2 gardens is refused in every round."""
     from tests.engine.test_tally import refused, table, tally
 
-    for round_ in (1, 2):
+    for round_ in (1, 2, 3):
         refused(table(tally(buildings={"garden": 2}, wall=7), modules=("grounds",), round_=round_),
                 "base.score.wall", "$.players[0].tally.wall is 7", "at most 6")
-    refused(table(tally(buildings={"garden": 2}, wall=15), modules=("grounds",), round_=3),
-            "base.score.wall", "at most 14")
 
 
 # --- grounds.dirk ---------------------------------------------------------------------------
@@ -466,7 +483,9 @@ def test_grounds_dirk_refuses_a_building_from_an_empty_column_or_a_bare_site_bes
                       grounds=replace(state.grounds, columns=tuple(columns)))
     built = build_for_dirk(arrived, Context(Generator(1)))
     assert built.dirk is not None and built.dirk.tiles[-1] == Tile(tile=site)
-    assert check_consistency(built) == []
+    # Sites of other numbers cannot have emptied the column (seeds 001.5, 001.7): no game's state.
+    assert any(v.rule == "grounds.setup" and f"column {number}" in v.message
+               for v in check_consistency(built))
     dirk_lines = score_state(built, 1).players[-1].lines
     assert sum(ln.count for ln in dirk_lines if isinstance(ln, MajorityLine)) == len(state.dirk.tiles)
     # A bare site of Dirk's while its column still holds buildings is no state of a game.

@@ -277,10 +277,17 @@ def consistency(state: GameState) -> list[Violation]:
     if len(grounds.columns) != len(NUMBERS):
         return [Violation("grounds.setup", f"the building ground has {len(NUMBERS)} columns, "
                                            f"not {len(grounds.columns)}")]
+    built = Counter(SITE_NUMBER[t.tile] for t, _, _ in _tiles(state)
+                    if t.construction is not None and is_site(t.tile))
     for number, column in zip(NUMBERS, grounds.columns, strict=True):
-        if len(column) > COLUMN_SIZE:
-            out.append(Violation("grounds.setup", f"column {number} holds {len(column)} buildings "
-                                                  f"under construction, more than {COLUMN_SIZE}"))
+        # Seeds 001.5, 001.7, 001.12: a column is laid with COLUMN_SIZE buildings, and only a
+        # site of its number takes one (its buyer's choice, or Dirk's top one).
+        left = COLUMN_SIZE - built[number]
+        if len(column) != left:
+            out.append(Violation("grounds.setup", f"column {number} holds {len(column)} buildings under "
+                                                  f"construction, but it was laid with {COLUMN_SIZE} and "
+                                                  f"{built[number]} sites numbered {number} took one: "
+                                                  f"{max(left, 0)} must be left"))
         out += [Violation("grounds.setup", f"column {number} holds {b!r}, which is no building type")
                 for b in column if b not in PER_TYPE]
     for t, where, zone in _tiles(state):
@@ -321,14 +328,21 @@ def check_position(position: Position) -> list[Violation]:
     return out + _bare_in_position(position)
 
 
+# The sites that can find their column empty: a column loses a building only to a site of its
+# number (seeds 001.5, 001.7, 001.12), so only the sites of a number beyond its column's size.
+# With the default data (2 sites a number, columns of 3) none.
+EMPTIABLE = sum(max(0, n - COLUMN_SIZE) for n in Counter(SITE_NUMBER.values()).values())
+
+
 def bare_sites(round_: int, modules: Sequence[Module]) -> int:
     """The bare sites (no building on them) the Alhambras can hold in scoring round `round_`. A
     site is bought only while its column holds a building and is built before it is placed
     (grounds.buy), so before round 3 none; only a leftover site at the game's end can find its
-    column empty, so in round 3 at most the leftover tiles the market hands out."""
+    column empty, so in round 3 at most the leftover tiles the market hands out, and only as
+    many as the columns can run out for (EMPTIABLE)."""
     if round_ < FINAL_ROUND:
         return 0
-    return min(len(SITES), most_leftovers(modules))
+    return min(EMPTIABLE, most_leftovers(modules))
 
 
 def _bare_in_position(position: Position) -> list[Violation]:
@@ -340,8 +354,10 @@ def _bare_in_position(position: Position) -> list[Violation]:
     most = bare_sites(position.round, modules)
     if len(bare) <= most:
         return []
-    when = (f"in round {position.round} none: a site is built before it is placed" if not most else
-            f"at most {most}: only leftover sites at the game's end can find their column empty")
+    early = position.round < FINAL_ROUND
+    when = (f"in round {position.round} none: a site is built before it is placed" if early
+            else f"at most {most}: only leftover sites at the game's end can find their column empty, "
+                 f"and a column of {COLUMN_SIZE} runs out for no more than {EMPTIABLE} of them")
     return [Violation("grounds.buy", f"{', '.join(bare)}: {len(bare)} building sites without a building, "
                                      f"but {when}")]
 
