@@ -8,6 +8,7 @@ A component added or removed in `data/*.json` moves every bound that counts it.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 
@@ -41,6 +42,7 @@ class Census:
     room_size: int
     thieves: int
     extensions: int
+    extensions_of_one_type: int
     extension_columns: int
     extension_spaces: int
     servants: int
@@ -62,6 +64,12 @@ class Census:
     @property
     def animals_in_play(self) -> int:
         return self.animals - self.animals_removed
+
+    @property
+    def counted_of_one_type(self) -> int:
+        """The most buildings of one type a majority counts: an extended building counts as 2
+        (extensions.score)."""
+        return self.of_one_type + self.extensions_of_one_type
 
     @property
     def deck(self) -> int:
@@ -105,6 +113,7 @@ def _count() -> Census:
         room_size=treasure["chests_per_room"],
         thieves=len(load_data("thieves")["cards"]),
         extensions=len(extensions["extensions"]),
+        extensions_of_one_type=max(Counter(e["type"] for e in extensions["extensions"]).values()),
         extension_columns=len(extensions["columns"]),
         extension_spaces=len(extensions["amounts"]),
         servants=sum(staff["servants"].values()),

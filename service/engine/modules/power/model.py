@@ -16,6 +16,7 @@ Tiles = up_to(CENSUS.building_tiles)
 White = Annotated[int, count_to(CENSUS.white_dice)]
 Black = Annotated[int, count_to(CENSUS.black_dice)]
 Roll = Annotated[int, count_to(CENSUS.die_faces)]  # 0 while no die was rolled
+BlackPips = Annotated[int, count_to(CENSUS.black_dice * CENSUS.die_faces)]  # power.strength
 
 
 class HiddenTile(Record):
@@ -87,5 +88,5 @@ class PowerTally(Record):
     in the Alhambra or the reserve) and the length of the second wall, the longest outer wall
     sharing no side with the longest one (it scores up to the pips)."""
 
-    black_pips: Annotated[int, count_to(CENSUS.black_dice * CENSUS.die_faces)] = 0
-    second_wall: Annotated[int, count_to(CENSUS.wall_length)] = 0
+    black_pips: BlackPips = 0
+    second_wall: Annotated[int, count_to(CENSUS.wall_length)] = 0  # as base.score.wall

@@ -21,7 +21,7 @@ from ...catalogue import CATALOGUE, load_data
 from ...events import BuildingBought, Event
 from ...flow import with_player
 from ...grid import best_wall_pair, layout_of
-from ...records import Int, Text, counts_of
+from ...records import Text, counts_of
 from ...rng import Generator
 from ...rules import (
     ActionRule,
@@ -39,7 +39,7 @@ from ...state import GameState, MarketSpace, Tile, market_tile
 from ...tally import Tally
 from ...tally_checks import field, given, most_wall, over_table
 from ...violations import Violation
-from .model import Drawn, EndChoice, HiddenTile, HiddenTileSeen, PowerSeen, PowerState, PowerTally
+from .model import BlackPips, Drawn, EndChoice, HiddenTile, HiddenTileSeen, PowerSeen, PowerState, PowerTally
 
 DATA = load_data("power")
 SPECIAL = {t["id"]: t["id"].rsplit("-", 1)[1] for t in DATA["tiles"]}  # tile -> its power
@@ -125,7 +125,7 @@ class HiddenTileRevealed(Event, tag="hidden-tile-revealed"):
 class PowerLine(Line, tag="power"):
     """power.strength: the second wall, counted up to the pips of the player's black dice."""
 
-    dice: Int
+    dice: BlackPips
     # Always true: a wall past the search's bound is refused (PositionTooComplex), never guessed.
     exhaustive: bool = True
 

@@ -12,6 +12,8 @@ from ...records import HIDDEN, Record, Text, count_to, up_to
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 Servants = Annotated[tuple[Text, ...], up_to(CENSUS.servants)]
 Steps = Annotated[int, count_to(CENSUS.marshal_steps)]
+# Buildings of an Alhambra (not the fountain): at most every building tile.
+BuildingCount = Annotated[int, count_to(CENSUS.building_tiles)]
 
 
 class Spot(Record):
@@ -51,7 +53,7 @@ class StaffSeen(Record):
     steps: Steps = 0
 
 
-__all__ = ["Path", "Spot", "StaffSeen", "StaffState"]
+__all__ = ["BuildingCount", "Path", "Spot", "StaffSeen", "StaffState"]
 
 
 class StaffTally(Record):
@@ -59,5 +61,6 @@ class StaffTally(Record):
     servant, and how many of those are leftover market tiles received at the game's end (round
     3 only: they are not deducted)."""
 
-    unserved: Annotated[int, count_to(CENSUS.building_tiles)] = 0
-    leftover: Annotated[int, msgspec.Meta(ge=0, le=8)] = 0
+    unserved: BuildingCount = 0
+    # At most a market tile and the tile hidden under it per space (power.end-hidden).
+    leftover: Annotated[int, count_to(2 * CENSUS.market)] = 0

@@ -21,7 +21,7 @@ from ...events import BuildingRemoved, Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
 from ...places import beyond_supply, tiles_in_play
-from ...records import Int, counts_of
+from ...records import counts_of
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Line, Position, PositionPlayer, building_type, majority_lines, tally_majority_lines
@@ -30,7 +30,7 @@ from ...tally import Tally
 from ...tally_checks import field, given
 from ...violations import Violation
 from ..craftsmen.rules import BuilderRedesign
-from .model import Path, Spot, StaffSeen, StaffState, StaffTally
+from .model import BuildingCount, Path, Spot, StaffSeen, StaffState, StaffTally
 
 DATA = load_data("staff")
 SERVANTS: dict[str, int] = dict(DATA["servants"])
@@ -67,7 +67,7 @@ class MarshalMoved(Event, tag="marshal-moved"):
 class StaffLine(Line, tag="staff"):
     """staff.score: buildings without a servant (`unserved`) and the points lost (<= 0)."""
 
-    unserved: Int
+    unserved: BuildingCount
 
     after_buildings: ClassVar[bool] = True  # listed right after the building types
 

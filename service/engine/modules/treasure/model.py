@@ -11,6 +11,7 @@ from ...records import HIDDEN, Int, PerType, Record, Text, count_to, up_to
 Chests = Annotated[tuple[Text, ...], up_to(CENSUS.chests)]
 Room = Annotated[tuple[Text, ...], up_to(CENSUS.room_size)]
 Rooms = Annotated[tuple[Room, ...], up_to(CENSUS.rooms)]
+ChestCount = Annotated[int, count_to(CENSUS.chests)]
 
 
 class TreasureState(Record):
@@ -40,14 +41,14 @@ class TreasureSeen(Record):
     bag holds (not their order), whether rooms are still refilled, and chests passing round."""
 
     rooms: Rooms = ()
-    bag_size: Annotated[int, count_to(CENSUS.chests)] = 0
+    bag_size: ChestCount = 0
     closed: bool = False
     passing: Room = ()
     receiver: Int | None = None
     room: Int = 0
 
 
-__all__ = ["TreasureSeen", "TreasureState"]
+__all__ = ["ChestCount", "TreasureSeen", "TreasureState"]
 
 
 class TreasureTally(Record):

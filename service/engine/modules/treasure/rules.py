@@ -33,7 +33,7 @@ from ...tally import Tally
 from ...tally_checks import over_buildings, over_table
 from ...violations import Violation
 from ..dirk import GiveToDirk
-from .model import Room, TreasureSeen, TreasureState, TreasureTally
+from .model import ChestCount, Room, TreasureSeen, TreasureState, TreasureTally
 
 DATA = load_data("treasure")
 CHESTS: dict[str, int] = dict(DATA["chests"])
@@ -99,7 +99,7 @@ class RoomRefilled(Event, tag="room-refilled"):
 class TreasureLine(Line, tag="treasure"):
     """treasure.score: the chests on the player's buildings, the place taken and its points."""
 
-    count: Int
+    count: ChestCount
     place: Int | None
 
 

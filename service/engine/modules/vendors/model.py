@@ -16,6 +16,7 @@ Seats = up_to(CENSUS.players)  # one disc per seat
 OnDisc = Annotated[tuple[Text, ...], up_to(CENSUS.on_disc)]
 # vendors.score: the sizes of the sets of different colours: no more sets than inhabitants of
 # one colour, none larger than the colours.
+InhabitantCount = Annotated[int, count_to(CENSUS.inhabitants)]
 Sets = Annotated[tuple[Annotated[int, count_to(CENSUS.colours)], ...], up_to(CENSUS.per_colour)]
 
 
@@ -59,7 +60,7 @@ class VendorsSeen(Record):
     discs: Annotated[tuple[Disc | None, ...], Seats] = ()
 
 
-__all__ = ["Disc", "OnDisc", "Sets", "VendorsSeen", "VendorsState"]
+__all__ = ["Disc", "InhabitantCount", "OnDisc", "Sets", "VendorsSeen", "VendorsState"]
 
 
 class VendorsTally(Record):

@@ -20,7 +20,7 @@ from ...actions import Action
 from ...catalogue import FOUNTAIN, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
-from ...records import Int, Text, counts_of, per_type
+from ...records import Text, counts_of, per_type
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Line, Position, PositionPlayer, building_type
@@ -28,7 +28,7 @@ from ...state import GameState, PlacedTile, Player, Tile
 from ...tally import Tally
 from ...tally_checks import field, given, over_buildings, over_table
 from ...violations import Violation
-from .model import Disc, OnDisc, Sets, VendorsSeen, VendorsState, VendorsTally
+from .model import Disc, InhabitantCount, OnDisc, Sets, VendorsSeen, VendorsState, VendorsTally
 
 DATA = load_data("vendors")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -110,7 +110,7 @@ class InhabitantsReturned(Event, tag="inhabitants-returned"):
 class VendorsLine(Line, tag="vendors"):
     """vendors.score: the inhabitants on buildings and the sets they form (sizes)."""
 
-    inhabitants: Int
+    inhabitants: InhabitantCount
     sets: Sets
 
 

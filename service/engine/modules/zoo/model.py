@@ -14,6 +14,7 @@ Kinds = Annotated[tuple[Text, ...], up_to(CENSUS.animals)]
 Removed = Annotated[tuple[Text, ...], up_to(CENSUS.animals_removed)]
 # Animals that were in play (discarded on reaching Dirk, on the tiles, scored).
 InPlay = Annotated[tuple[Text, ...], up_to(CENSUS.animals_in_play)]
+AnimalCount = Annotated[int, count_to(CENSUS.animals_in_play)]
 
 
 class ZooState(Record):
@@ -50,11 +51,11 @@ Steps = Annotated[tuple[AnimalStep, ...], up_to(CENSUS.money_value)]
 
 # Actions and events subclass the engine's unions; they are declared in rules.py, which may
 # import the engine. Only data lives here: what the game state holds and what views show.
-__all__ = ["AnimalStep", "Steps", "ZooSeen", "ZooState"]
+__all__ = ["AnimalCount", "AnimalStep", "Steps", "ZooSeen", "ZooState"]
 
 
 class ZooTally(Record):
     """zoo.score at a real table: the animals standing on the player's gardens that hold animals
     of one kind only (each such garden scores 1 per animal; other animals score nothing)."""
 
-    animals: Annotated[int, count_to(CENSUS.animals_in_play)] = 0
+    animals: AnimalCount = 0

@@ -14,7 +14,7 @@ from ...catalogue import CATALOGUE, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
 from ...grid import layout_of
-from ...records import Int, Text
+from ...records import Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Line, Position, PositionPlayer
@@ -22,7 +22,7 @@ from ...state import GameState, PlacedTile, Player
 from ...tally import Tally
 from ...tally_checks import field, given, over_table
 from ...violations import Violation
-from .model import AnimalStep, Steps, ZooSeen, ZooState, ZooTally
+from .model import AnimalCount, AnimalStep, Steps, ZooSeen, ZooState, ZooTally
 
 DATA = load_data("zoo")
 KINDS: tuple[str, ...] = tuple(DATA["kinds"])
@@ -60,7 +60,7 @@ class AnimalsDiscarded(Event, tag="animals-discarded"):
 class ZooLine(Line, tag="zoo"):
     """zoo.score: animals on gardens that hold a single kind."""
 
-    animals: Int
+    animals: AnimalCount
 
 
 def is_garden(tile: str) -> bool:
