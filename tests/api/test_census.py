@@ -192,7 +192,8 @@ def test_the_census_counts_what_the_seeds_and_rules_say() -> None:
     assert CENSUS.power_tiles == 12
 
 
-def test_the_setup_refuses_more_players_than_the_census_seats(client: TestClient) -> None:
+@pytest.mark.rule("base.setup.players")
+def test_base_setup_players_refuses_more_players_than_the_census_seats(client: TestClient) -> None:
     """base.setup.players: "2 to 6 players". NewGame's list keeps its wider bound so that the
     setup answers with the rule (422), at the census's count: 6 are seated, 7 refused."""
     names = [f"P{i}" for i in range(CENSUS.players + 1)]

@@ -195,7 +195,7 @@ def _json(value: Any) -> Any:
 
 
 @pytest.mark.rule("zoo.move")
-def test_a_ninth_animal_stepping_onto_a_garden_is_handed_out_and_read_back(client: TestClient) -> None:
+def test_zoo_move_allows_a_ninth_animal_onto_a_garden_read_back_everywhere(client: TestClient) -> None:
     """zoo.move, seeds 000.34-000.40: the animals move "from tile to tile", the steps "may be used
     for one animal only or can be split between several animals", and no sentence limits the
     animals on one tile. A legal move stacking nine on a garden is valid, applied, and the state
@@ -224,7 +224,7 @@ def test_a_ninth_animal_stepping_onto_a_garden_is_handed_out_and_read_back(clien
 
 
 @pytest.mark.rule("zoo.setup")
-def test_more_animals_on_one_tile_than_are_in_play_are_refused(client: TestClient) -> None:
+def test_zoo_setup_refuses_more_animals_on_one_tile_than_are_in_play(client: TestClient) -> None:
     """zoo.setup, seeds 000.29-000.30 ("the 24 animal tiles", "Two random tiles are placed back in
     the box unseen"):
     22 are in play, so 23 on one tile cannot occur; the contract refuses it (400 naming the
