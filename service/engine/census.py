@@ -25,6 +25,7 @@ def _modules() -> int:
 class Census:
     # The table (base.setup.players) and the board of the base game (RULES.md §1).
     players: int
+    players_at_least: int
     modules: int
     market: int
     rounds: int
@@ -98,6 +99,7 @@ def _count() -> Census:
                for kind in CATALOGUE.building_types}
     return Census(
         players=base["players"]["at_most"],
+        players_at_least=base["players"]["at_least"],
         modules=_modules(),
         market=CATALOGUE.market_size,
         rounds=len(CATALOGUE.majority_points),

@@ -183,7 +183,7 @@ def test_the_census_counts_what_the_seeds_and_rules_say() -> None:
     special tiles replace: no tile more), 001.2 ("12 Buildings under construction (2 tiles of
     each building type)"), 001.3 ("the 8 building site tiles"), 001.14 ("12 Extension tiles"),
     002.2 ("54 Servant tiles"), 004.1 ("42 treasure chests"), 004.4 (3 rooms of 4 chests)."""
-    assert (CENSUS.money_cards, CENSUS.players) == (108, 6)
+    assert (CENSUS.money_cards, CENSUS.players_at_least, CENSUS.players) == (108, 2, 6)
     assert CENSUS.building_tiles == 54 + 8 and CENSUS.alhambra == 54 + 8 + 1
     assert CENSUS.of_one_type == 11 + 2  # 11 gardens or towers (§1) and 2 under construction
     assert (CENSUS.animals, CENSUS.animals_in_play) == (24, 22)
@@ -195,12 +195,15 @@ def test_the_census_counts_what_the_seeds_and_rules_say() -> None:
 @pytest.mark.rule("base.setup.players")
 def test_base_setup_players_refuses_more_players_than_the_census_seats(client: TestClient) -> None:
     """base.setup.players: "2 to 6 players". NewGame's list keeps its wider bound so that the
-    setup answers with the rule (422), at the census's count: 6 are seated, 7 refused."""
+    setup answers with the rule (422), at the census's counts: 2 and 6 are seated, 1 and 7
+    refused."""
     names = [f"P{i}" for i in range(CENSUS.players + 1)]
-    answer = client.post("/v1/games", json={"players": names[:CENSUS.players]})
-    assert answer.status_code == 201, answer.text
-    answer = client.post("/v1/games", json={"players": names})
-    assert answer.status_code == 422 and answer.json()["violations"][0]["rule"] == "base.setup.players"
+    for n, status in ((CENSUS.players_at_least - 1, 422), (CENSUS.players_at_least, 201),
+                      (CENSUS.players, 201), (CENSUS.players + 1, 422)):
+        answer = client.post("/v1/games", json={"players": names[:n]})
+        assert answer.status_code == status, (n, answer.text)
+        if status == 422:
+            assert answer.json()["violations"][0]["rule"] == "base.setup.players", answer.text
 
 
 MODULES = ("zoo", "grounds", "power", "extensions", "staff", "craftsmen", "walls", "treasure",
