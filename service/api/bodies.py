@@ -14,6 +14,7 @@ import msgspec
 import service.engine  # noqa: F401  (registers every module before the unions are built)
 from service.engine import scoring
 from service.engine.acting import Actor, ToAct
+from service.engine.census import CENSUS
 from service.engine.records import Int, Record
 from service.engine.rules import all_action_types, all_event_types, all_line_types
 from service.engine.scoring import Round
@@ -69,8 +70,8 @@ class PastRound(Record):
     as it came."""
 
     round: Round
-    players: Annotated[tuple[PastPlayer, ...], msgspec.Meta(min_length=1, max_length=7)]
-    ranking: Annotated[tuple[RankEntry, ...], msgspec.Meta(max_length=7)]
+    players: Annotated[tuple[PastPlayer, ...], msgspec.Meta(min_length=1, max_length=CENSUS.players)]
+    ranking: Annotated[tuple[RankEntry, ...], msgspec.Meta(max_length=CENSUS.players)]
 
 
 class Position(scoring.Position):
@@ -81,7 +82,7 @@ class Position(scoring.Position):
     totals (leave `score` out) and the ranking holds the running totals, after round 3 the
     final ranking."""
 
-    previous: Annotated[tuple[PastRound, ...], msgspec.Meta(max_length=2)] = ()
+    previous: Annotated[tuple[PastRound, ...], msgspec.Meta(max_length=CENSUS.rounds - 1)] = ()
 
 
 class StateRound(Record):

@@ -10,10 +10,12 @@ from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
-from .records import Text
+from .census import CENSUS
+from .records import Text, up_to
 from .state import Coord
 
-CardList = Annotated[tuple[Text, ...], msgspec.Meta(max_length=108)]
+CardList = Annotated[tuple[Text, ...], up_to(CENSUS.money_cards)]
+CoinList = Annotated[tuple[Text, ...], up_to(CENSUS.coins)]  # change.spend
 # craftsmen.mosaic-artist: a tile added to the Alhambra turned clockwise (None: not turned).
 Rotation = Literal[90, 180, 270]
 # craftsmen.brickmaker: where a building displaced by a placement goes: the reserve or (x, y).
@@ -52,7 +54,7 @@ class BuyBuilding(Action, tag="buy-building"):
     # craftsmen.coiner: cards of the money display (same currency) that count in the payment.
     from_display: CardList | None = None
     # change.spend: coins of the player (same currency) that count in the payment.
-    coins: CardList | None = None
+    coins: CoinList | None = None
 
     module_fields: ClassVar[dict[str, tuple[str, str]]] = {
         "white_die": ("power", "power.prosperity"),

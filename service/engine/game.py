@@ -12,6 +12,7 @@ from . import base as _base  # noqa: F401  (registers the base game first)
 from .actions import Action
 from .base.turn import after_final_placement, empty_market
 from .catalogue import CATALOGUE
+from .census import CENSUS
 from .consistency import check_consistency, foreign_tokens
 from .editions import EDITION
 from .events import Event
@@ -60,8 +61,9 @@ class GameRequestError(ValueError):
 
 def setup_problems(players: Sequence[str], modules: Sequence[str]) -> list[Violation]:
     out = []
-    if not 2 <= len(players) <= 6:
-        out.append(Violation("base.setup.players", f"Alhambra is played by 2 to 6 players, "
+    fewest, most = CENSUS.players_at_least, CENSUS.players
+    if not fewest <= len(players) <= most:
+        out.append(Violation("base.setup.players", f"Alhambra is played by {fewest} to {most} players, "
                                                    f"not {len(players)}"))
     names = [normalised(n) for n in players]  # one name, however its letters were composed
     for name in sorted({n for n in names if names.count(n) > 1}):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 import msgspec
+
+from .census import CENSUS
 
 
 class Record(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, omit_defaults=True,
@@ -25,20 +27,29 @@ def hidden(empty: object) -> msgspec.Meta:
 
 
 # Limits on hostile input: every string, number and list a client can send is bounded, and the
-# bounds are in the schema (maxLength, minimum/maximum, maxItems). They are wide enough for any
-# real game (the largest list, the bag, holds fewer than 120 tiles); fields with tighter bounds
-# of their own declare them where they are.
-T = TypeVar("T")
+# bounds are in the schema (maxLength, minimum/maximum, maxItems). A list or a count of
+# components is bounded by how many of them the box holds (`census.CENSUS`, counted from the
+# data files): a legal action never hands out a state the contract refuses, and no bound is
+# wider than a table can have (tests/engine/test_census.py holds every bound to the census).
 Text = Annotated[str, msgspec.Meta(max_length=64)]
 Int = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
-Many = Annotated[tuple[T, ...], msgspec.Meta(max_length=256)]
+
+
+def up_to(n: int) -> msgspec.Meta:
+    """The bound of a list of at most `n` components (`n` from the census)."""
+    return msgspec.Meta(max_length=n)
+
+
+def count_to(n: int) -> msgspec.Meta:
+    """The bound of a count of components: never negative, at most `n` (from the census)."""
+    return msgspec.Meta(ge=0, le=n)
 
 
 # Counts a person makes at a real table (a scoring position's tally): never negative, and at
-# most 13 of a kind (the most tiles of one building type: 11 gardens or towers and the 2
-# buildings under construction of New Building Grounds). Tighter limits depend on the modules
-# on and are checked with the position (422 naming the field).
-Count = Annotated[int, msgspec.Meta(ge=0, le=13)]
+# most the buildings of one type there are (11 gardens or towers and the 2 buildings under
+# construction of New Building Grounds). Tighter limits depend on the modules on and are
+# checked with the position (422 naming the field).
+Count = Annotated[int, count_to(CENSUS.of_one_type)]
 
 
 class PerType(Record):

@@ -18,11 +18,12 @@ from typing import Annotated, Any, ClassVar
 import msgspec
 
 from .catalogue import CATALOGUE, FOUNTAIN
+from .census import CENSUS
 from .grid import layout_of, longest_wall
-from .records import Int, Text, counts_of, per_type
+from .records import Int, Text, count_to, counts_of, per_type, up_to
 from .rules import Module, modules_of_ids
 from .state import GameState, PlacedTile, RankEntry, Record, Tile
-from .tally import Tally
+from .tally import Tally, WallLength
 
 Round = Annotated[int, msgspec.Meta(ge=1, le=3)]
 
@@ -34,9 +35,9 @@ class PositionPlayer(Record):
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     dirk: bool = False
     score: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 0
-    alhambra: Annotated[tuple[PlacedTile, ...], msgspec.Meta(max_length=64)] = ()
-    reserve: Annotated[tuple[Tile, ...], msgspec.Meta(max_length=64)] = ()
-    tiles: Annotated[tuple[Tile, ...], msgspec.Meta(max_length=64)] = ()
+    alhambra: Annotated[tuple[PlacedTile, ...], up_to(CENSUS.alhambra)] = ()  # tiles and the fountain
+    reserve: Annotated[tuple[Tile, ...], up_to(CENSUS.building_tiles)] = ()
+    tiles: Annotated[tuple[Tile, ...], up_to(CENSUS.building_tiles)] = ()
     tally: Tally | None = None
 
 
@@ -44,8 +45,9 @@ class Position(Record):
     """What scoring needs of a table (API.md, 'Scoring-as-a-service')."""
 
     round: Round
-    players: Annotated[tuple[PositionPlayer, ...], msgspec.Meta(min_length=1, max_length=7)]
-    modules: Annotated[tuple[Text, ...], msgspec.Meta(max_length=16)] = ()
+    # The players, Dirk among them in a game of two (RULES.md §9).
+    players: Annotated[tuple[PositionPlayer, ...], msgspec.Meta(min_length=1, max_length=CENSUS.players)]
+    modules: Annotated[tuple[Text, ...], up_to(CENSUS.modules)] = ()
     check_layout: bool = True
 
 
@@ -68,7 +70,7 @@ class MajorityLine(Line, tag="majority"):
     rule: ClassVar[str] = "base.score.majority"
 
     building: Text
-    count: Int
+    count: Annotated[int, count_to(CENSUS.counted_of_one_type)]
     place: Int | None
 
 
@@ -77,7 +79,7 @@ class WallLine(Line, tag="wall"):
 
     rule: ClassVar[str] = "base.score.wall"
 
-    length: Int
+    length: WallLength
 
 
 class PlayerScore(msgspec.Struct, frozen=True, gc=False, kw_only=True):

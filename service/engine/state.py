@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .census import CENSUS
 from .editions import EDITION
 from .modules.change.model import ChangeState
 from .modules.craftsmen.model import CraftsmenState
@@ -23,7 +24,7 @@ from .modules.treasure.model import TreasureState
 from .modules.vendors.model import VendorsState
 from .modules.walls.model import WallsState
 from .modules.zoo.model import ZooState
-from .records import HIDDEN, Int, Many, Record, Text, hidden
+from .records import HIDDEN, Int, Record, Text, hidden, up_to
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
 # The generator state (64 bits) as 16 lowercase hex digits: JSON integers beyond 2^53 are lossy
@@ -35,7 +36,14 @@ __all__ = ["Record"]
 
 
 AddedWalls = Annotated[str, msgspec.Meta(pattern="^N?E?S?W?$", max_length=4)]
-Pips = Annotated[int, msgspec.Meta(ge=1, le=6)]
+Pips = Annotated[int, msgspec.Meta(ge=1, le=CENSUS.die_faces)]
+# The animals on one tile: the zoo sets no limit per tile (seeds 000.35-000.40), so as many as
+# are in play (zoo.setup puts some back in the box unseen).
+Animals = Annotated[tuple[Text, ...], up_to(CENSUS.animals_in_play)]
+# Lists of components, each bounded by how many of them the box holds (census.py).
+Cards = Annotated[tuple[Text, ...], up_to(CENSUS.deck)]  # money, scoring and wall cards
+MoneyCards = Annotated[tuple[Text, ...], up_to(CENSUS.money_cards)]
+TileIds = Annotated[tuple[Text, ...], up_to(CENSUS.building_tiles)]
 
 
 class Tile(Record):
@@ -45,7 +53,7 @@ class Tile(Record):
 
     tile: Text
     added_walls: AddedWalls = ""  # walls: extra walls in the tile's own frame
-    animals: Annotated[tuple[Text, ...], msgspec.Meta(max_length=8)] = ()  # zoo
+    animals: Animals = ()  # zoo
     chest: bool = False  # treasure
     servant: bool = False  # staff
     inhabitant: bool = False  # vendors
@@ -98,11 +106,11 @@ def lift_tile(placed: Tile) -> Tile:
 
 class Player(Record):
     name: Text
-    hand: Annotated[Many[Text], HIDDEN]
-    alhambra: Many[PlacedTile]
-    reserve: Many[Tile]
+    hand: Annotated[MoneyCards, HIDDEN]
+    alhambra: Annotated[tuple[PlacedTile, ...], up_to(CENSUS.alhambra)]  # every tile and the fountain
+    reserve: Annotated[tuple[Tile, ...], up_to(CENSUS.building_tiles)]
     # Bought this turn (base.buy.hold) or received as a leftover (base.end.leftovers): to place.
-    held: Many[Tile]
+    held: Annotated[tuple[Tile, ...], up_to(CENSUS.building_tiles)]
     score: Int
 
     @classmethod
@@ -118,7 +126,7 @@ class Dirk(Record):
     """The virtual third player of a two-player game (RULES.md §9)."""
 
     name: Text
-    tiles: Many[Tile]
+    tiles: Annotated[tuple[Tile, ...], up_to(CENSUS.building_tiles)]
     score: Int
 
     @classmethod
@@ -131,7 +139,7 @@ class MarketSpace(Record):
 
     currency: Text
     tile: Text | None = None
-    animals: Annotated[tuple[Text, ...], msgspec.Meta(max_length=8)] = ()  # zoo
+    animals: Animals = ()  # zoo
 
 
 # The tile tokens that can lie on a tile on the market.
@@ -197,22 +205,23 @@ RulesEdition = Annotated[int, msgspec.Meta(
 
 
 class GameState(Record):
-    players: Many[Player]
+    players: Annotated[tuple[Player, ...], up_to(CENSUS.players)]
     turn: Turn
-    market: Many[MarketSpace]
-    modules: Many[Text]
+    market: Annotated[tuple[MarketSpace, ...], up_to(CENSUS.market)]
+    modules: Annotated[tuple[Text, ...], up_to(CENSUS.modules)]
     phase: Phase
-    display: Many[Text]
-    deck: Annotated[Many[Text], HIDDEN]
-    discard: Many[Text]
-    bag: Annotated[Many[Text], HIDDEN]
+    display: MoneyCards
+    deck: Annotated[Cards, HIDDEN]
+    discard: Cards
+    bag: Annotated[TileIds, HIDDEN]
     dirk: Dirk | None
     # Scoring rounds called by a scoring card and not yet held (base.turn.scoring-card).
-    scoring_called: Many[Int]
-    rounds_held: Many[Int]
+    scoring_called: Annotated[tuple[Int, ...], up_to(CENSUS.scoring_cards)]
+    rounds_held: Annotated[tuple[Int, ...], up_to(CENSUS.rounds)]
     # Tiles out of the game (leftovers nobody wins, base.end.leftovers).
-    removed: Many[Tile]
-    ranking: Many[RankEntry]
+    removed: Annotated[tuple[Tile, ...], up_to(CENSUS.building_tiles)]
+    # The players and Dirk (2 players only).
+    ranking: Annotated[tuple[RankEntry, ...], up_to(CENSUS.players)]
     rng: Annotated[RngState, hidden("0000000000000000")]
     # The state of each module that keeps one (None while the module is off).
     zoo: ZooState | None

@@ -15,19 +15,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
-
+from .census import CENSUS
 from .modules.extensions.model import ExtensionsTally
 from .modules.power.model import PowerTally
 from .modules.staff.model import StaffTally
 from .modules.treasure.model import TreasureTally
 from .modules.vendors.model import VendorsTally
 from .modules.zoo.model import ZooTally
-from .records import PerType, Record
+from .records import PerType, Record, count_to
 
-# The longest outer wall the most tiles could make: 54 buildings, 8 building sites and the
-# fountain, 63 tiles, have an outline of at most 2 * 63 + 2 sides (RULES.md §7, base.score.wall).
-WallLength = Annotated[int, msgspec.Meta(ge=0, le=128)]
+# The longest outer wall the most tiles could make: every building tile and the fountain have an
+# outline of at most 2n + 2 sides (RULES.md §7, base.score.wall; census.py).
+WallLength = Annotated[int, count_to(CENSUS.wall_length)]
 
 
 class Tally(Record):

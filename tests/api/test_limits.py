@@ -175,3 +175,81 @@ def test_the_nesting_is_measured_only_for_a_body_that_does_not_decode(
     with pytest.raises(handlers.RequestError, match="unknown field"):
         handlers.decode(Move, bad)
     assert scanned == [bad]
+
+
+# --- zoo: a tile holds as many animals as are in play (issue 22 item 1) -------------------------
+
+def _nine_on_a_garden() -> Any:
+    """Ana's actions are over and she moves her animals: eight stand on the garden at (1, 0),
+    a ninth next to it on the open arcades at (2, 0), and a card worth 1 lets it step west."""
+    from tests.modules.test_zoo import ROW, moving
+
+    eight = ("monkey",) * 3 + ("pigeon",) * 3 + ("cheetah",) * 2
+    return moving(ROW, ("green-1-a",), {(1, 0): eight, (2, 0): ("camel",)})
+
+
+def _json(value: Any) -> Any:
+    import msgspec
+
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+@pytest.mark.rule("zoo.move")
+def test_zoo_move_allows_a_ninth_animal_onto_a_garden_read_back_everywhere(client: TestClient) -> None:
+    """zoo.move, seeds 000.34-000.40: the animals move "from tile to tile", the steps "may be used
+    for one animal only or can be split between several animals", and no sentence limits the
+    animals on one tile. A legal move stacking nine on a garden is valid, applied, and the state
+    it hands out is read back by every endpoint (it was a 400, `Expected array of length <= 8`);
+    /v1/score scores the same position."""
+    move = {"state": _json(_nine_on_a_garden()),
+            "action": {"type": "move-animals", "player": "Ana", "card": "green-1-a",
+                       "steps": [{"kind": "camel", "x": 2, "y": 0, "side": "W"}]}}
+    answer = client.post("/v1/validate", json=move)
+    assert answer.status_code == 200 and answer.json() == {"valid": True, "violations": []}, answer.text
+    answer = client.post("/v1/apply", json=move)
+    assert answer.status_code == 200, answer.text
+    after = answer.json()["state"]
+    garden = next(t for t in after["players"][0]["alhambra"] if (t["x"], t["y"]) == (1, 0))
+    assert len(garden["animals"]) == 9
+    for path, body in (("/v1/score", {"state": after, "round": 1}),
+                       ("/v1/view", {"state": after, "player": "Ana"}),
+                       ("/v1/legal-actions", {"state": after, "limit": 3})):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 200, (path, answer.text)
+    position = {"round": 1, "modules": ["zoo"], "players": [
+        {"name": "Ana", "alhambra": after["players"][0]["alhambra"]},
+        {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
+    answer = client.post("/v1/score", json=position)
+    assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.rule("zoo.setup")
+def test_zoo_setup_refuses_more_animals_on_one_tile_than_are_in_play(client: TestClient) -> None:
+    """zoo.setup, seeds 000.29-000.30 ("the 24 animal tiles", "Two random tiles are placed back in
+    the box unseen"):
+    22 are in play, so 23 on one tile cannot occur; the contract refuses it (400 naming the
+    field), in a state and in a scoring position. 22 on one garden are read (the position is
+    scored)."""
+    from service.engine.catalogue import load_data
+
+    zoo = load_data("zoo")
+    kinds = [kind for kind in zoo["kinds"] for _ in range(zoo["per_kind"])]
+    in_play = len(kinds) - zoo["removed_unseen_at_setup"]
+    assert (len(kinds), in_play) == (24, 22)
+    state = _json(_nine_on_a_garden())
+    ana = state["players"][0]
+    garden = next(i for i, t in enumerate(ana["alhambra"]) if (t["x"], t["y"]) == (1, 0))
+    for n, status in ((in_play, 200), (in_play + 1, 400)):
+        tiles = [{**t, "animals": kinds[:n] if i == garden else []} for i, t in enumerate(ana["alhambra"])]
+        position = {"round": 1, "modules": ["zoo"], "check_layout": False, "players": [
+            {"name": "Ana", "alhambra": tiles},
+            {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
+        answer = client.post("/v1/score", json=position)
+        assert answer.status_code == status, (n, answer.text)
+    assert "$.players[0].alhambra[1].animals" in answer.json()["message"], answer.text
+    assert f"length <= {in_play}" in answer.json()["message"], answer.text
+    crowded = {**state, "players": [{**ana, "alhambra": tiles}, *state["players"][1:]]}
+    answer = client.post("/v1/validate", json={"state": crowded, "action": {
+        "type": "move-animals", "player": "Ana"}})
+    assert answer.status_code == 400, answer.text
+    assert "$.state.players[0].alhambra[1].animals" in answer.json()["message"], answer.text

@@ -52,7 +52,11 @@ def _crafted(kind: str) -> GameState:
         tile, card = state.bag[0], state.display[0]
         return replace(state, display=(tile, *state.display[1:]), bag=(card, *state.bag[1:]))
     if kind == "deck and bag swapped":
-        return replace(state, deck=state.bag, bag=state.deck)
+        # As many money cards in the bag as it can hold (the contract bounds the bag by the
+        # building tiles, census.py: more is a 400 naming `$.state.bag`); the rest discarded.
+        fits = len(state.bag)
+        return replace(state, deck=state.bag, bag=state.deck[:fits],
+                       discard=(*state.discard, *state.deck[fits:]))
     if kind == "tile in a hand":
         ana = state.players[0]
         return replace(state, players=(replace(ana, hand=(state.bag[0], *ana.hand[1:])),

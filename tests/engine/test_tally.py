@@ -276,7 +276,10 @@ def test_base_end_leftovers_refuses_more_leftover_tiles_than_the_market_hands_ou
             "$.players[2].tally.staff.leftover = 4", "12 leftover tiles", "at most 3")
     refused(table(leftovers(2), leftovers(2), modules=("staff",), round_=3), "base.end.leftovers",
             "at most 3")
-    refused(table(leftovers(7), modules=("staff", "power"), round_=3), "base.end.leftovers", "at most 6")
+    refused(table(leftovers(4), leftovers(3), modules=("staff", "power"), round_=3), "base.end.leftovers",
+            "at most 6")
+    with pytest.raises(msgspec.ValidationError, match=r"<= 6 - at `\$\.staff\.leftover`"):
+        leftovers(7)  # beyond what any table has: the contract's bound (the census)
     # A player given by tiles counts the tiles marked leftover, the reserve's too.
     cyd = PositionPlayer(name="Cyd", alhambra=(PlacedTile(tile="fountain", x=0, y=0),
                                                PlacedTile(tile="garden-10-open", x=1, y=0, leftover=True)),

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
+from ..census import CENSUS
 from ..grid import check_layout
 from ..names import name_problem
 from ..rules import Place, pending_decision, plan_of, registered
@@ -108,8 +109,9 @@ def check(state: GameState) -> list[Violation]:
 def _players(state: GameState) -> list[Violation]:
     out = []
     n = len(state.players)
-    if not 2 <= n <= 6:
-        out.append(Violation("base.setup.players", f"a game has 2 to 6 players, not {n}"))
+    if not CENSUS.players_at_least <= n <= CENSUS.players:
+        out.append(Violation("base.setup.players", f"a game has {CENSUS.players_at_least} to "
+                                                   f"{CENSUS.players} players, not {n}"))
     names = [p.name for p in state.players]
     out += [Violation(INCONSISTENT, problem) for problem in map(name_problem, names) if problem]
     for name in sorted({x for x in names if names.count(x) > 1}):

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
+from ...census import CENSUS
+from ...records import Record, Text, up_to
 
-from ...records import Record, Text
-
-Coins = Annotated[tuple[Text, ...], msgspec.Meta(max_length=64)]
+Coins = Annotated[tuple[Text, ...], up_to(CENSUS.coins)]
 
 
 class ChangeState(Record):
@@ -17,7 +16,7 @@ class ChangeState(Record):
     (visible to everyone, RULES.md §1)."""
 
     bag: Coins = ()
-    coins: Annotated[tuple[Coins, ...], msgspec.Meta(max_length=6)] = ()
+    coins: Annotated[tuple[Coins, ...], up_to(CENSUS.players)] = ()
 
 
 __all__ = ["ChangeState"]

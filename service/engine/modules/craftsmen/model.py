@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
+from ...census import CENSUS
+from ...records import HIDDEN, Record, Text, count_to, up_to
 
-from ...records import HIDDEN, Int, Many, Record, Text
-
-Cards = Annotated[tuple[Text, ...], msgspec.Meta(max_length=13)]
+Cards = Annotated[tuple[Text, ...], up_to(CENSUS.craftsmen)]
+Seats = up_to(CENSUS.players)  # one entry per seat
 
 
 class CraftsmenState(Record):
@@ -17,8 +17,8 @@ class CraftsmenState(Record):
     of the game (hidden); the card whose ability the active player used this turn, if any, and
     whether the end of the turn waits for the craftsman to be passed (craftsmen.pass)."""
 
-    face_up: Many[Cards] = ()
-    face_down: Annotated[Many[Text | None], HIDDEN] = ()
+    face_up: Annotated[tuple[Cards, ...], Seats] = ()
+    face_down: Annotated[tuple[Text | None, ...], Seats, HIDDEN] = ()
     out: Annotated[Cards, HIDDEN] = ()
     used: Text | None = None
     passing: bool = False
@@ -29,10 +29,10 @@ class CraftsmenSeen(Record):
     per seat whether it holds a face-down card (`face_down`), which one only in its holder's
     view (`own_face_down`); how many are out of the game, not which."""
 
-    face_up: Many[Cards] = ()
-    face_down: Many[bool] = ()
+    face_up: Annotated[tuple[Cards, ...], Seats] = ()
+    face_down: Annotated[tuple[bool, ...], Seats] = ()
     own_face_down: Text | None = None
-    out_size: Int = 0
+    out_size: Annotated[int, count_to(CENSUS.craftsmen)] = 0
     used: Text | None = None
     passing: bool = False
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
-
-from ...records import PerType, Record, Text
+from ...census import CENSUS
+from ...records import PerType, Record, Text, up_to
 
 # One column of the board: its spaces top to bottom (amounts 10, 12, 14), None once taken.
-Column = Annotated[tuple[Text | None, ...], msgspec.Meta(max_length=3)]
+Column = Annotated[tuple[Text | None, ...], up_to(CENSUS.extension_spaces)]
 
 
 class ExtensionsState(Record):
@@ -17,7 +16,7 @@ class ExtensionsState(Record):
     spaces holding an extension tile id face up, or None once it has been taken. A taken
     extension lies on a building as its `extension` token."""
 
-    board: Annotated[tuple[Column, ...], msgspec.Meta(max_length=4)] = ()
+    board: Annotated[tuple[Column, ...], up_to(CENSUS.extension_columns)] = ()
 
 
 __all__ = ["ExtensionsState"]

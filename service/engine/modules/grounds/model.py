@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
-
-from ...records import Record, Text
+from ...census import CENSUS
+from ...records import Record, Text, up_to
 
 # A column of buildings under construction, by building type, the top one first.
-Column = Annotated[tuple[Text, ...], msgspec.Meta(max_length=12)]
+Column = Annotated[tuple[Text, ...], up_to(CENSUS.column_size)]
 
 
 class GroundsState(Record):
@@ -19,7 +18,7 @@ class GroundsState(Record):
     The two buildings under construction of a type are alike, so they are named by their type,
     as the `construction` token of a site names the building put on it."""
 
-    columns: Annotated[tuple[Column, ...], msgspec.Meta(max_length=8)] = ()
+    columns: Annotated[tuple[Column, ...], up_to(CENSUS.ground_columns)] = ()
 
 
 __all__ = ["GroundsState"]

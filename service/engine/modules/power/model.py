@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
+from ...census import CENSUS
+from ...records import HIDDEN, Int, Record, Text, count_to, up_to
 
-from ...records import HIDDEN, Int, Many, Record, Text
-
-Ids = Annotated[tuple[Text, ...], msgspec.Meta(max_length=16)]
+# The special tiles bought this turn or whose die lowered a price: at most all of them.
+Ids = Annotated[tuple[Text, ...], up_to(CENSUS.power_tiles)]
+# What a power drew: as many tiles or cards as the red die shows at most.
+Drawn = Annotated[tuple[Text, ...], up_to(CENSUS.die_faces)]
+# Tiles hidden under market tiles, and the end-of-game choices they make: at most every tile.
+Tiles = up_to(CENSUS.building_tiles)
+White = Annotated[int, count_to(CENSUS.white_dice)]
+Black = Annotated[int, count_to(CENSUS.black_dice)]
+Roll = Annotated[int, count_to(CENSUS.die_faces)]  # 0 while no die was rolled
+BlackPips = Annotated[int, count_to(CENSUS.black_dice * CENSUS.die_faces)]  # power.strength
 
 
 class HiddenTile(Record):
@@ -34,16 +42,16 @@ class PowerState(Record):
     """Dice in the supply, the powers bought this turn, what a power has drawn (seen only by
     the player using it), the tiles hidden under market tiles, and the end-of-game choices."""
 
-    white: Int = 0  # white dice in the supply
-    black: Int = 0
-    white_out: Int = 0  # white dice used up and out of the game
+    white: White = 0  # white dice in the supply
+    black: Black = 0
+    white_out: White = 0  # white dice used up and out of the game
     due: Ids = ()  # architecture and wisdom tiles bought this turn, powers still to offer
     using: Text | None = None  # the special tile whose power is offered (nothing drawn yet) or in use
-    roll: Int = 0  # the red die of that power, once used (0 while offered)
-    drawn: Annotated[Ids, HIDDEN] = ()  # the tiles (architecture) or money cards (wisdom) it drew: hidden
-    hidden: Annotated[Many[HiddenTile], HIDDEN] = ()
+    roll: Roll = 0  # the red die of that power, once used (0 while offered)
+    drawn: Annotated[Drawn, HIDDEN] = ()  # the tiles (architecture) or money cards (wisdom) it drew: hidden
+    hidden: Annotated[tuple[HiddenTile, ...], Tiles, HIDDEN] = ()
     used_white: Ids = ()  # prosperity tiles whose die lowered a price this turn
-    choices: Annotated[Many[EndChoice], HIDDEN] = ()
+    choices: Annotated[tuple[EndChoice, ...], Tiles, HIDDEN] = ()
 
 
 class HiddenTileSeen(Record):
@@ -62,17 +70,17 @@ class PowerSeen(Record):
     sees (`drawn`; everyone sees how many, `drawn_size`), and the tiles hidden under market
     tiles, which only their owners see."""
 
-    white: Int = 0
-    black: Int = 0
-    white_out: Int = 0
+    white: White = 0
+    black: Black = 0
+    white_out: White = 0
     due: Ids = ()
     using: Text | None = None
-    roll: Int = 0
-    drawn_size: Int = 0
-    drawn: Ids | None = None  # only in the view of the player using the power
-    hidden: Many[HiddenTileSeen] = ()
+    roll: Roll = 0
+    drawn_size: Annotated[int, count_to(CENSUS.die_faces)] = 0
+    drawn: Drawn | None = None  # only in the view of the player using the power
+    hidden: Annotated[tuple[HiddenTileSeen, ...], Tiles] = ()
     used_white: Ids = ()
-    choices: Many[EndChoice] = ()
+    choices: Annotated[tuple[EndChoice, ...], Tiles] = ()
 
 
 class PowerTally(Record):
@@ -80,5 +88,5 @@ class PowerTally(Record):
     in the Alhambra or the reserve) and the length of the second wall, the longest outer wall
     sharing no side with the longest one (it scores up to the pips)."""
 
-    black_pips: Annotated[int, msgspec.Meta(ge=0, le=18)] = 0
-    second_wall: Annotated[int, msgspec.Meta(ge=0, le=128)] = 0
+    black_pips: BlackPips = 0
+    second_wall: Annotated[int, count_to(CENSUS.wall_length)] = 0  # as base.score.wall

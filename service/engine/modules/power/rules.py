@@ -22,7 +22,7 @@ from ...catalogue import CATALOGUE, load_data
 from ...events import BuildingBought, Event
 from ...flow import with_player
 from ...grid import best_wall_pair, layout_of
-from ...records import Int, Many, Text, counts_of
+from ...records import Text, counts_of
 from ...rng import Generator
 from ...rules import (
     ActionRule,
@@ -40,7 +40,7 @@ from ...state import GameState, MarketSpace, Tile, market_tile
 from ...tally import Tally
 from ...tally_checks import field, given, most_wall, over_table
 from ...violations import Violation
-from .model import EndChoice, HiddenTile, HiddenTileSeen, PowerSeen, PowerState, PowerTally
+from .model import BlackPips, Drawn, EndChoice, HiddenTile, HiddenTileSeen, PowerSeen, PowerState, PowerTally
 
 DATA = load_data("power")
 SPECIAL = {t["id"]: t["id"].rsplit("-", 1)[1] for t in DATA["tiles"]}  # tile -> its power
@@ -72,7 +72,7 @@ class HideTile(Action, tag="hide-tile"):
 
     tile: Text | None = None
     under: Text | None = None
-    order: Many[Text] = ()
+    order: Drawn = ()
 
 
 class KeepCard(Action, tag="keep-card"):
@@ -82,7 +82,7 @@ class KeepCard(Action, tag="keep-card"):
 
     card: Text | None = None
     score: Text | None = None
-    order: Many[Text] = ()
+    order: Drawn = ()
 
 
 class ChooseTile(Action, tag="choose-tile"):
@@ -128,7 +128,7 @@ class PowerLine(Line, tag="power"):
 
     rule: ClassVar[str] = "power.strength"
 
-    dice: Int
+    dice: BlackPips
     # Always true: a wall past the search's bound is refused (PositionTooComplex), never guessed.
     exhaustive: bool = True
 

@@ -6,10 +6,14 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Int, Record, Text
+from ...census import CENSUS
+from ...records import HIDDEN, Record, Text, count_to, up_to
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
-Servants = Annotated[tuple[Text, ...], msgspec.Meta(max_length=54)]
+Servants = Annotated[tuple[Text, ...], up_to(CENSUS.servants)]
+Steps = Annotated[int, count_to(CENSUS.marshal_steps)]
+# Buildings of an Alhambra (not the fountain): at most every building tile.
+BuildingCount = Annotated[int, count_to(CENSUS.building_tiles)]
 
 
 class Spot(Record):
@@ -17,6 +21,11 @@ class Spot(Record):
 
     x: Coord
     y: Coord
+
+
+Marshals = Annotated[tuple[Spot, ...], up_to(CENSUS.players)]  # one per seat
+# staff.move: the marshal walks at most the steps allowed.
+Path = Annotated[tuple[Spot, ...], up_to(CENSUS.marshal_steps)]
 
 
 class StaffState(Record):
@@ -30,21 +39,21 @@ class StaffState(Record):
 
     pile: Annotated[Servants, HIDDEN] = ()
     display: Servants = ()
-    marshals: Annotated[tuple[Spot, ...], msgspec.Meta(max_length=6)] = ()
-    steps: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    marshals: Marshals = ()
+    steps: Steps = 0
 
 
 class StaffSeen(Record):
     """What everyone sees of the staff (RULES.md §8): how many servants the face-down pile holds
     (not which, nor their order), the face-up display, the marshals and the steps allowed."""
 
-    pile_size: Int = 0
+    pile_size: Annotated[int, count_to(CENSUS.servants)] = 0
     display: Servants = ()
-    marshals: Annotated[tuple[Spot, ...], msgspec.Meta(max_length=6)] = ()
-    steps: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    marshals: Marshals = ()
+    steps: Steps = 0
 
 
-__all__ = ["Spot", "StaffSeen", "StaffState"]
+__all__ = ["BuildingCount", "Path", "Spot", "StaffSeen", "StaffState"]
 
 
 class StaffTally(Record):
@@ -52,5 +61,6 @@ class StaffTally(Record):
     servant, and how many of those are leftover market tiles received at the game's end (round
     3 only: they are not deducted)."""
 
-    unserved: Annotated[int, msgspec.Meta(ge=0, le=64)] = 0
-    leftover: Annotated[int, msgspec.Meta(ge=0, le=8)] = 0
+    unserved: BuildingCount = 0
+    # At most every market tile but one and the tile hidden under each (power.end-hidden).
+    leftover: Annotated[int, count_to(CENSUS.leftovers)] = 0

@@ -24,7 +24,7 @@ from ...events import BuildingPlaced, BuildingRemoved, Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
 from ...places import beyond_supply, tiles_in_play
-from ...records import Int, Many, counts_of
+from ...records import counts_of
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Line, Position, PositionPlayer, building_type, majority_lines, tally_majority_lines
@@ -33,7 +33,7 @@ from ...tally import Tally
 from ...tally_checks import field, given, most_leftovers
 from ...violations import Violation
 from ..craftsmen.rules import BuilderRedesign
-from .model import Spot, StaffSeen, StaffState, StaffTally
+from .model import BuildingCount, Path, Spot, StaffSeen, StaffState, StaffTally
 
 DATA = load_data("staff")
 SERVANTS: dict[str, int] = dict(DATA["servants"])
@@ -51,7 +51,7 @@ class MoveMarshal(Action, tag="move-marshal"):
     walks through, one per step (each orthogonally next to the one before, through open sides,
     onto a tile); an empty path leaves the marshal where it stands."""
 
-    path: Many[Spot] = ()
+    path: Path = ()
 
 
 class ServantsLaid(Event, tag="servants-laid"):
@@ -71,7 +71,7 @@ class MarshalMoved(Event, tag="marshal-moved"):
 class StaffLine(Line, tag="staff"):
     """staff.score: buildings without a servant (`unserved`) and the points lost (<= 0)."""
 
-    unserved: Int
+    unserved: BuildingCount
 
     after_buildings: ClassVar[bool] = True  # listed right after the building types
     rule: ClassVar[str] = "staff.score"

@@ -6,10 +6,11 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import Record, Text
+from ...census import CENSUS
+from ...records import Record, Text, up_to
 
-Cards = Annotated[tuple[Text, ...], msgspec.Meta(max_length=16)]
-Seat = Annotated[int, msgspec.Meta(ge=0, le=5)]
+Cards = Annotated[tuple[Text, ...], up_to(CENSUS.thieves)]
+Seat = Annotated[int, msgspec.Meta(ge=0, le=CENSUS.players - 1)]
 
 
 class ThievesState(Record):
@@ -18,7 +19,7 @@ class ThievesState(Record):
     the end of a turn until the next player takes an action, `ended` is the seat whose turn
     ended, `last` the seat of the last thief of this window (None before the first theft)."""
 
-    hands: Annotated[tuple[Cards, ...], msgspec.Meta(max_length=6)] = ()
+    hands: Annotated[tuple[Cards, ...], up_to(CENSUS.players)] = ()
     played: Cards = ()
     out: Cards = ()
     window: bool = False

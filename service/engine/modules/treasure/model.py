@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
+from ...census import CENSUS
+from ...records import HIDDEN, Int, PerType, Record, Text, count_to, up_to
 
-from ...records import HIDDEN, Int, PerType, Record, Text
-
-# Chests by colour (building type); there are 42 in all.
-Chests = Annotated[tuple[Text, ...], msgspec.Meta(max_length=42)]
-Room = Annotated[tuple[Text, ...], msgspec.Meta(max_length=4)]
+# Chests by colour (building type).
+Chests = Annotated[tuple[Text, ...], up_to(CENSUS.chests)]
+Room = Annotated[tuple[Text, ...], up_to(CENSUS.room_size)]
+Rooms = Annotated[tuple[Room, ...], up_to(CENSUS.rooms)]
+ChestCount = Annotated[int, count_to(CENSUS.chests)]
 
 
 class TreasureState(Record):
@@ -28,7 +29,7 @@ class TreasureState(Record):
     """
 
     bag: Annotated[Chests, HIDDEN] = ()
-    rooms: Annotated[tuple[Room, ...], msgspec.Meta(max_length=3)] = ()
+    rooms: Rooms = ()
     closed: bool = False
     passing: Room = ()
     receiver: Int | None = None
@@ -39,15 +40,15 @@ class TreasureSeen(Record):
     """What everyone sees of the treasure chamber (RULES.md §8): the rooms, how many chests the
     bag holds (not their order), whether rooms are still refilled, and chests passing round."""
 
-    rooms: Annotated[tuple[Room, ...], msgspec.Meta(max_length=3)] = ()
-    bag_size: Int = 0
+    rooms: Rooms = ()
+    bag_size: ChestCount = 0
     closed: bool = False
     passing: Room = ()
     receiver: Int | None = None
     room: Int = 0
 
 
-__all__ = ["TreasureSeen", "TreasureState"]
+__all__ = ["ChestCount", "TreasureSeen", "TreasureState"]
 
 
 class TreasureTally(Record):

@@ -15,17 +15,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations, product
-from typing import Annotated, ClassVar
+from typing import ClassVar
 
-import msgspec
 from msgspec.structs import replace
 
-from ...actions import Action, CardList
+from ...actions import Action, CardList, CoinList
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
 from ...places import beyond_supply, tiles_in_play
-from ...records import Int, PerType, Text, counts_of, per_type
+from ...records import Int, PerType, counts_of, per_type
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, payment_values, register
 from ...scoring import Line, Position, PositionPlayer, building_type, shared_places
@@ -34,7 +33,7 @@ from ...tally import Tally
 from ...tally_checks import over_buildings, over_table
 from ...violations import Violation
 from ..dirk import GiveToDirk
-from .model import TreasureSeen, TreasureState, TreasureTally
+from .model import ChestCount, Room, TreasureSeen, TreasureState, TreasureTally
 
 DATA = load_data("treasure")
 CHESTS: dict[str, int] = dict(DATA["chests"])
@@ -54,9 +53,9 @@ class BuyTreasure(Action, tag="buy-treasure"):
 
     room: Int
     payment: CardList
-    buildings: Annotated[tuple[Text, ...], msgspec.Meta(max_length=64)] = ()
+    buildings: Room = ()  # one per chest of the room
     # change.spend: coins of the player that count in the payment (any currencies).
-    coins: CardList | None = None
+    coins: CoinList | None = None
 
     module_fields: ClassVar[dict[str, tuple[str, str]]] = {"coins": ("change", "change.spend")}
 
@@ -66,7 +65,7 @@ class PlaceChests(Action, tag="place-chests"):
     that take one each (a chest of the building's colour); every chest that fits must be
     placed, the rest pass on to the left."""
 
-    buildings: Annotated[tuple[Text, ...], msgspec.Meta(max_length=64)] = ()
+    buildings: Room = ()  # one per chest passed on
 
 
 class ChestsPlaced(Event, tag="chests-placed"):
@@ -102,7 +101,7 @@ class TreasureLine(Line, tag="treasure"):
 
     rule: ClassVar[str] = "treasure.score"
 
-    count: Int
+    count: ChestCount
     place: Int | None
 
 

@@ -6,10 +6,18 @@ from typing import Annotated
 
 import msgspec
 
-from ...records import HIDDEN, Many, PerType, Record, Text
+from ...census import CENSUS
+from ...records import HIDDEN, PerType, Record, Text, count_to, up_to
 
 Coord = Annotated[int, msgspec.Meta(ge=-64, le=64)]
-Colours = Annotated[tuple[Text, ...], msgspec.Meta(max_length=42)]
+Colours = Annotated[tuple[Text, ...], up_to(CENSUS.inhabitants)]
+Seats = up_to(CENSUS.players)  # one disc per seat
+# vendors.setup: the inhabitants chosen for the disc.
+OnDisc = Annotated[tuple[Text, ...], up_to(CENSUS.on_disc)]
+# vendors.score: the sizes of the sets of different colours: no more sets than inhabitants of
+# one colour, none larger than the colours.
+InhabitantCount = Annotated[int, count_to(CENSUS.inhabitants)]
+Sets = Annotated[tuple[Annotated[int, count_to(CENSUS.colours)], ...], up_to(CENSUS.per_colour)]
 
 
 class Disc(Record):
@@ -23,7 +31,7 @@ class Disc(Record):
     vendors.visit is pending (the building stands at (x, y)).
     """
 
-    inhabitants: Annotated[tuple[Text, ...], msgspec.Meta(max_length=6), HIDDEN] = ()
+    inhabitants: Annotated[tuple[Text, ...], up_to(CENSUS.colours), HIDDEN] = ()  # one of each colour
     chosen: bool = False
     x: Annotated[Coord, HIDDEN] = 0
     y: Annotated[Coord, HIDDEN] = 0
@@ -41,7 +49,7 @@ class VendorsState(Record):
     choose go into it); views show it once every player has chosen."""
 
     supply: Annotated[Colours, HIDDEN] = ()
-    discs: Annotated[tuple[Disc, ...], msgspec.Meta(max_length=6)] = ()
+    discs: Annotated[tuple[Disc, ...], Seats] = ()
 
 
 class VendorsSeen(Record):
@@ -49,10 +57,10 @@ class VendorsSeen(Record):
     before that only the viewer's own disc, the others' as null, and no supply (null)."""
 
     supply: Colours | None = None
-    discs: Many[Disc | None] = ()
+    discs: Annotated[tuple[Disc | None, ...], Seats] = ()
 
 
-__all__ = ["Disc", "VendorsSeen", "VendorsState"]
+__all__ = ["Disc", "InhabitantCount", "OnDisc", "Sets", "VendorsSeen", "VendorsState"]
 
 
 class VendorsTally(Record):

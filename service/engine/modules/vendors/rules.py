@@ -20,7 +20,7 @@ from ...actions import Action
 from ...catalogue import FOUNTAIN, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
-from ...records import Int, Many, Text, counts_of, per_type
+from ...records import Text, counts_of, per_type
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Line, Position, PositionPlayer, building_type
@@ -28,7 +28,7 @@ from ...state import GameState, PlacedTile, Player, Tile
 from ...tally import Tally
 from ...tally_checks import field, given, over_buildings, over_table
 from ...violations import Violation
-from .model import Disc, VendorsSeen, VendorsState, VendorsTally
+from .model import Disc, InhabitantCount, OnDisc, Sets, VendorsSeen, VendorsState, VendorsTally
 
 DATA = load_data("vendors")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -45,7 +45,7 @@ class ChooseInhabitants(Action, tag="choose-inhabitants"):
     """vendors.setup: the three inhabitants (colours, all different) for the disc and the space
     next to the fountain where the disc stands."""
 
-    inhabitants: Many[Text]
+    inhabitants: OnDisc
     x: Coord
     y: Coord
 
@@ -112,8 +112,8 @@ class VendorsLine(Line, tag="vendors"):
 
     rule: ClassVar[str] = "vendors.score"
 
-    inhabitants: Int
-    sets: Many[Int]
+    inhabitants: InhabitantCount
+    sets: Sets
 
 
 def colour_of(tile: Tile) -> str | None:

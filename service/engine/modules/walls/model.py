@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
+from ...census import CENSUS
+from ...records import Record, Text, up_to
 
-from ...records import Record, Text
-
-Cards = Annotated[tuple[Text, ...], msgspec.Meta(max_length=16)]
+Cards = Annotated[tuple[Text, ...], up_to(CENSUS.wall_cards)]
 
 
 class UsedWall(Record):
@@ -26,7 +25,7 @@ class WallsState(Record):
     and used, as added walls on a tile (walls.action). The rest are in the deck."""
 
     aside: Cards = ()
-    used: Annotated[tuple[UsedWall, ...], msgspec.Meta(max_length=16)] = ()
+    used: Annotated[tuple[UsedWall, ...], up_to(CENSUS.wall_cards)] = ()
 
 
 __all__ = ["UsedWall", "WallsState"]

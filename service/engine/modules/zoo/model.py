@@ -6,9 +6,15 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from ...records import HIDDEN, Int, Record, Text
+from ...census import CENSUS
+from ...records import HIDDEN, Record, Text, count_to, up_to
 
-Kinds = Annotated[tuple[Text, ...], msgspec.Meta(max_length=24)]
+Kinds = Annotated[tuple[Text, ...], up_to(CENSUS.animals)]
+# zoo.setup: the animals put back in the box unseen.
+Removed = Annotated[tuple[Text, ...], up_to(CENSUS.animals_removed)]
+# Animals that were in play (discarded on reaching Dirk, on the tiles, scored).
+InPlay = Annotated[tuple[Text, ...], up_to(CENSUS.animals_in_play)]
+AnimalCount = Annotated[int, count_to(CENSUS.animals_in_play)]
 
 
 class ZooState(Record):
@@ -16,8 +22,8 @@ class ZooState(Record):
     back in the box unseen at setup, and those discarded on reaching Dirk."""
 
     supply: Annotated[Kinds, HIDDEN] = ()
-    removed: Annotated[Kinds, HIDDEN] = ()  # put back unseen (RULES.md §Z)
-    discarded: Kinds = ()
+    removed: Annotated[Removed, HIDDEN] = ()  # put back unseen (RULES.md §Z)
+    discarded: InPlay = ()
 
 
 class ZooSeen(Record):
@@ -25,9 +31,9 @@ class ZooSeen(Record):
     the supply and how many were put back unseen, not which; those discarded on reaching Dirk
     (they lay face up on the market)."""
 
-    supply_size: Int = 0
-    removed_size: Int = 0
-    discarded: Kinds = ()
+    supply_size: Annotated[int, count_to(CENSUS.animals)] = 0
+    removed_size: Annotated[int, count_to(CENSUS.animals_removed)] = 0
+    discarded: InPlay = ()
 
 
 class AnimalStep(Record):
@@ -39,13 +45,17 @@ class AnimalStep(Record):
     side: Literal["N", "E", "S", "W"]
 
 
+# zoo.move: a card of value v moves animals v steps at most.
+Steps = Annotated[tuple[AnimalStep, ...], up_to(CENSUS.money_value)]
+
+
 # Actions and events subclass the engine's unions; they are declared in rules.py, which may
 # import the engine. Only data lives here: what the game state holds and what views show.
-__all__ = ["AnimalStep", "ZooSeen", "ZooState"]
+__all__ = ["AnimalCount", "AnimalStep", "Steps", "ZooSeen", "ZooState"]
 
 
 class ZooTally(Record):
     """zoo.score at a real table: the animals standing on the player's gardens that hold animals
     of one kind only (each such garden scores 1 per animal; other animals score nothing)."""
 
-    animals: Annotated[int, msgspec.Meta(ge=0, le=24)] = 0
+    animals: AnimalCount = 0

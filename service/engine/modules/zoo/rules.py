@@ -15,7 +15,7 @@ from ...catalogue import CATALOGUE, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
 from ...grid import layout_of
-from ...records import Int, Many, Text
+from ...records import Text
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Line, Position, PositionPlayer
@@ -23,7 +23,7 @@ from ...state import GameState, PlacedTile, Player
 from ...tally import Tally
 from ...tally_checks import field, given, over_table
 from ...violations import Violation
-from .model import AnimalStep, ZooSeen, ZooState, ZooTally
+from .model import AnimalCount, AnimalStep, Steps, ZooSeen, ZooState, ZooTally
 
 DATA = load_data("zoo")
 KINDS: tuple[str, ...] = tuple(DATA["kinds"])
@@ -39,7 +39,7 @@ class MoveAnimals(Action, tag="move-animals"):
     card the animals stay where they are."""
 
     card: Text | None = None
-    steps: Many[AnimalStep] = ()
+    steps: Steps = ()
 
 
 class AnimalsArrived(Event, tag="animals-arrived"):
@@ -63,7 +63,7 @@ class ZooLine(Line, tag="zoo"):
 
     rule: ClassVar[str] = "zoo.score"
 
-    animals: Int
+    animals: AnimalCount
 
 
 def is_garden(tile: str) -> bool:
