@@ -22,6 +22,7 @@ from service.engine.modules.craftsmen.rules import (
     SwapMarketTiles,
     UseBlacksmith,
 )
+from service.engine.modules.vendors.rules import ChooseInhabitants, PlaceDisc, VisitVendor
 from service.engine.rules import pending_decision
 from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn
@@ -367,6 +368,29 @@ def test_craftsmen_use_one_allows_the_builder_after_a_purchase_is_placed_until_t
     state = allowed(state, move)
     assert ("arcades-9-open", -1, 0) in {(t.tile, t.x, t.y) for t in state.players[0].alhambra}
     refused(state, PassCraftsman(player="Ana", craftsman="stonemason"), "craftsmen.pass", "builder")
+
+
+@pytest.mark.rule("craftsmen.use-one")
+def test_craftsmen_use_one_allows_a_decision_the_builder_brings_about_before_the_pass() -> None:
+    """seeds 000.8, 000.9, 000.22 with craftsmen.use-one and vendors.visit: an ability used
+    while the pass is awaited may bring about a decision (the builder places a building on the
+    space of Ana's vendor disc: the visit, then the disc's new space); it comes first, and the
+    pass stays "at the end of their turn", every state between consistent."""
+    state = new_game(NAMES[:3], ("craftsmen", "vendors"), seed=1).state
+    for p in state.players:
+        state = allowed(state, ChooseInhabitants(player=p.name, inhabitants=("garden", "tower", "pavilion"),
+                                                 x=1, y=0))
+    state = ana(state, "builder", "stonemason", reserves={"Ana": ["garden-10-open"]})
+    state = allowed(state, TakeMoney(player="Ana", cards=state.display[:1]))
+    state = allowed(state, BuilderRedesign(player="Ana", tile="garden-10-open", x=1, y=0))
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "vendors.visit"
+    refused(state, PassCraftsman(player="Ana", craftsman="builder"), "vendors.visit")
+    state = play(state, VisitVendor(player="Ana"), PlaceDisc(player="Ana", x=2, y=0)).state
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "craftsmen.pass" and state.active.name == "Ana"
+    after = allowed(state, PassCraftsman(player="Ana", craftsman="builder"))
+    assert after.active.name == "Ben" and cs(after).face_down[1] == "builder"
 
 
 @pytest.mark.rule("craftsmen.use-one")

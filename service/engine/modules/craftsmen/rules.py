@@ -20,8 +20,9 @@ Decisions where RULES.md is silent:
   tiles are placed at the end of the game): free actions before, between or after the turn's
   actions, also while held buildings are placed, and after the last action (a take-money, a
   purchase placed) until the craftsman is passed: `pass-craftsman` is awaited together with
-  them (craftsmen.use-one). A scoring card a blacksmith draws then, past the turn's scoring
-  step, is resolved at once, before the pass (still at the end of the turn).
+  them (craftsmen.use-one). One used then asks for the pass again after any decision it
+  brought about (a vendor's visit); a scoring card a blacksmith draws then, past the turn's
+  scoring step, is resolved at once, before the pass (still at the end of the turn).
 - The face-down card is turned up at end-of-turn position 71, right after the pass (70): the
   first player's third card at the end of their first turn, every received card at the end of
   its receiver's next turn.
@@ -210,7 +211,14 @@ def _mark_used(state: GameState, kind: str, ctx: Context) -> GameState:
     card = card_of(state, seat, kind)
     assert card is not None
     ctx.events.append(CraftsmanUsed(player=state.players[seat].name, craftsman=card))
-    return replace(state, craftsmen=replace(_cs(state), used=card))
+    cs = replace(_cs(state), used=card)
+    if cs.passing:
+        # Used while the pass was awaited (craftsmen.use-one): the end of the turn goes on again
+        # from the pass, after any decision the ability brought about (a vendor's visit after a
+        # builder's move), so the pass stays the turn's last decision.
+        cs = replace(cs, passing=False)
+        state = replace(state, turn=replace(state.turn, ending=PASS))
+    return replace(state, craftsmen=cs)
 
 
 def _value(cards: tuple[str, ...]) -> int:
@@ -563,9 +571,9 @@ def check_blacksmith(state: GameState, action: UseBlacksmith) -> list[Violation]
 def apply_blacksmith(state: GameState, action: UseBlacksmith, ctx: Context) -> GameState:
     """A scoring card drawn is set aside; its round is held at the end of this turn (step 40),
     or at once when the turn is past that step, waiting for the pass (seed 000.18)."""
-    state = _mark_used(state, "blacksmith", ctx)
-    state = refill_display(state, ctx, DATA["blacksmith_display"])
-    return scoring_step(state, ctx) if _cs(state).passing else state
+    late = _cs(state).passing
+    state = refill_display(_mark_used(state, "blacksmith", ctx), ctx, DATA["blacksmith_display"])
+    return scoring_step(state, ctx) if late else state
 
 
 def candidates_blacksmith(state: GameState, seat: int) -> Iterator[UseBlacksmith]:
