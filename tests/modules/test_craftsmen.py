@@ -358,7 +358,8 @@ def test_craftsmen_use_one_allows_the_builder_after_a_purchase_is_placed_until_t
     """seeds 000.8, 000.22, 000.23 with craftsmen.use-one ("also after a purchase ... until the
     craftsman is passed"): "Builder: The builder gives a redesign action." "In this action, one
     building may even be moved from one location in the Alhambra to another". Once the bought
-    building is placed the turn waits for the pass, and the builder may still move a building."""
+    building is placed the turn waits for the pass, and the builder may still move a building;
+    once the craftsman is passed, no more."""
     state = allowed(ana(cgame(), "builder", "stonemason", **BOUGHT), BUY)  # type: ignore[arg-type]
     state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=0, y=1))
     waiting = pending_decision(state)
@@ -368,6 +369,8 @@ def test_craftsmen_use_one_allows_the_builder_after_a_purchase_is_placed_until_t
     state = allowed(state, move)
     assert ("arcades-9-open", -1, 0) in {(t.tile, t.x, t.y) for t in state.players[0].alhambra}
     refused(state, PassCraftsman(player="Ana", craftsman="stonemason"), "craftsmen.pass", "builder")
+    passed = allowed(state, PassCraftsman(player="Ana", craftsman="builder"))
+    refused(passed, BuilderRedesign(player="Ana", tile="arcades-9-open", x=1, y=0), "base.turn.order", "Ben")
 
 
 @pytest.mark.rule("craftsmen.use-one")

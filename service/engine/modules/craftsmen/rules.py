@@ -275,9 +275,10 @@ def pending(state: GameState) -> Pending | None:
     if cs is None or not cs.passing or state.phase != "play":
         return None
     what = (f"pass the used {cs.used}" if cs.used else
-            f"pass one of {list(cs.face_up[state.turn.player])} (after using its ability, if they wish)")
-    return Pending(seat=state.turn.player, rule="craftsmen.pass",
-                   what=f"{what} to the left neighbour (pass-craftsman)",
+            f"pass one of {list(cs.face_up[state.turn.player])}") + " to the left neighbour (pass-craftsman)"
+    if cs.used is None:
+        what += "; until then one of them may still be used"
+    return Pending(seat=state.turn.player, rule="craftsmen.pass", what=what,
                    actions=(PassCraftsman, *FREE_ABILITIES))
 
 
