@@ -332,7 +332,7 @@ def take_limit(state: GameState, action: TakeMoney) -> int:
     if not action.goldsmith:
         return 0
     if check_take(state, action):
-        return _value(action.cards)  # the base game finds nothing more to refuse
+        return _value(action.cards)  # no total is over it: the refusal is the goldsmith's alone
     return int(DATA["goldsmith_take_at_most"])
 
 
