@@ -22,6 +22,7 @@ from service.engine.modules.craftsmen.rules import (
     SwapMarketTiles,
     UseBlacksmith,
 )
+from service.engine.modules.vendors.rules import ChooseInhabitants, PlaceDisc, VisitVendor
 from service.engine.rules import pending_decision
 from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn
@@ -153,7 +154,7 @@ def test_craftsmen_pass_allows_either_face_up_card_when_none_was_used() -> None:
     state = after_take()
     waiting = pending_decision(state)
     assert waiting is not None and waiting.rule == "craftsmen.pass" and state.active.name == "Ana"
-    listed, _ = legal_actions(state)
+    listed = [a for a in legal_actions(state)[0] if isinstance(a, PassCraftsman)]
     assert sorted(listed, key=str) == [PassCraftsman(player="Ana", craftsman="builder"),
                                        PassCraftsman(player="Ana", craftsman="stonemason")]
     refused(state, TakeMoney(player="Ben", cards=state.display[:1]), "craftsmen.pass", "Ana")  # must pass
@@ -315,6 +316,124 @@ def test_craftsmen_use_one_refuses_a_second_ability_in_the_turn() -> None:
     assert placing.turn.actions == 0 and cs(placing).used == "carpenter"
     refused(placing, BuilderRedesign(player="Ana", tile="arcades-9-open", x=0, y=1), "craftsmen.use-one",
             "carpenter")
+
+
+# Ana (stonemason and goldsmith face up, the blacksmith face down) takes blue-1-a; the display
+# is refilled with blue-9-a, and she holds blue-2-a to exchange for it.
+TAKE = {"hands": {"Ana": ["blue-2-a"]}, "display": ["blue-1-a", "green-2-a", "yellow-3-a", "orange-4-a"],
+        "deck_top": ["blue-9-a"]}
+EXCHANGE = ExchangeMoney(player="Ana", give="blue-2-a", take="blue-9-a")
+
+
+def took_money(*cards: str, goldsmith: bool | None = None) -> GameState:
+    state = ana(cgame(), *cards or ("stonemason", "goldsmith"), down="blacksmith", **TAKE)  # type: ignore[arg-type]
+    state = allowed(state, TakeMoney(player="Ana", cards=("blue-1-a",), goldsmith=goldsmith))
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "craftsmen.pass" and "blue-9-a" in state.display
+    return state
+
+
+@pytest.mark.rule("craftsmen.use-one")
+def test_craftsmen_use_one_allows_an_ability_after_taking_money_until_the_pass() -> None:
+    """seeds 000.8, 000.9, 000.27 with craftsmen.use-one: "During their turn, a player may use
+    the special ability of one of their face up craftsmen." "At the end of their turn, the player
+    passes their used craftsman to their left neighbor." "Stonemason: Exchange one money card
+    from your hand with one money card of the same currency from the display." The turn lasts
+    until the craftsman is passed: after a take-money the stonemason's exchange is allowed and
+    listed; then the stonemason is the card to pass."""
+    state = took_money()
+    assert EXCHANGE in legal_actions(state)[0]
+    after = play(state, EXCHANGE)
+    assert event_types(after) == ["MoneyExchanged", "CraftsmanUsed"]  # the turn still waits
+    state = after.state
+    assert "blue-9-a" in state.players[0].hand and "blue-2-a" in state.display
+    assert cs(state).used == "stonemason" and state.active.name == "Ana"
+    assert legal_actions(state)[0] == [PassCraftsman(player="Ana", craftsman="stonemason")]
+    passed = allowed(state, PassCraftsman(player="Ana", craftsman="stonemason"))
+    assert passed.active.name == "Ben" and cs(passed).face_down[1] == "stonemason"
+
+
+@pytest.mark.rule("craftsmen.use-one")
+def test_craftsmen_use_one_allows_the_builder_after_a_purchase_is_placed_until_the_pass() -> None:
+    """seeds 000.8, 000.22, 000.23 with craftsmen.use-one ("also after a purchase ... until the
+    craftsman is passed"): "Builder: The builder gives a redesign action." "In this action, one
+    building may even be moved from one location in the Alhambra to another". Once the bought
+    building is placed the turn waits for the pass, and the builder may still move a building;
+    once the craftsman is passed, no more."""
+    state = allowed(ana(cgame(), "builder", "stonemason", **BOUGHT), BUY)  # type: ignore[arg-type]
+    state = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=0, y=1))
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "craftsmen.pass"
+    move = BuilderRedesign(player="Ana", tile="arcades-9-open", x=-1, y=0)
+    assert move in legal_actions(state)[0]
+    state = allowed(state, move)
+    assert ("arcades-9-open", -1, 0) in {(t.tile, t.x, t.y) for t in state.players[0].alhambra}
+    refused(state, PassCraftsman(player="Ana", craftsman="stonemason"), "craftsmen.pass", "builder")
+    passed = allowed(state, PassCraftsman(player="Ana", craftsman="builder"))
+    refused(passed, BuilderRedesign(player="Ana", tile="arcades-9-open", x=1, y=0), "base.turn.order", "Ben")
+
+
+@pytest.mark.rule("craftsmen.use-one")
+def test_craftsmen_use_one_allows_a_decision_the_builder_brings_about_before_the_pass() -> None:
+    """seeds 000.8, 000.9, 000.22 with craftsmen.use-one and vendors.visit: an ability used
+    while the pass is awaited may bring about a decision (the builder places a building on the
+    space of Ana's vendor disc: the visit, then the disc's new space); it comes first, and the
+    pass stays "at the end of their turn", every state between consistent."""
+    state = new_game(NAMES[:3], ("craftsmen", "vendors"), seed=1).state
+    for p in state.players:
+        state = allowed(state, ChooseInhabitants(player=p.name, inhabitants=("garden", "tower", "pavilion"),
+                                                 x=1, y=0))
+    state = ana(state, "builder", "stonemason", reserves={"Ana": ["garden-10-open"]})
+    state = allowed(state, TakeMoney(player="Ana", cards=state.display[:1]))
+    state = allowed(state, BuilderRedesign(player="Ana", tile="garden-10-open", x=1, y=0))
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "vendors.visit"
+    refused(state, PassCraftsman(player="Ana", craftsman="builder"), "vendors.visit")
+    state = play(state, VisitVendor(player="Ana"), PlaceDisc(player="Ana", x=2, y=0)).state
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "craftsmen.pass" and state.active.name == "Ana"
+    after = allowed(state, PassCraftsman(player="Ana", craftsman="builder"))
+    assert after.active.name == "Ben" and cs(after).face_down[1] == "builder"
+
+
+@pytest.mark.rule("craftsmen.use-one")
+def test_craftsmen_use_one_refuses_after_taking_money_a_second_use_another_seat_or_after_the_pass() -> None:
+    """seeds 000.8, 000.9 with craftsmen.use-one: "a player may use the special ability of one
+    of their face up craftsmen" (once, until the craftsman is passed). After a goldsmith's take
+    the stonemason is a second use; the face-down blacksmith is not face up; Ben may not act in
+    Ana's turn; once Ana has passed, her turn is over."""
+    gold = allowed(ana(cgame(), "stonemason", "goldsmith", down="blacksmith", **{
+        **TAKE, "display": ["blue-3-a", "blue-5-a", "green-2-a", "orange-4-a"],
+        "deck_top": ["blue-9-a", "blue-8-a"]}),  # type: ignore[arg-type]
+        TakeMoney(player="Ana", cards=("blue-3-a", "blue-5-a"), goldsmith=True))
+    assert cs(gold).used == "goldsmith" and pending_decision(gold) is not None
+    refused(gold, EXCHANGE, "craftsmen.use-one", "goldsmith")
+    assert legal_actions(gold)[0] == [PassCraftsman(player="Ana", craftsman="goldsmith")]
+    state = took_money()
+    refused(state, UseBlacksmith(player="Ana"), "craftsmen.blacksmith", "blacksmith")  # face down
+    refused(state, ExchangeMoney(player="Ben", give=state.players[1].hand[0], take="blue-9-a"),
+            "craftsmen.pass", "Ana")
+    passed = allowed(state, PassCraftsman(player="Ana", craftsman="goldsmith"))
+    refused(passed, EXCHANGE, "base.turn.order", "Ben")
+
+
+@pytest.mark.rule("craftsmen.blacksmith")
+def test_craftsmen_blacksmith_allows_a_scoring_card_drawn_after_taking_money_resolved_this_turn() -> None:
+    """seeds 000.16, 000.18: "Blacksmith: Increase the display of money cards to 6
+    immediately." "If, when increasing the display, a scoring card is revealed, it is resolved at
+    the end of the player's turn." Used after a take-money, past the turn's scoring step, its
+    scoring card is resolved at once, before the pass: still Ana's turn."""
+    state = ana(cgame(), "blacksmith", "stonemason", down="goldsmith",
+                **{**TAKE, "deck_top": ["blue-9-a", "scoring-1", "green-7-a", "green-8-a"]})  # type: ignore[arg-type]
+    state = allowed(state, TakeMoney(player="Ana", cards=("blue-1-a",)))
+    assert len(state.display) == 4 and state.rounds_held == ()
+    outcome = play(state, UseBlacksmith(player="Ana"))
+    after = outcome.state
+    assert "ScoringRoundHeld" in event_types(outcome) and after.rounds_held == (1,)
+    assert after.scoring_called == () and [b.round for b in outcome.scoring] == [1]
+    assert len(after.display) == 6 and {"green-7-a", "green-8-a"} <= set(after.display)
+    assert after.active.name == "Ana" and pending_decision(after) is not None  # the pass is next
+    assert allowed(after, PassCraftsman(player="Ana", craftsman="blacksmith")).rounds_held == (1,)
 
 
 # --- craftsmen.dirk -------------------------------------------------------------------------
@@ -503,6 +622,28 @@ def test_craftsmen_goldsmith_refuses_nine_or_no_goldsmith() -> None:
     other = ana(cgame(), "builder", "stonemason", display=DISPLAY)
     refused(other, TakeMoney(player="Ana", cards=("blue-3-a", "blue-5-a"), goldsmith=True),
             "craftsmen.goldsmith", "goldsmith")
+
+
+@pytest.mark.rule("craftsmen.goldsmith")
+def test_craftsmen_goldsmith_refuses_a_take_marked_without_a_goldsmith_citing_only_that() -> None:
+    """seed 000.19: "Goldsmith: When taking money, you may take money cards worth a total of 8
+    (instead of 5)." A take marked as a goldsmith use by a player without a face-up goldsmith,
+    or who used another craftsman this turn (craftsmen.use-one), is refused for that alone: no
+    base.money.take message about a limit of 8 that is not theirs. With the goldsmith granted,
+    9 is refused by the limit of 8."""
+    take = TakeMoney(player="Ana", cards=("blue-3-a", "blue-5-a", "green-1-a"), goldsmith=True)
+    other = ana(cgame(), "builder", "stonemason", display=DISPLAY)
+    problems = validate(other, take)
+    assert [v.rule for v in problems] == ["craftsmen.goldsmith"], problems
+    assert "Ana has no face-up goldsmith" in problems[0].message
+    used = ana(cgame(), "goldsmith", "stonemason", display=[*DISPLAY[:3], "blue-9-a"],
+               hands={"Ana": ["blue-2-a"]})
+    used = allowed(used, ExchangeMoney(player="Ana", give="blue-2-a", take="blue-9-a"))
+    problems = validate(used, take)
+    assert [v.rule for v in problems] == ["craftsmen.use-one"], problems
+    assert "stonemason" in problems[0].message
+    granted = validate(ana(cgame(), "goldsmith", display=DISPLAY), take)
+    assert [v.rule for v in granted] == ["base.money.take"] and "at most 8" in granted[0].message
 
 
 # --- craftsmen.coiner -----------------------------------------------------------------------

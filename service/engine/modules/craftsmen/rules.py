@@ -18,7 +18,11 @@ Decisions where RULES.md is silent:
   craftsmen.use-one; an action naming two abilities too.
 - The abilities work during the holder's whole turn while it is played (not while leftover
   tiles are placed at the end of the game): free actions before, between or after the turn's
-  actions, also while held buildings are placed.
+  actions, also while held buildings are placed, and after the last action (a take-money, a
+  purchase placed) until the craftsman is passed: `pass-craftsman` is awaited together with
+  them (craftsmen.use-one). One used then asks for the pass again after any decision it
+  brought about (a vendor's visit); a scoring card a blacksmith draws then, past the turn's
+  scoring step, is resolved at once, before the pass (still at the end of the turn).
 - The face-down card is turned up at end-of-turn position 71, right after the pass (70): the
   first player's third card at the end of their first turn, every received card at the end of
   its receiver's next turn.
@@ -58,7 +62,7 @@ from ...base.buy import market_space, payments
 from ...base.money import duplicates
 from ...base.placement import held_tile
 from ...base.redesign import in_reserve, placed, removal_problems, swap_problems
-from ...base.turn import refill_display
+from ...base.turn import refill_display, scoring_step
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import BuildingPlaced, BuildingRemoved, BuildingReserved, Event
 from ...flow import with_player
@@ -125,6 +129,10 @@ class PassCraftsman(Action, tag="pass-craftsman"):
     """craftsmen.pass: the craftsman passed face down to the left neighbour."""
 
     craftsman: Text
+
+
+# The abilities that are actions of their own: usable until the craftsman is passed.
+FREE_ABILITIES = (UseBlacksmith, SwapMarketTiles, ExchangeMoney, BuilderRedesign)
 
 
 class CraftsmanUsed(Event, tag="craftsman-used"):
@@ -203,7 +211,14 @@ def _mark_used(state: GameState, kind: str, ctx: Context) -> GameState:
     card = card_of(state, seat, kind)
     assert card is not None
     ctx.events.append(CraftsmanUsed(player=state.players[seat].name, craftsman=card))
-    return replace(state, craftsmen=replace(_cs(state), used=card))
+    cs = replace(_cs(state), used=card)
+    if cs.passing:
+        # Used while the pass was awaited (craftsmen.use-one): the end of the turn goes on again
+        # from the pass, after any decision the ability brought about (a vendor's visit after a
+        # builder's move), so the pass stays the turn's last decision.
+        cs = replace(cs, passing=False)
+        state = replace(state, turn=replace(state.turn, ending=PASS))
+    return replace(state, craftsmen=cs)
 
 
 def _value(cards: tuple[str, ...]) -> int:
@@ -254,12 +269,17 @@ def start_passing(state: GameState, ctx: Context) -> GameState:
 
 
 def pending(state: GameState) -> Pending | None:
+    """craftsmen.pass, awaited with the abilities that take no action: craftsmen.use-one allows
+    one until the craftsman is passed (their checks refuse a second use)."""
     cs = state.craftsmen
     if cs is None or not cs.passing or state.phase != "play":
         return None
     what = (f"pass the used {cs.used}" if cs.used else
             f"pass one of {list(cs.face_up[state.turn.player])}") + " to the left neighbour (pass-craftsman)"
-    return Pending(seat=state.turn.player, rule="craftsmen.pass", what=what, actions=(PassCraftsman,))
+    if cs.used is None:
+        what += "; until then one of them may still be used"
+    return Pending(seat=state.turn.player, rule="craftsmen.pass", what=what,
+                   actions=(PassCraftsman, *FREE_ABILITIES))
 
 
 def check_pass(state: GameState, action: PassCraftsman) -> list[Violation]:
@@ -306,8 +326,14 @@ def check_take(state: GameState, action: TakeMoney) -> list[Violation]:
 
 
 def take_limit(state: GameState, action: TakeMoney) -> int:
-    """craftsmen.goldsmith: several cards may total up to 8."""
-    return int(DATA["goldsmith_take_at_most"]) if action.goldsmith else 0
+    """craftsmen.goldsmith: several cards may total up to 8. A goldsmith use that is refused
+    (check_take cites the craftsmen rule that forbids it) leaves the total unjudged: the base
+    game's limit of 5 is not what the take asked for, nor is the goldsmith's 8 granted."""
+    if not action.goldsmith:
+        return 0
+    if check_take(state, action):
+        return _value(action.cards)  # no total is over it: the refusal is the goldsmith's alone
+    return int(DATA["goldsmith_take_at_most"])
 
 
 def check_buy(state: GameState, action: BuyBuilding) -> list[Violation]:
@@ -544,9 +570,11 @@ def check_blacksmith(state: GameState, action: UseBlacksmith) -> list[Violation]
 
 
 def apply_blacksmith(state: GameState, action: UseBlacksmith, ctx: Context) -> GameState:
-    """A scoring card drawn is set aside; its round is held at the end of this turn (step 40)."""
-    state = _mark_used(state, "blacksmith", ctx)
-    return refill_display(state, ctx, DATA["blacksmith_display"])
+    """A scoring card drawn is set aside; its round is held at the end of this turn (step 40),
+    or at once when the turn is past that step, waiting for the pass (seed 000.18)."""
+    late = _cs(state).passing
+    state = refill_display(_mark_used(state, "blacksmith", ctx), ctx, DATA["blacksmith_display"])
+    return scoring_step(state, ctx) if late else state
 
 
 def candidates_blacksmith(state: GameState, seat: int) -> Iterator[UseBlacksmith]:

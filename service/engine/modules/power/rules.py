@@ -1,9 +1,10 @@
 """Buildings of Power (RULES.md §P, seed 000): twelve special tiles replace base tiles. Strength
 and prosperity tiles get a die when bought: black dice let a second wall score, white dice lower
 later prices. Architecture and wisdom may be used at the end of the turn they were bought (the
-player may decline): the red die says how many tiles (or money cards) to draw; one is hidden
-under a market tile (or kept), or none, the rest go back on top in the player's order. Hidden
-tiles still on the market at the end go to the two richest in that currency."""
+player may decline): the red die says how many tiles (or money cards) to draw; one must be
+hidden under a market tile (or kept), the rest go back on top in the player's order (all of
+them only when no market tile can take one, or when a drawn scoring card is resolved instead).
+Hidden tiles still on the market at the end go to the two richest in that currency."""
 
 from __future__ import annotations
 
@@ -66,9 +67,9 @@ class DeclinePower(Action, tag="decline-power"):
 
 
 class HideTile(Action, tag="hide-tile"):
-    """power.architecture: hide `tile` (one of those drawn) under the market tile `under`, or
-    hide nothing (no `tile`, no `under`); the others go back on top of the bag, `order[0]` on
-    top."""
+    """power.architecture: hide `tile` (one of those drawn) under the market tile `under`; the
+    others go back on top of the bag, `order[0]` on top. Hiding nothing (no `tile`, no `under`:
+    every drawn tile goes back) only when no market tile can take one (power.end-of-turn)."""
 
     tile: Text | None = None
     under: Text | None = None
@@ -77,8 +78,9 @@ class HideTile(Action, tag="hide-tile"):
 
 class KeepCard(Action, tag="keep-card"):
     """power.wisdom: keep `card` (one of those drawn), or hold the scoring round of the drawn
-    scoring card `score` instead, or keep nothing (neither); the others go back on top of the
-    deck, `order[0]` on top."""
+    scoring card `score` instead; the others go back on top of the deck, `order[0]` on top.
+    Keeping nothing (neither: every drawn card goes back) only when no money card was drawn
+    (power.end-of-turn)."""
 
     card: Text | None = None
     score: Text | None = None
@@ -299,15 +301,31 @@ def pending(state: GameState) -> Pending | None:
     # how many.
     n = len(power.drawn)
     if kind == "architecture":
-        return Pending(seat=seat, rule="power.architecture",
-                       what=f"hide one of the {n} drawn tiles under a market tile, or none (hide-tile)",
-                       own_what=f"hide one of the drawn tiles {list(power.drawn)} under a market "
-                                "tile, or none (hide-tile)",
-                       actions=(HideTile,))
+        # Which market tiles have a tile under them is public; which tiles were drawn is not.
+        free = _free_market_tiles(state)
+        told = ("hide one of the {} under one of the market tiles " + str(free) if free else
+                "put the {} back: no market tile can take one") + " (hide-tile)"
+        return Pending(seat=seat, rule="power.architecture", what=told.format(f"{n} drawn tiles"),
+                       own_what=told.format(f"drawn tiles {list(power.drawn)}"), actions=(HideTile,))
+    # Whether a money or a scoring card was drawn only the player sees.
     return Pending(seat=seat, rule="power.wisdom",
-                   what=f"keep one of the {n} drawn cards, or none (keep-card)",
-                   own_what=f"keep one of the drawn cards {list(power.drawn)}, or none (keep-card)",
+                   what=f"keep one of the {n} drawn cards (keep-card)",
+                   own_what=_keep_what(power),
                    actions=(KeepCard,))
+
+
+def _keep_what(power: PowerState) -> str:
+    drawn = list(power.drawn)
+    scoring = [c for c in drawn if c in CATALOGUE.scoring_cards]
+    resolve = f", or hold the scoring round of {' or '.join(scoring)}" if scoring else ""
+    first = (f"keep one money card of the drawn cards {drawn}" if _money_drawn(power) else
+             f"put the drawn cards {drawn} back (no money card to keep)")
+    return f"{first}{resolve} (keep-card)"
+
+
+def _money_drawn(power: PowerState) -> bool:
+    """power.end-of-turn: a money card was drawn, so one must be kept (or a scoring card resolved)."""
+    return any(c in CATALOGUE.money for c in power.drawn)
 
 
 def check_offer(state: GameState, action: UsePower | DeclinePower) -> list[Violation]:
@@ -358,18 +376,24 @@ def _free_market_tiles(state: GameState) -> list[str]:
 
 
 def check_hide(state: GameState, action: HideTile) -> list[Violation]:
-    """power.architecture, power.end-of-turn: one drawn tile under a free market tile, or none
-    (every drawn tile goes back); `order` lists the tiles that go back."""
+    """power.architecture, power.end-of-turn: one drawn tile under a free market tile; none
+    (every drawn tile goes back) only when no market tile can take one; `order` lists the tiles
+    that go back."""
     power = _power(state)
+    free = _free_market_tiles(state)
     if action.tile is None:
         if action.under is not None:
             return [Violation("power.architecture", f"`under` is {action.under}, but no tile is named "
                                                     "to hide (`tile`)")]
+        if free:  # once the die is rolled, no free look at the tiles
+            return [Violation("power.end-of-turn", f"name one of the drawn tiles {list(power.drawn)} "
+                                                   f"(`tile`) to hide under one of the market tiles "
+                                                   f"{free} (`under`): once the red die is rolled, "
+                                                   "one drawn tile must be hidden")]
         return _order_problem("power.architecture", list(power.drawn), action.order)
     if action.tile not in power.drawn:
         return [Violation("power.architecture",
                           f"{action.tile} is not among the drawn tiles {list(power.drawn)}")]
-    free = _free_market_tiles(state)
     if action.under not in free:
         return [Violation("power.architecture", f"{action.under} is no market tile without a tile under it "
                                                 f"(those are {free})")]
@@ -398,8 +422,8 @@ def apply_hide(state: GameState, action: HideTile, ctx: Context) -> GameState:
 
 def check_keep(state: GameState, action: KeepCard) -> list[Violation]:
     """power.wisdom, power.end-of-turn: keep one drawn money card, or hold the round of a drawn
-    scoring card, or keep nothing (every drawn card goes back); `order` lists those that go
-    back."""
+    scoring card; nothing (every drawn card goes back) only when no money card was drawn (seed
+    000.59: a scoring card may go back with the others); `order` lists those that go back."""
     power = _power(state)
     drawn = list(power.drawn)
     if action.score is not None:
@@ -410,6 +434,12 @@ def check_keep(state: GameState, action: KeepCard) -> list[Violation]:
         drawn.remove(action.score)
         return _order_problem("power.wisdom", drawn, action.order)
     if action.card is None:
+        if _money_drawn(power):  # once the die is rolled, no free look at the cards
+            scoring = " (or a drawn scoring card to resolve, `score`)" if any(
+                c in CATALOGUE.scoring_cards for c in drawn) else ""
+            return [Violation("power.end-of-turn", f"name one money card of the drawn cards {drawn} "
+                                                   f"to keep (`card`){scoring}: once the red die is "
+                                                   "rolled, one drawn card must be kept")]
         return _order_problem("power.wisdom", drawn, action.order)
     if action.card not in drawn or action.card not in CATALOGUE.money:
         return [Violation("power.wisdom", f"{action.card} is no money card among those drawn {drawn}")]
@@ -469,17 +499,18 @@ def candidates_hide(state: GameState, seat: int) -> Iterator[HideTile]:
         for under in _free_market_tiles(state):
             for order in _orders(_without(power.drawn, tile)):
                 yield HideTile(player=name, tile=tile, under=under, order=order)
-    for order in _orders(list(power.drawn)):
-        yield HideTile(player=name, order=order)
+    if not _free_market_tiles(state):  # power.end-of-turn: all back only then
+        for order in _orders(list(power.drawn)):
+            yield HideTile(player=name, order=order)
 
 
 def sample_hide(state: GameState, seat: int, rng: Generator) -> HideTile | None:
-    """A random drawn tile under a random free market tile, or (one time in five, or with no
-    free market tile) none; the others back in a random order."""
+    """A random drawn tile under a random free market tile (with none, every tile goes back);
+    the others back in a random order."""
     power = _power(state)
     name = state.players[seat].name
     free = _free_market_tiles(state)
-    if not free or rng.below(5) == 0:
+    if not free:
         return HideTile(player=name, order=rng.shuffled(power.drawn))
     tile = rng.choice(sorted(power.drawn))
     return HideTile(player=name, tile=tile, under=rng.choice(free),
@@ -495,13 +526,15 @@ def candidates_keep(state: GameState, seat: int) -> Iterator[KeepCard]:
     for score in sorted(c for c in drawn if c in CATALOGUE.scoring_cards):
         for order in _orders(_without(drawn, score)):
             yield KeepCard(player=name, score=score, order=order)
-    for order in _orders(list(drawn)):
-        yield KeepCard(player=name, order=order)
+    if not _money_drawn(_power(state)):  # power.end-of-turn: all back only then
+        for order in _orders(list(drawn)):
+            yield KeepCard(player=name, order=order)
 
 
 def sample_keep(state: GameState, seat: int, rng: Generator) -> KeepCard | None:
-    """A random money card kept, a drawn scoring card's round held (one time in three), or (one
-    time in five) nothing kept; the others back in a random order."""
+    """A random money card kept, or a drawn scoring card's round held (one time in three); with
+    no money card drawn and no round held, every card goes back. The others back in a random
+    order."""
     drawn = _power(state).drawn
     name = state.players[seat].name
     money = sorted(c for c in drawn if c in CATALOGUE.money)
@@ -509,7 +542,7 @@ def sample_keep(state: GameState, seat: int, rng: Generator) -> KeepCard | None:
     if scoring and rng.below(3) == 0:
         score = rng.choice(scoring)
         return KeepCard(player=name, score=score, order=rng.shuffled(_without(drawn, score)))
-    if not money or rng.below(5) == 0:
+    if not money:
         return KeepCard(player=name, order=rng.shuffled(drawn))
     card = rng.choice(money)
     return KeepCard(player=name, card=card, order=rng.shuffled(_without(drawn, card)))
