@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from tests.engine.hoarding import CONFIGS, FIGURES, Failure, Record, focuses, play
+from tests.engine.hoarding import CONFIGS, FIGURES, Failure, Record, focuses, label, play
 
 
 def jobs(games: int, seed: int) -> list[tuple[tuple[str, ...], int, int, str]]:
@@ -87,7 +87,7 @@ def failures(console: Console, found: list[Failure]) -> int:
     for same in distinct.values():
         first = same[0]
         games = len({(f.modules, f.players, f.seed, f.focus) for f in same})
-        console.print(f"\n[bold]{'+'.join(first.modules)}[/bold]: {first.check} "
+        console.print(f"\n[bold]{label(first.modules)}[/bold]: {first.check} "
                       f"({len(same)} times in {games} games)")
         console.print(first.script(), markup=False)
     return 1 if found else 0

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import combinations, islice
+from pathlib import Path
 
 import msgspec
 from msgspec.structs import replace
@@ -112,6 +113,10 @@ KINDS_OF = {"zoo": "animals", "change": "coins", "thieves": "thieves", "walls": 
             "treasure": "chests", "staff": "servants", "extensions": "extensions",
             "vendors": "inhabitants"}
 BASE_KINDS = ("hand", "reserve", "wall")
+
+
+def label(modules: tuple[str, ...]) -> str:
+    return "all eleven" if modules == MODULES else "+".join(modules) or "base"
 
 
 def focuses(modules: tuple[str, ...]) -> tuple[str, ...]:
@@ -285,6 +290,7 @@ class Failure:
     step: int
     check: str
     message: str
+    body: bytes = b""  # the request refused (reproduce() keeps it)
 
     @property
     def key(self) -> tuple:
@@ -310,6 +316,7 @@ class Record:
     positions: int = 0
     failures: list[Failure] = field(default_factory=list)
     largest: dict[str, tuple[int, str]] = field(default_factory=dict)
+    keep_bodies: bool = False
 
     def note(self, state: GameState, where: str) -> None:
         for seat in range(len(state.players)):
@@ -345,14 +352,19 @@ def state_problem(state: GameState) -> tuple[str, str] | None:
     return None
 
 
-def _score(position: Position, previous: tuple[Breakdown, ...] = ()) -> Breakdown | str:
-    """What /v1/score answers for the position (sent as JSON): the breakdown, or the refusal."""
+def score_body(position: Position, previous: tuple[Breakdown, ...] = ()) -> bytes:
+    """The /v1/score body of a position; with `previous`, a score sheet (points from it)."""
     body = msgspec.structs.asdict(position)
     if previous:
         body = {**body, "previous": previous,
                 "players": [replace(p, score=0) for p in position.players]}
+    return ENCODE(body)
+
+
+def _score(body: bytes) -> Breakdown | str:
+    """What /v1/score answers for the body: the breakdown, or the refusal."""
     try:
-        query = decode(ScoreQuery, ENCODE(body))
+        query = decode(ScoreQuery, body)
         assert isinstance(query, PositionBody)
         return score_request(query)  # type: ignore[return-value]
     except RequestError as e:
@@ -368,8 +380,8 @@ def tallied(position: Position, which: range | list[int]) -> Position:
 
 
 def position_problems(position: Position, scored: Breakdown, hoarder: int,
-                      earlier: tuple[Breakdown, ...]) -> list[tuple[str, str]]:
-    """(check, message) for each way of sending the scored position that /v1/score refuses or
+                      earlier: tuple[Breakdown, ...]) -> list[tuple[str, str, bytes]]:
+    """(check, message, body) for each way of sending the scored position that /v1/score refuses or
     scores otherwise than the engine did."""
     sent = replace(position, check_layout=True)
     forms = {"position": sent, "tally": tallied(sent, range(len(sent.players))),
@@ -380,12 +392,13 @@ def position_problems(position: Position, scored: Breakdown, hoarder: int,
         if [b.round for b in earlier] == list(range(1, position.round)) and earlier:
             sheets.append((" as a score sheet", earlier))
         for sheet, previous in sheets:
-            answer = _score(form, previous)
+            body = score_body(form, previous)
+            answer = _score(body)
             if isinstance(answer, str):
-                out.append((name + sheet, answer))
+                out.append((name + sheet, answer, body))
             elif ENCODE(answer) != ENCODE(scored):
                 out.append((name + sheet, f"scores {ENCODE(answer).decode()} but the engine "
-                                          f"scored {ENCODE(scored).decode()}"))
+                                          f"scored {ENCODE(scored).decode()}", body))
     return out
 
 
@@ -454,7 +467,7 @@ def play(modules: tuple[str, ...], players: int, seed: int, focus: str, record: 
     after that many actions (for a reproducer)."""
     game, state = setup(modules, players, seed, focus)
     rng = Generator(seed ^ 0x40A2D)
-    where = f"{'+'.join(modules) or 'base'} players={players} seed={seed} focus={focus}"
+    where = f"{label(modules)} players={players} seed={seed} focus={focus}"
     earlier: tuple[Breakdown, ...] = ()
     fail = _failing(game, record)
     with scored_positions() as scored:
@@ -463,7 +476,7 @@ def play(modules: tuple[str, ...], players: int, seed: int, focus: str, record: 
             record.states += 1
             record.note(state, f"{where} step={step}")
             if problem is not None:
-                fail(step, *problem)
+                fail(step, *problem, state_body(state))
             if step == stop:
                 return state
             if state.phase == "over":
@@ -484,26 +497,37 @@ def play(modules: tuple[str, ...], players: int, seed: int, focus: str, record: 
             while scored:
                 position, breakdown = scored.pop(0)
                 record.positions += 1
-                for check, message in position_problems(position, breakdown, game.hoarder, earlier):
-                    fail(step + 1, f"round {breakdown.round} {check}", message)
+                for check, message, body in position_problems(position, breakdown, game.hoarder, earlier):
+                    fail(step + 1, f"round {breakdown.round} {check}", message, body)
                 earlier = (*earlier, breakdown)
     fail(MAX_ACTIONS, "stuck", f"the game did not end in {MAX_ACTIONS} actions")
     return state
 
 
-def _failing(game: Game, record: Record) -> Callable[[int, str, str], None]:
-    def fail(step: int, check: str, message: str) -> None:
+def _failing(game: Game, record: Record) -> Callable[..., None]:
+    def fail(step: int, check: str, message: str, body: bytes = b"") -> None:
         record.failures.append(Failure(game.modules, game.players, game.seed, game.focus, step,
-                                       check, message))
+                                       check, message, body if record.keep_bodies else b""))
     return fail
+
+
+def state_body(state: GameState) -> bytes:
+    """A /v1/validate body with the state (refused before its action is looked at)."""
+    return ENCODE({"state": state, "action": {"type": "end-turn", "player": state.players[0].name}})
 
 
 def reproduce(modules: tuple[str, ...], players: int, seed: int, focus: str, step: int,
               check: str) -> None:
-    """Replay a failing game to the failing step and print what the check says of it."""
-    record = Record()
-    state = play(modules, players, seed, focus, record, stop=step)
-    print(f"state after {step} actions:", ENCODE(state).decode())
+    """Replay a failing game to the failing step, write the request the referee refuses (or
+    scores otherwise) to a file and print how to send it: `referee validate FILE` for a state,
+    `referee score --json FILE` for a position (the CLI answers as the HTTP referee does)."""
+    record = Record(keep_bodies=True)
+    play(modules, players, seed, focus, record, stop=step)
     for failure in record.failures:
         if failure.step == step and failure.check == check:
-            print(f"{failure.check}: {failure.message}")
+            path = Path(f"hoard-{seed}-{step}-{check.replace(' ', '-').replace(chr(39), '')}.json")
+            path.write_bytes(failure.body)
+            command = "validate" if check in ("contract", "consistency") else "score --json"
+            print(f"{failure.check}: {failure.message}\nreferee {command} {path}")
+            return
+    print("no such failure: fixed?")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.hoarding import CONFIGS, Failure, Record, focuses, play
+from tests.engine.hoarding import CONFIGS, Failure, Record, focuses, label, play
 
 GAMES = [
     *((config, 2 + i % 5, i, focuses(config)[0]) for i, config in enumerate(CONFIGS)),
@@ -32,7 +32,7 @@ def report(failures: list[Failure]) -> str:
 
 def name(game: tuple) -> str:
     modules, players, seed, focus = game
-    return f"{'+'.join(modules) if len(modules) < 3 else 'all'}-{players}p-{seed}-{focus}"
+    return f"{label(modules)}-{players}p-{seed}-{focus}"
 
 
 @pytest.mark.parametrize(("modules", "players", "seed", "focus"), GAMES, ids=map(name, GAMES))
