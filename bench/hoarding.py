@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from tests.engine.hoarding import CONFIGS, FIGURES, Failure, Record, focuses, label, play
+from tests.engine.hoarding import CONFIGS, FIGURES, FINAL_FIGURES, Failure, Record, focuses, label, play
 
 
 def jobs(games: int, seed: int) -> list[tuple[tuple[str, ...], int, int, str]]:
@@ -70,7 +70,7 @@ def main() -> int:
                   f"({total.games / elapsed:.2f} games/s, {args.workers} workers): {total.actions} actions, "
                   f"{total.states} states and {total.positions} scored positions checked")
     table = Table("hoard", "largest", "reached in", title="the largest hoards reached (one seat)")
-    for kind in FIGURES:
+    for kind in (*FIGURES, *FINAL_FIGURES):
         value, where = total.largest.get(kind, (0, "-"))
         table.add_row(kind, str(value), where)
     console.print(table)

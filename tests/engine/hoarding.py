@@ -101,6 +101,8 @@ MEASURES: dict[str, Callable[[GameState, int], int]] = {
     "servants": lambda s, i: sum(t.servant for t in _tiles(s, i)),
     "extensions": lambda s, i: sum(t.extension for t in _tiles(s, i)),
     "inhabitants": lambda s, i: sum(t.inhabitant for t in _tiles(s, i)),
+    "buildings": lambda s, i: len(s.players[i].alhambra),
+    "vendor visit": lambda s, i: s.vendors is not None and s.vendors.discs[i].visiting,
 }
 # What the bench reports, per seat: the hoards, with the reserve alone.
 FIGURES: dict[str, Callable[[GameState, int], int]] = {
@@ -108,6 +110,8 @@ FIGURES: dict[str, Callable[[GameState, int], int]] = {
     "reserve": lambda s, i: len(s.players[i].reserve),
     "added walls": lambda s, i: sum(len(t.added_walls) for t in _tiles(s, i)),
 }
+# What the bench reports of the last state: what a seat kept to the end.
+FINAL_FIGURES: dict[str, Callable[[GameState, int], int]] = {"thieves kept to the end": _thieves}
 # The hoards a module makes possible (the base game's: hand, reserve, wall).
 KINDS_OF = {"zoo": "animals", "change": "coins", "thieves": "thieves", "walls": "wall",
             "treasure": "chests", "staff": "servants", "extensions": "extensions",
@@ -125,9 +129,11 @@ def focuses(modules: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*own, *BASE_KINDS)))
 
 
-# The hoards that lead to a focus, weighted above the others (animals are gathered from
-# the tiles of the Alhambra they stand on).
-HELPERS = {"animals": ("animals held", "animals placed")}
+# What leads to a focus, weighted above the other hoards: animals are gathered on the tiles of
+# the Alhambra, an inhabitant settles when a building is placed on the vendor disc's space,
+# chests, servants and extensions go on buildings.
+HELPERS = {"animals": ("animals held", "animals placed"), "inhabitants": ("vendor visit", "buildings"),
+           "chests": ("buildings",), "servants": ("buildings",), "extensions": ("buildings",)}
 
 
 def hoard_value(state: GameState, seat: int, focus: str) -> int:
@@ -319,8 +325,9 @@ class Record:
     keep_bodies: bool = False
 
     def note(self, state: GameState, where: str) -> None:
+        figures = {**FIGURES, **FINAL_FIGURES} if state.phase == "over" else FIGURES
         for seat in range(len(state.players)):
-            for kind, fn in FIGURES.items():
+            for kind, fn in figures.items():
                 value = fn(state, seat)
                 if value > self.largest.get(kind, (-1, ""))[0]:
                     self.largest[kind] = (value, where)
