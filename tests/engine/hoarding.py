@@ -132,15 +132,18 @@ def focuses(modules: tuple[str, ...]) -> tuple[str, ...]:
 # What leads to a focus, weighted above the other hoards: animals are gathered on the tiles of
 # the Alhambra, an inhabitant settles when a building is placed on the vendor disc's space,
 # chests, servants and extensions go on buildings.
-HELPERS = {"animals": ("animals held", "animals placed"), "inhabitants": ("vendor visit", "buildings"),
-           "chests": ("buildings",), "servants": ("buildings",), "extensions": ("buildings",)}
+HELPERS: dict[str, dict[str, int]] = {
+    "animals": {"animals held": 30, "animals placed": 30, "hand": 5},  # money buys the gardens
+    "inhabitants": {"vendor visit": 30, "buildings": 30},
+    "chests": {"buildings": 30}, "servants": {"buildings": 30}, "extensions": {"buildings": 30},
+}
 
 
 def hoard_value(state: GameState, seat: int, focus: str) -> int:
     """The hoarder's aim: its focus first, then what leads to it, and a little of every other
     hoard beside but the hand (a hand kept besides would take every card and stop the game)."""
-    helpers = HELPERS.get(focus, ())
-    return sum(fn(state, seat) * (1000 if kind == focus else 30 if kind in helpers else kind != "hand")
+    helpers = HELPERS.get(focus, {})
+    return sum(fn(state, seat) * (1000 if kind == focus else helpers.get(kind, kind != "hand"))
                for kind, fn in MEASURES.items())
 
 

@@ -6,8 +6,8 @@ hands out a state the next request refuses (400 or 422), and /v1/score scores a 
 the engine scored it.
 
 Short and deterministic: one game per configuration, aiming at the hoard its module makes
-possible, the base game's three hoards, and one game known to pile more animals on a garden than
-the state's schema allowed (issue 22 item 1). bench/hoarding.py plays many more.
+possible, the base game's three hoards, and a game piling more animals on one garden than the state's
+schema allowed (issue 22 item 1). bench/hoarding.py plays many more.
 """
 
 from __future__ import annotations
@@ -50,11 +50,15 @@ def test_a_hoarding_game_allows_every_state_and_position_it_hands_out(
 @pytest.mark.rule("zoo.move")
 def test_zoo_move_allows_gathering_more_than_eight_animals_on_one_garden() -> None:
     """zoo.move (seeds 000.35-000.40 set no limit per tile: "The steps may be used for one animal
-    only or can be split between several animals", seed 000.36): the hoarder of this game walks
-    14 animals onto one tile of its Alhambra. Every state and position of it must still be
-    accepted (issue 22 item 1: the schema capped a tile's animals at 8)."""
-    record = Record()
-    play(("zoo",), 3, 0, "animals", record)
+    only or can be split between several animals", seed 000.36): the hoarder walks its animals
+    onto one tile of its Alhambra, more than 8 of them within a few games (21 of the 22 in play
+    in the first, today). Every state and position of such a game must still be accepted
+    (issue 22 item 1: the schema capped a tile's animals at 8)."""
+    for seed in range(4):
+        record = Record()
+        play(("zoo",), 3, seed, "animals", record)
+        if record.largest["animals"][0] > 8:
+            break
     assert record.largest["animals"][0] > 8, record.largest["animals"]
     if record.failures:
         pytest.fail(report(record.failures), pytrace=False)
