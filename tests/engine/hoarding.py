@@ -87,7 +87,7 @@ def _thieves(state: GameState, seat: int) -> int:
 
 
 # Each kind of hoard: how big a seat's is in a state. `reserve` counts the held buildings too
-# (a purchase is the way to a bigger reserve); the figures reported use `reserve_only`.
+# (a purchase is the way to a bigger reserve); the figures reported count the reserve alone.
 MEASURES: dict[str, Callable[[GameState, int], int]] = {
     "animals": lambda s, i: max((len(t.animals) for t in _tiles(s, i)), default=0),
     "animals held": lambda s, i: sum(len(t.animals) for t in _tiles(s, i)),
@@ -101,12 +101,12 @@ MEASURES: dict[str, Callable[[GameState, int], int]] = {
     "servants": lambda s, i: sum(t.servant for t in _tiles(s, i)),
     "extensions": lambda s, i: sum(t.extension for t in _tiles(s, i)),
     "inhabitants": lambda s, i: sum(t.inhabitant for t in _tiles(s, i)),
-    "buildings": lambda s, i: len(s.players[i].alhambra),
+    "alhambra tiles": lambda s, i: len(s.players[i].alhambra),
     "vendor visit": lambda s, i: s.vendors is not None and s.vendors.discs[i].visiting,
 }
-# What the bench reports, per seat: the hoards, with the reserve alone.
+# What the bench reports, per seat: the hoards (the reserve alone), the walls added.
 FIGURES: dict[str, Callable[[GameState, int], int]] = {
-    **MEASURES,
+    **{kind: fn for kind, fn in MEASURES.items() if kind != "vendor visit"},
     "reserve": lambda s, i: len(s.players[i].reserve),
     "added walls": lambda s, i: sum(len(t.added_walls) for t in _tiles(s, i)),
 }
@@ -134,8 +134,9 @@ def focuses(modules: tuple[str, ...]) -> tuple[str, ...]:
 # chests, servants and extensions go on buildings.
 HELPERS: dict[str, dict[str, int]] = {
     "animals": {"animals held": 30, "animals placed": 30, "hand": 5},  # money buys the gardens
-    "inhabitants": {"vendor visit": 30, "buildings": 30},
-    "chests": {"buildings": 30}, "servants": {"buildings": 30}, "extensions": {"buildings": 30},
+    "inhabitants": {"vendor visit": 30, "alhambra tiles": 30},
+    "chests": {"alhambra tiles": 30}, "servants": {"alhambra tiles": 30},
+    "extensions": {"alhambra tiles": 30},
 }
 
 
