@@ -444,7 +444,6 @@ class Game:
     focus: str
     hoarder: int = 0
     actions: list[Action] = field(default_factory=list)
-    over: bool = False
 
 
 def setup(modules: tuple[str, ...], players: int, seed: int, focus: str) -> tuple[Game, GameState]:

@@ -6,8 +6,8 @@ hands out a state the next request refuses (400 or 422), and /v1/score scores a 
 the engine scored it.
 
 Short and deterministic: one game per configuration, aiming at the hoard its module makes
-possible, the base game's three hoards, and a game piling more animals on one garden than the state's
-schema allowed (issue 22 item 1). bench/hoarding.py plays many more.
+possible, the base game's three hoards, and a game piling more animals on one garden than the
+state's schema allowed (issue 22 item 1). bench/hoarding.py plays many more.
 """
 
 from __future__ import annotations
