@@ -117,7 +117,31 @@ def test_with_two_players_a_name_like_dirks_is_refused(client: TestClient) -> No
         answer = client.post("/v1/games", json={"players": [name, "Ben"]})
         assert answer.status_code == 422, answer.text
         assert [v["rule"] for v in answer.json()["violations"]] == ["dirk.setup"]
-    assert client.post("/v1/games", json={"players": ["Dora", "Ben"]}).status_code == 201
+    game = client.post("/v1/games", json={"players": ["Dora", "Ben"]})
+    assert game.status_code == 201
+    state = game.json()["state"]
+    assert client.post("/v1/legal-actions", json={"state": state}).status_code == 200
+    for name in ("dirk", "D\u0456rk"):  # beside Dirk in a state or a position: cannot occur
+        answer = client.post("/v1/legal-actions", json={"state": _with_names(state, name)})
+        assert answer.status_code == 422 and answer.json()["error"] == "inconsistent-state", answer.text
+        position = {"round": 1, "players": [{"name": name, "alhambra": FOUNTAIN},
+                                            {"name": "Ben", "alhambra": FOUNTAIN},
+                                            {"name": "Dirk", "dirk": True}]}
+        answer = client.post("/v1/score", json=position)
+        assert answer.status_code == 422 and answer.json()["error"] == "inconsistent-state", answer.text
+
+
+def test_each_clash_names_the_first_name_it_clashes_with() -> None:
+    """The later of two clashing names is refused, naming the earlier; names that clash with
+    none are not named. RULES.md base.setup.players (no seed sentence)."""
+    from service.engine.names import table_problems
+
+    problems = table_problems(["Ana", "Ben", "ana", "Cyd", CYRILLIC_ANA, "rn", "m"])
+    assert len(problems) == 3
+    assert "'ana' is the same nickname as 'Ana'" in problems[0]
+    assert f"{CYRILLIC_ANA!r} looks like 'Ana'" in problems[1]
+    assert "'m' looks like 'rn'" in problems[2]
+    assert table_problems(["Ana", "Ben", "Cyd", "Dov", "Eli", "Fay"]) == []
 
 
 @pytest.mark.rule("base.setup.players")
