@@ -19,7 +19,7 @@ from .events import Event
 from .flow import finish_turn, is_turn_over
 from .grid import check_layout
 from .modules import register_all
-from .names import name_problem, normalised
+from .names import clash, kept, name_problem, stored_problem, table_problems
 from .rng import Generator, seed_state
 from .rules import (
     ActionRule,
@@ -65,16 +65,14 @@ def setup_problems(players: Sequence[str], modules: Sequence[str]) -> list[Viola
     if not fewest <= len(players) <= most:
         out.append(Violation("base.setup.players", f"Alhambra is played by {fewest} to {most} players, "
                                                    f"not {len(players)}"))
-    names = [normalised(n) for n in players]  # one name, however its letters were composed
-    for name in sorted({n for n in names if names.count(n) > 1}):
-        out.append(Violation("base.setup.players", f"player names must be unique: {name!r}"))
-    for name in players:
-        problem = name_problem(normalised(name))
-        if problem:
-            out.append(Violation("base.setup.players", problem))
-    if len(players) == 2 and CATALOGUE.dirk_name in players:
-        out.append(Violation("dirk.setup", f"with two players {CATALOGUE.dirk_name!r} is the "
-                                           "virtual third player's name; choose another"))
+    out += [Violation("base.setup.players", p) for p in filter(None, map(name_problem, players))]
+    # Compared as the table keeps them: "Å" composed or decomposed, "Ana " and "Ana" are one name.
+    names = [kept(n) for n in players if name_problem(n) is None]
+    out += [Violation("base.setup.players", problem) for problem in table_problems(names)]
+    if len(players) == 2:
+        out += [Violation("dirk.setup", f"with two players {CATALOGUE.dirk_name!r} is the virtual "
+                                        f"third player's name; choose another ({problem})")
+                for problem in filter(None, (clash(CATALOGUE.dirk_name, n) for n in names))]
     known = {m.id for m in registered()} - {"base", "dirk"}
     for m in modules:
         if m in UNSUPPORTED:
@@ -93,7 +91,7 @@ def new_game(players: Sequence[str], modules: Sequence[str] = (), seed: int = 0)
     problems = setup_problems(players, modules)
     if problems:
         raise GameRequestError(problems)
-    players = [normalised(n) for n in players]
+    players = [kept(n) for n in players]  # the Nickname profile's output (names.py)
     order = {m.id: i for i, m in enumerate(registered())}
     chosen = tuple(sorted(set(modules), key=order.__getitem__))
     state = GameState.new(
@@ -331,9 +329,8 @@ def position_problems(position: Position) -> list[Violation]:
         if m not in known:
             out.append(Violation("modules.unknown", f"unknown module {m!r}"))
     names = [p.name for p in position.players]
-    out += [Violation(INCONSISTENT, problem) for problem in map(name_problem, names) if problem]
-    for name in sorted({n for n in names if names.count(n) > 1}):
-        out.append(Violation(INCONSISTENT, f"two players are named {name!r}"))
+    out += [Violation(INCONSISTENT, problem) for problem in map(stored_problem, names) if problem]
+    out += [Violation(INCONSISTENT, problem) for problem in table_problems(names)]
     dirks = [p for p in position.players if p.dirk]
     if len(dirks) > 1:
         out.append(Violation("dirk.setup", "there is at most one Dirk"))

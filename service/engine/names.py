@@ -1,35 +1,111 @@
-"""Player names: text people read, so one spelling per name and nothing invisible in it.
+"""Player names: text people read, so one spelling per name, nothing invisible in it, and no two
+names at a table that look alike. Standards decide, not hand-made character classes:
 
-A name is normalised to Unicode NFC when a game is set up ("Å" typed composed or decomposed is
-one name, so two players cannot take it twice), and a state or position whose names are not in
-NFC cannot occur. Control characters (they make a picture that is not XML), format characters
-(zero-width spaces and joiners, bidi overrides and isolates that reorder what is shown), line
-and paragraph separators, and spaces at either end are refused.
+- each name is enforced by the PRECIS Nickname profile (RFC 8266, `precis-i18n`'s
+  NicknameCasePreserved): FreeformClass refuses control and format characters, default-ignorable
+  code points (zero-width spaces and joiners, bidi controls, the Hangul fillers U+115F, U+1160,
+  U+3164), unassigned code points and the empty name; spaces are mapped to U+0020, trimmed and
+  collapsed, and the name is normalised to NFKC. The table keeps the profile's output, and every
+  bound is checked on it (a name that grows under NFKC past LONGEST is refused at setup);
+- two rules the profile leaves to applications: a name may not begin with a combining mark (it
+  would draw on nothing; IDNA's rule for labels, RFC 5891 §5.4), and U+2800 BRAILLE PATTERN
+  BLANK, a symbol that draws nothing and is neither a space nor default-ignorable, is refused;
+- names at one table are compared as RFC 8266 §2.4 compares nicknames (case-mapped: "Ana" and
+  "ana" are one nickname) and by their UTS #39 confusable skeletons (`Ana` and `\u0410na`, with a
+  Cyrillic A, look alike), computed by ICU's SpoofChecker, Unicode's reference implementation.
+
+Pure functions: no I/O; the profiles and the checker are built once, at import.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
 
-# Cc: control; Cf: format (zero-width, bidi controls, soft hyphen); Cs: surrogates;
-# Zl, Zp: line and paragraph separators.
-_REFUSED = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+import icu
+from precis_i18n import get_profile
+
+from .records import LONGEST_TEXT
+
+LONGEST = LONGEST_TEXT  # the contract's bound of a name, in code points, after the profile
+_KEEP = get_profile("NicknameCasePreserved")  # RFC 8266 §2.3: what the table keeps
+_COMPARE = get_profile("NicknameCaseMapped")  # RFC 8266 §2.4: how two nicknames compare
+_SKELETONS = icu.SpoofChecker()  # UTS #39 §4; getSkeleton only reads the checker's data
+_BLANK = "\u2800"  # BRAILLE PATTERN BLANK: category So, so no profile refuses it
 
 
-def normalised(name: str) -> str:
-    return unicodedata.normalize("NFC", name)
+def _char(c: str) -> str:
+    return f"U+{ord(c):04X} ({unicodedata.name(c, 'unnamed')})"
 
 
+@lru_cache(maxsize=4096)
 def name_problem(name: str) -> str | None:
-    """Why `name` cannot be a player's name (None: it can)."""
-    if not name.strip():
-        return "a player name may not be blank"
-    for char in name:
-        if unicodedata.category(char) in _REFUSED:
-            return (f"the player name {name!r} holds the invisible or control character "
-                    f"U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')})")
-    if name != name.strip():
-        return f"the player name {name!r} begins or ends with a space"
-    if not unicodedata.is_normalized("NFC", name):
-        return f"the player name {name!r} is not in Unicode normal form C (NFC)"
+    """Why `name`, as typed at setup, cannot be a player's name (None: it can, as `kept(name)`)."""
+    try:
+        out = _KEEP.enforce(name)
+    except UnicodeEncodeError as e:
+        if e.reason.endswith("/empty"):
+            return f"the player name {name!r} is blank"
+        bad = e.object[e.start]
+        where = "" if bad in name else " once normalised (NFKC)"
+        return (f"the player name {name!r} holds {_char(bad)}{where}, which the PRECIS Nickname "
+                f"profile (RFC 8266) refuses: {e.reason}")
+    if unicodedata.category(out[0]).startswith("M"):
+        return f"the player name {name!r} begins with the combining mark {_char(out[0])}"
+    if _BLANK in out:
+        return f"the player name {name!r} holds {_char(_BLANK)}, which draws nothing"
+    if len(out) > LONGEST:
+        return (f"the player name {name!r} becomes {len(out)} characters under the Nickname "
+                f"profile's normalisation (NFKC), past the {LONGEST} a name may have")
     return None
+
+
+@lru_cache(maxsize=4096)
+def kept(name: str) -> str:
+    """The name as the table keeps it: the Nickname profile's output (`name_problem` is None)."""
+    return str(_KEEP.enforce(name))
+
+
+def stored_problem(name: str) -> str | None:
+    """Why a name in a state or a scoring position cannot occur: the referee keeps only names that
+    pass the profile, as the profile's output."""
+    problem = name_problem(name)
+    if problem is None and kept(name) != name:
+        return (f"the player name {name!r} is not as the Nickname profile (RFC 8266) keeps names "
+                f"(NFKC, spaces trimmed and collapsed): {kept(name)!r}")
+    return problem
+
+
+@lru_cache(maxsize=4096)
+def _compared(name: str) -> str:
+    try:
+        return str(_COMPARE.enforce(name))
+    except UnicodeEncodeError:
+        return name  # refused on its own; compared as it is
+
+
+@lru_cache(maxsize=4096)
+def _skeleton(name: str) -> str:
+    return str(_SKELETONS.getSkeleton(0, name))
+
+
+def clash(first: str, second: str) -> str | None:
+    """Why `second` cannot sit at the table where `first` sits (None: it can)."""
+    if _compared(first) == _compared(second):
+        return (f"player names must be unique: {second!r} is the same nickname as {first!r} "
+                "(RFC 8266 compares names case-mapped)")
+    if _skeleton(first) == _skeleton(second):
+        return (f"player names must be unique: {second!r} looks like {first!r} (their UTS #39 "
+                "confusable skeletons are equal)")
+    return None
+
+
+def table_problems(names: Sequence[str]) -> list[str]:
+    """Each name that clashes with an earlier name at the table, naming the first it clashes with."""
+    out = []
+    for i, name in enumerate(names):
+        problem = next(filter(None, (clash(first, name) for first in names[:i])), None)
+        if problem:
+            out.append(problem)
+    return out

@@ -31,7 +31,8 @@ def hidden(empty: object) -> msgspec.Meta:
 # components is bounded by how many of them the box holds (`census.CENSUS`, counted from the
 # data files): a legal action never hands out a state the contract refuses, and no bound is
 # wider than a table can have (tests/engine/test_census.py holds every bound to the census).
-Text = Annotated[str, msgspec.Meta(max_length=64)]
+LONGEST_TEXT = 64  # a name or an id, in code points (service/engine/names.py checks names after NFKC)
+Text = Annotated[str, msgspec.Meta(max_length=LONGEST_TEXT)]
 Int = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
 
 

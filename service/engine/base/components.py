@@ -9,7 +9,7 @@ from functools import cache
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..census import CENSUS
 from ..grid import check_layout
-from ..names import name_problem
+from ..names import clash, stored_problem, table_problems
 from ..rules import Place, pending_decision, plan_of, registered
 from ..state import GameState
 from ..violations import Violation
@@ -113,13 +113,13 @@ def _players(state: GameState) -> list[Violation]:
         out.append(Violation("base.setup.players", f"a game has {CENSUS.players_at_least} to "
                                                    f"{CENSUS.players} players, not {n}"))
     names = [p.name for p in state.players]
-    out += [Violation(INCONSISTENT, problem) for problem in map(name_problem, names) if problem]
-    for name in sorted({x for x in names if names.count(x) > 1}):
-        out.append(Violation(INCONSISTENT, f"two players are named {name!r}"))
+    out += [Violation(INCONSISTENT, problem) for problem in map(stored_problem, names) if problem]
+    out += [Violation(INCONSISTENT, problem) for problem in table_problems(names)]
     if (n == 2) != (state.dirk is not None):
         out.append(Violation("dirk.setup", "Dirk plays exactly when there are two players"))
-    if state.dirk is not None and state.dirk.name in names:
-        out.append(Violation(INCONSISTENT, f"a player has Dirk's name {state.dirk.name!r}"))
+    if state.dirk is not None:
+        out += [Violation(INCONSISTENT, f"a player has Dirk's name: {problem}")
+                for problem in filter(None, (clash(state.dirk.name, n) for n in names))]
     for p in state.players:
         if p.score < 0:
             out.append(Violation(INCONSISTENT, f"{p.name}'s score {p.score} is negative"))
