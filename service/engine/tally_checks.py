@@ -194,21 +194,8 @@ def position_leftovers(position: Position, modules: Sequence[Module]) -> list[Vi
     """base.end.leftovers in a scoring position: tiles marked leftover (their paths) and the
     leftover tiles tallies count (`TallyPart.leftovers`: staff's) come only in round 3, never
     at Dirk's (he holds no money), and within `leftovers_over`'s bounds."""
-    counts = []
-    for i, p in enumerate(position.players):
-        if p.tally is not None:
-            parts = [(f"{m.id}.{m.tally.leftovers}", getattr(part, m.tally.leftovers)) for m in modules
-                     if m.tally is not None and m.tally.leftovers is not None
-                     and (part := getattr(p.tally, m.id)) is not None]
-            named = [f"{field(i, path)} = {n}" for path, n in parts if n]
-            n = sum(n for _, n in parts)
-        else:
-            named = [f"$.players[{i}].{where}[{j}].leftover" for where, tiles in (
-                ("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles))
-                for j, t in enumerate(tiles) if t.leftover]
-            n = len(named)
-        if n:
-            counts.append((p, n, named))
+    counts = [(p, n, named) for i, p in enumerate(position.players)
+              for n, named in (_leftovers_of(i, p, modules),) if n]
     out = [Violation(LEFTOVERS, f"{', '.join(named)}: Dirk holds no money and receives no leftover "
                                 "tile (dirk.scores)") for p, _, named in counts if p.dirk]
     if position.round != LAST_ROUND:
@@ -216,6 +203,20 @@ def position_leftovers(position: Position, modules: Sequence[Module]) -> list[Vi
                                      "leftover tiles are handed out only at the game's end, before round "
                                      f"{LAST_ROUND}") for p, _, named in counts if p.tally is None]
     return out + leftovers_over([(p.name, n, named) for p, n, named in counts], most_leftovers(modules))
+
+
+def _leftovers_of(i: int, p: PositionPlayer, modules: Sequence[Module]) -> tuple[int, list[str]]:
+    """How many leftover tiles player i has, and what names them: the fields of its tally that
+    count them (`TallyPart.leftovers`), or the paths of its tiles marked leftover."""
+    if p.tally is None:
+        named = [f"$.players[{i}].{where}[{j}].leftover" for where, tiles in (
+            ("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles))
+            for j, t in enumerate(tiles) if t.leftover]
+        return len(named), named
+    parts = [(f"{m.id}.{m.tally.leftovers}", getattr(part, m.tally.leftovers)) for m in modules
+             if m.tally is not None and m.tally.leftovers is not None
+             and (part := getattr(p.tally, m.id)) is not None]
+    return sum(n for _, n in parts), [f"{field(i, path)} = {n}" for path, n in parts if n]
 
 
 def _walls(position: Position, modules: Sequence[Module]) -> list[Violation]:
