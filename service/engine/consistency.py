@@ -11,9 +11,11 @@ from msgspec.structs import astuple
 from .catalogue import CATALOGUE, FOUNTAIN
 from .rules import Module, Place, modules_of, registered
 from .state import MARKET_TOKENS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
+from .tally_checks import leftovers_over, most_leftovers
 from .violations import Violation
 
 INCONSISTENT = "inconsistent-state"
+LEFTOVERS = "base.end.leftovers"
 _KNOWN_LIMIT = 12  # list at most this many places per problem, so messages stay readable
 
 
@@ -48,22 +50,57 @@ def _any_token(state: GameState) -> bool:
         groups += (p.alhambra, p.reserve, p.held)
     for group in groups:
         for tile in group:
-            if astuple(tile)[1:_N] != _BARE or tile.rotation if isinstance(tile, PlacedTile) else 0:
+            if astuple(tile)[1:_N] != _BARE or (isinstance(tile, PlacedTile) and tile.rotation):
                 return True
     return any(getattr(space, token) for space in state.market for token in MARKET_TOKENS)
 
 
 def token_problems(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
-    """A token may lie on a tile only while the module it belongs to is on."""
+    """A token may lie on a tile only while the module it belongs to is on; the leftover token
+    only as base.end.leftovers hands it out (`leftover_problems`)."""
     if not _any_token(state):
         return []
     tiles = list(_all_tiles(state))
-    out = foreign_tokens(tiles, modules)
+    return foreign_tokens(tiles, modules) + leftover_problems(state, tiles, modules)
+
+
+def leftover_problems(state: GameState, tiles: list[tuple[Tile | MarketSpace, str]],
+                      modules: tuple[Module, ...]) -> list[Violation]:
+    """base.end.leftovers: the market tiles left when the game ends go to the richest player of
+    each currency, marked leftover. So no tile is marked before the game has ended, none at
+    Dirk's (he holds no money) or out of the game (a tile nobody wins leaves unmarked); one
+    player receives at most one of each market space, the table `most_leftovers`; and a leftover
+    tile carries no token that only a turn of play puts on a tile (`play_leftover_tokens`)."""
+    marked = [(tile, where) for tile, where in tiles if getattr(tile, "leftover", False)]
+    if not marked:
+        return []
     if state.phase == "play":
-        out += [Violation(INCONSISTENT, f"{tile.tile} in {where} is marked leftover before the game "
-                                        "has ended")
-                for tile, where in tiles if getattr(tile, "leftover", False)]
-    return out
+        return [Violation(LEFTOVERS, f"{tile.tile} in {where} is marked leftover before the game has "
+                                     "ended: leftover tiles are handed out when it ends")
+                for tile, where in marked]
+    dirk = state.dirk.tiles if state.dirk is not None else ()
+    out = [Violation(LEFTOVERS, f"{t.tile} in {where} is marked leftover: {why}")
+           for group, where, why in ((dirk, "Dirk's tiles", "Dirk holds no money and receives no "
+                                      "leftover tile (dirk.scores)"),
+                                     (state.removed, "out of the game", "a leftover tile nobody "
+                                      "wins leaves the game unmarked"))
+           for t in group if t.leftover]
+    counts = [(p.name, len(named), named) for p in state.players
+              if (named := [t.tile for t in (*p.alhambra, *p.reserve, *p.held) if t.leftover])]
+    out += leftovers_over(counts, most_leftovers(modules))
+    return out + play_leftover_tokens(marked, modules)
+
+
+def play_leftover_tokens(marked: Iterable[tuple[Tile | MarketSpace, str]],
+                         modules: tuple[Module, ...]) -> list[Violation]:
+    """base.end.leftovers: a leftover tile is handed out after the last turn, so it carries no
+    token that only a turn of play puts on a tile (`Module.play_tokens`: a servant, a chest, an
+    extension, added walls, a rotation, a die), each named with the rule that puts it there."""
+    rules = {token: rule for m in modules for token, rule in m.play_tokens.items()}
+    return [Violation(LEFTOVERS, f"{tile.tile} in {where} is a leftover tile but carries the token "
+                                 f"{token!r}, which only a turn of play puts on a tile ({rule}); "
+                                 "leftover tiles are handed out after the last turn")
+            for tile, where in marked for token, rule in rules.items() if getattr(tile, token, None)]
 
 
 def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],

@@ -13,7 +13,7 @@ from .actions import Action
 from .base.turn import after_final_placement, empty_market
 from .catalogue import CATALOGUE
 from .census import CENSUS
-from .consistency import check_consistency, foreign_tokens
+from .consistency import check_consistency, foreign_tokens, play_leftover_tokens
 from .editions import EDITION
 from .events import Event
 from .flow import finish_turn, is_turn_over
@@ -24,6 +24,7 @@ from .rng import Generator, seed_state
 from .rules import (
     ActionRule,
     Context,
+    Module,
     action_rules,
     extra_checks,
     modules_of_ids,
@@ -35,7 +36,7 @@ from .rules import (
 )
 from .scoring import Breakdown, Position, position_of, score_position
 from .state import Dirk, GameState, Player, Turn
-from .tally_checks import tally_problems
+from .tally_checks import position_leftovers, tally_problems
 from .violations import IllegalAction, InconsistentState, Violation
 
 register_all()
@@ -374,12 +375,22 @@ def position_problems(position: Position) -> list[Violation]:
     for tile, n in sorted(seen.items()):
         if n > 1:
             out.append(Violation(INCONSISTENT, f"{tile} appears {n} times; it exists once"))
+    out += _leftovers(position, modules)
     for module in modules:
         if module.check_position is not None:
             out += module.check_position(position)
     if not out:  # players given by tiles are counted for the table's totals: only sound tiles
         out += tally_problems(position, modules)
     return out
+
+
+def _leftovers(position: Position, modules: tuple[Module, ...]) -> list[Violation]:
+    """base.end.leftovers: how many leftover tiles, where and when (`position_leftovers`), and
+    no token on one that only a turn of play puts there (`play_leftover_tokens`)."""
+    tiles = ((t, f"$.players[{i}].{where}[{j}]") for i, p in enumerate(position.players)
+             for where, group in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles))
+             for j, t in enumerate(group) if t.leftover)
+    return position_leftovers(position, modules) + play_leftover_tokens(tiles, modules)
 
 
 INCONSISTENT = "inconsistent-state"

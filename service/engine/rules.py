@@ -137,7 +137,9 @@ class TallyPart(NamedTuple):
     modules)`: tiles an Alhambra can hold in that scoring round, with those modules on, that
     count for no type (grounds' bare sites), `fountain_walls` (walls' added walls),
     `more_leftovers`: tiles a market tile can take along when it is handed out at the game's
-    end (power's hidden tile under it).
+    end (power's hidden tile under it). `leftovers`: the field of its part that counts leftover
+    tiles (staff's `leftover`): the base game's bounds on leftover tiles (base.end.leftovers)
+    count it as they count the tiles marked leftover of a player given by tiles.
     """
 
     type: type[Any] | None = None
@@ -150,6 +152,7 @@ class TallyPart(NamedTuple):
     more_tiles: Callable[[int, Sequence[Module]], int] | None = None
     fountain_walls: int = 0
     more_leftovers: int = 0
+    leftovers: str | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,11 @@ class Module:
     events: tuple[type[Event], ...] = ()
     # The tile tokens (fields of Tile / PlacedTile) this module gives meaning to.
     tokens: tuple[str, ...] = ()
+    # Of `tokens`, those only a turn of play puts on a tile, each with the rule that puts it
+    # there (a servant: staff.servant): a leftover tile, handed out after the last turn, never
+    # carries one (base.end.leftovers). Its other tokens may lie on a leftover tile: they lay
+    # on it on the market (animals) or its recipient puts them there placing it (a site's building).
+    play_tokens: Mapping[str, str] = field(default_factory=dict)
     # Its scoring line types (members of the breakdown's `category` union).
     lines: tuple[type[Line], ...] = ()
     # Checks of a scoring position beyond the base game's (its tokens' counts and kinds).
@@ -257,6 +265,9 @@ def register(module: Module) -> Module:
     """Add a module to the registry; registration order is the order hooks run in."""
     if module.id in _REGISTRY:
         raise ValueError(f"module {module.id} registered twice")
+    if not set(module.play_tokens) <= set(module.tokens):
+        raise ValueError(f"module {module.id}: play_tokens {sorted(module.play_tokens)} are not all "
+                         f"among its tokens {list(module.tokens)}")
     part = module.tally.type if module.tally is not None else None
     if part is not None and _TALLY_FIELDS.get(module.id) != part | None:
         raise ValueError(f"the tally has no field `{module.id}: {part.__name__} | None` (tally.py)")

@@ -22,6 +22,8 @@ from .tally import Tally
 from .violations import Violation
 
 INCONSISTENT = "inconsistent-state"
+LEFTOVERS = "base.end.leftovers"
+LAST_ROUND = 3  # base.end.final-scoring: held once the leftover tiles are placed
 
 
 def field(i: int, path: str) -> str:
@@ -162,6 +164,59 @@ def most_leftovers(modules: Sequence[Module]) -> int:
     each takes along what modules put under it (`TallyPart.more_leftovers`: power.end-hidden)."""
     more = sum(m.tally.more_leftovers for m in modules if m.tally is not None)
     return (len(CATALOGUE.currencies) - 1) * (1 + more)
+
+
+def most_leftovers_each() -> int:
+    """base.end.leftovers, power.end-hidden: the most leftover tiles one player receives: at most
+    one of each market space (the tile hidden under a market tile goes to another player than
+    the one who takes the tile above it), and one space at least is empty when the game ends."""
+    return len(CATALOGUE.currencies) - 1
+
+
+def leftovers_over(counts: Sequence[tuple[str, int, Sequence[str]]], table: int) -> list[Violation]:
+    """base.end.leftovers: (player, leftover tiles, what names them: paths, fields or tiles) of
+    each player beyond what one player receives (`most_leftovers_each`), and of the table
+    beyond `table` (`most_leftovers`)."""
+    each = most_leftovers_each()
+    out = [Violation(LEFTOVERS, f"{name} has {n} leftover tiles ({', '.join(named)}), but one player "
+                                f"receives at most {each}: one tile of each market space, and one "
+                                "space at least is empty when the game ends")
+           for name, n, named in counts if n > each]
+    total = sum(n for _, n, _ in counts)
+    if total > table:
+        listed = ", ".join(x for _, _, named in counts for x in named)
+        out.append(Violation(LEFTOVERS, f"{listed}: {total} leftover tiles on the table, but the market "
+                                        f"hands out at most {table} at the game's end"))
+    return out
+
+
+def position_leftovers(position: Position, modules: Sequence[Module]) -> list[Violation]:
+    """base.end.leftovers in a scoring position: tiles marked leftover (their paths) and the
+    leftover tiles tallies count (`TallyPart.leftovers`: staff's) come only in round 3, never
+    at Dirk's (he holds no money), and within `leftovers_over`'s bounds."""
+    counts = [(p, n, named) for i, p in enumerate(position.players)
+              for n, named in (_leftovers_of(i, p, modules),) if n]
+    out = [Violation(LEFTOVERS, f"{', '.join(named)}: Dirk holds no money and receives no leftover "
+                                "tile (dirk.scores)") for p, _, named in counts if p.dirk]
+    if position.round != LAST_ROUND:
+        out += [Violation(LEFTOVERS, f"{', '.join(named)}: a leftover tile in round {position.round}, but "
+                                     "leftover tiles are handed out only at the game's end, before round "
+                                     f"{LAST_ROUND}") for p, _, named in counts if p.tally is None]
+    return out + leftovers_over([(p.name, n, named) for p, n, named in counts], most_leftovers(modules))
+
+
+def _leftovers_of(i: int, p: PositionPlayer, modules: Sequence[Module]) -> tuple[int, list[str]]:
+    """How many leftover tiles player i has, and what names them: the fields of its tally that
+    count them (`TallyPart.leftovers`), or the paths of its tiles marked leftover."""
+    if p.tally is None:
+        named = [f"$.players[{i}].{where}[{j}].leftover" for where, tiles in (
+            ("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles))
+            for j, t in enumerate(tiles) if t.leftover]
+        return len(named), named
+    parts = [(f"{m.id}.{m.tally.leftovers}", getattr(part, m.tally.leftovers)) for m in modules
+             if m.tally is not None and m.tally.leftovers is not None
+             and (part := getattr(p.tally, m.id)) is not None]
+    return sum(n for _, n in parts), [f"{field(i, path)} = {n}" for path, n in parts if n]
 
 
 def _walls(position: Position, modules: Sequence[Module]) -> list[Violation]:

@@ -4,7 +4,8 @@
 placed one by one where §4 allows (turned with the craftsmen on), the rest in reserves, Dirk's
 tiles with two players, and every module's tokens where the rules allow them and in the numbers
 that exist: animals, dice, extensions, servants, buildings under construction, added walls,
-chests, inhabitants, and leftover tiles in round 3 (no more than the market hands out). The
+chests, inhabitants, and leftover tiles in round 3 (no more than the market hands out, each
+without the tokens only play puts on a tile). The
 position passes the referee's checks (the tests assert it), so what scoring does with it is
 what a table would see.
 """
@@ -32,7 +33,7 @@ from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
 from service.engine.rules import modules_of_ids
 from service.engine.scoring import Position, PositionPlayer, building_type
 from service.engine.state import PlacedTile, Tile
-from service.engine.tally_checks import most_leftovers
+from service.engine.tally_checks import most_leftovers, most_leftovers_each
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
 
@@ -164,9 +165,13 @@ def _tokens(rng: random.Random, p: PositionPlayer, on: set[str], round_: int,
         p = replace(p, alhambra=tuple(alhambra))
     if round_ == 3 and rng.random() < 0.5:
         alhambra = []
+        each = most_leftovers_each()  # one tile of each market space but the empty one
         for t in p.alhambra:
-            if t.tile != FOUNTAIN and leftovers[0] and rng.random() < 0.1:
+            # Handed out after the last turn: never turned, never given walls (base.end.leftovers).
+            bare = not t.rotation and not t.added_walls
+            if t.tile != FOUNTAIN and bare and leftovers[0] and each and rng.random() < 0.1:
                 leftovers[0] -= 1
+                each -= 1
                 t = replace(t, leftover=True)
             alhambra.append(t)
         p = replace(p, alhambra=tuple(alhambra))
@@ -187,7 +192,9 @@ def _shared_tokens(rng: random.Random, seats: list[PositionPlayer], on: set[str]
 
     def token(t: Tile, zone: str) -> Tile:
         nonlocal animals
-        kind = building_type(t) if t.tile != FOUNTAIN else None
+        colour = building_type(t) if t.tile != FOUNTAIN else None
+        # A leftover tile is handed out after the last turn: animals and an inhabitant at most.
+        kind = None if t.leftover else colour
         if "treasure" in on and zone != "reserve" and rng.random() < 0.3 and supplies["chest"].take(kind):
             t = replace(t, chest=True)
         if zone == "dirk":
@@ -197,11 +204,11 @@ def _shared_tokens(rng: random.Random, seats: list[PositionPlayer], on: set[str]
         if "staff" in on and not t.leftover and rng.random() < 0.4 and supplies["servant"].take(kind):
             t = replace(t, servant=True)
         settles = zone == "alhambra" and rng.random() < 0.3
-        if "vendors" in on and settles and supplies["inhabitant"].take(kind):
+        if "vendors" in on and settles and supplies["inhabitant"].take(colour):
             t = replace(t, inhabitant=True)
         if "extensions" in on and rng.random() < 0.15 and supplies["extension"].take(kind):
             t = replace(t, extension=True)
-        if "power" in on and rng.random() < 0.8 and supplies["die"].take(power_of(t.tile)):
+        if "power" in on and not t.leftover and rng.random() < 0.8 and supplies["die"].take(power_of(t.tile)):
             t = replace(t, die=rng.randint(1, 6))
         if "zoo" in on and animals and t.tile != FOUNTAIN and rng.random() < 0.3:
             k = rng.randint(1, 3)

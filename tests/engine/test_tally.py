@@ -258,11 +258,12 @@ def test_base_end_leftovers_allows_as_many_leftover_tiles_as_the_market_hands_ou
     """RULES.md base.end.trigger, base.end.leftovers: "the game ends when, at a refill, the market
     cannot be filled completely" "each tile still on the market goes to the player ...": of the 4
     spaces one at least is empty, so 3 tiles at most, to one player or several. seeds 000.51,
-    000.55 (power.end-hidden): with the power module each may have a tile underneath: 6."""
+    000.55 (power.end-hidden): with the power module each may have a tile underneath: 6, of
+    which one player takes at most one of each space (seeds 000.73-000.74): 3 + 3."""
     for players in ((leftovers(3),), (leftovers(1), leftovers(1), leftovers(1))):
         assert position_problems(table(*players, modules=("staff",), round_=3)) == []
-    assert position_problems(table(leftovers(6), modules=("staff", "power"), round_=3)) == []
-    assert position_problems(table(leftovers(4), leftovers(2), modules=("staff", "power"), round_=3)) == []
+    assert position_problems(table(leftovers(3), leftovers(3), modules=("staff", "power"), round_=3)) == []
+    assert position_problems(table(leftovers(3), leftovers(2), modules=("staff", "power"), round_=3)) == []
 
 
 @pytest.mark.rule("base.end.leftovers")

@@ -33,7 +33,7 @@ from service.engine.modules.grounds.rules import (
 )
 from service.engine.rules import Context
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, building_type
-from service.engine.state import GameState, PlacedTile, Tile
+from service.engine.state import GameState, PlacedTile, Tile, emptied
 from tests.engine.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
@@ -241,6 +241,12 @@ def test_grounds_buy_refuses_less_than_the_price_shown_on_the_site_or_another_cu
 @pytest.mark.rule("grounds.buy")
 def test_grounds_buy_allows_a_leftover_site_whose_recipient_chooses_its_building() -> None:
     state = most_blue(seed_example())
+    # The game ends with a market space empty (base.end.trigger): the yellow one, its tile back
+    # in the bag, so 3 tiles at most are handed out (base.end.leftovers).
+    yellow = next(s for s in state.market if s.currency == "yellow")
+    assert yellow.tile is not None
+    state = replace(state, bag=(yellow.tile, *state.bag),
+                    market=tuple(emptied(s) if s is yellow else s for s in state.market))
     seat = state.turn.player
     ctx = Context(Generator(1))
     ended = end_game(state, ctx)

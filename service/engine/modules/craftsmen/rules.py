@@ -907,6 +907,7 @@ CRAFTSMEN = register(Module(
     consistency=consistency,
     events=(CraftsmanUsed, CraftsmanPassed, CraftsmanTurnedUp, MarketTilesSwapped, MoneyExchanged),
     tokens=("rotation",),
+    play_tokens={"rotation": "craftsmen.mosaic-artist"},  # never on a leftover tile (base.end.leftovers)
     view=ViewPart(CraftsmenSeen, seen),
     default_data=DATA,
 ))

@@ -422,6 +422,7 @@ EXTENSIONS = register(Module(
     tally=TallyPart(type=ExtensionsTally, of_tiles=count_tally, bonus=tally_bonus, check=check_tally),
     events=(ExtensionBought,),
     tokens=("extension",),
+    play_tokens={"extension": "extensions.owns-type"},  # never on a leftover tile (base.end.leftovers)
     view=ViewPart(ExtensionsState, seen),
     default_data=DATA,
 ))

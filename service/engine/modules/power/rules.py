@@ -904,6 +904,7 @@ POWER = register(Module(
     events=(DieRolled, PowerUsed, PowerDeclined, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),
     tokens=("die",),
+    play_tokens={"die": "power.strength"},  # never on a leftover tile (base.end.leftovers)
     view=ViewPart(PowerSeen, seen),
     default_data=DATA,
 ))

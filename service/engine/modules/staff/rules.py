@@ -30,7 +30,7 @@ from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, 
 from ...scoring import Line, Position, PositionPlayer, building_type, majority_lines, tally_majority_lines
 from ...state import GameState, PlacedTile, Player, Tile
 from ...tally import Tally
-from ...tally_checks import field, given, most_leftovers
+from ...tally_checks import field, given
 from ...violations import Violation
 from ..craftsmen.rules import BuilderRedesign
 from .model import BuildingCount, Path, Spot, StaffSeen, StaffState, StaffTally
@@ -400,7 +400,7 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
             out.append(Violation("staff.score", f"{field(i, 'staff.leftover')} is {part.leftover} in round "
                                                 f"{position.round}: leftover market tiles are handed out "
                                                 "only at the end, before round 3"))
-    return out + _leftovers_over_table(position) + _servants_over_table(position)
+    return out + _servants_over_table(position)
 
 
 def _leftover_tiles(p: PositionPlayer, i: int) -> list[str]:
@@ -408,26 +408,6 @@ def _leftover_tiles(p: PositionPlayer, i: int) -> list[str]:
     return [f"$.players[{i}].{where}[{j}].leftover"
             for where, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles))
             for j, t in enumerate(tiles) if t.leftover]
-
-
-def _leftovers_over_table(position: Position) -> list[Violation]:
-    """base.end.leftovers: the leftover tiles counted (given, or marked on a player's tiles) are
-    at most the market tiles handed out at the game's end (`most_leftovers`)."""
-    limit = most_leftovers(modules_of_ids(position.modules, any(p.dirk for p in position.players)))
-    named = []
-    total = 0
-    for i, p in enumerate(position.players):
-        if p.tally is not None and p.tally.staff is not None and p.tally.staff.leftover:
-            named.append(f"{field(i, 'staff.leftover')} = {p.tally.staff.leftover}")
-            total += p.tally.staff.leftover
-        elif p.tally is None:
-            marked = _leftover_tiles(p, i)
-            named += marked
-            total += len(marked)
-    if total <= limit:
-        return []
-    return [Violation("base.end.leftovers", f"{', '.join(named)}: {total} leftover tiles on the table, "
-                                            f"but the market hands out at most {limit} at the game's end")]
 
 
 def _servants_over_table(position: Position) -> list[Violation]:
@@ -531,7 +511,7 @@ def consistency(state: GameState) -> list[Violation]:
 def check_position(position: Position) -> list[Violation]:
     """Scoring positions: servants only on coloured tiles of players, at most the printed
     number of each colour (the colour of a servant is its tile's); leftover tiles only in round
-    3 and no more than the market hands out."""
+    3."""
     out = _leftovers_in_position(position)
     counts: Counter[str] = Counter()
     for p in position.players:
@@ -553,10 +533,10 @@ def check_position(position: Position) -> list[Violation]:
 
 def _leftovers_in_position(position: Position) -> list[Violation]:
     """staff.score: positions mark a leftover tile only in round 3 (handed out at the game's
-    end, they would escape the deduction of rounds 1 and 2); base.end.leftovers: no more of
-    them than the market hands out (`_leftovers_over_table`, with the tallies)."""
+    end, they would escape the deduction of rounds 1 and 2). How many there may be is the base
+    game's (base.end.leftovers), which counts `staff.leftover` too (`TallyPart.leftovers`)."""
     if position.round == FINAL_ROUND:
-        return [] if any(p.tally is not None for p in position.players) else _leftovers_over_table(position)
+        return []
     return [Violation("staff.score", f"{path} is true in round {position.round}: leftover market tiles "
                                      "are handed out only at the game's end, before round 3")
             for i, p in enumerate(position.players) if p.tally is None for path in _leftover_tiles(p, i)]
@@ -589,10 +569,11 @@ STAFF = register(Module(
     consistency=consistency,
     check_position=check_position,
     tally=TallyPart(type=StaffTally, of_tiles=count_tally, score=score_tally, check=check_tally,
-                    of_lines=tally_of_lines),
+                    of_lines=tally_of_lines, leftovers="leftover"),
     events=(ServantsLaid, MarshalMoved),
     lines=(StaffLine,),
     tokens=("servant",),
+    play_tokens={"servant": "staff.servant"},  # never on a leftover tile (base.end.leftovers)
     view=ViewPart(StaffSeen, seen),
     default_data=DATA,
 ))

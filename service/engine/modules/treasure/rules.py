@@ -689,6 +689,7 @@ TREASURE = register(Module(
     events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled),
     lines=(TreasureLine,),
     tokens=("chest",),
+    play_tokens={"chest": "treasure.place"},  # never on a leftover tile (base.end.leftovers)
     view=ViewPart(TreasureSeen, seen),
     default_data=DATA,
 ))

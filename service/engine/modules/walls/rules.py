@@ -409,6 +409,7 @@ WALLS_MODULE = register(Module(
     tally=TallyPart(fountain_walls=4),
     events=(WallCardSetAside, WallsAdded),
     tokens=("added_walls",),
+    play_tokens={"added_walls": "walls.action"},  # never on a leftover tile (base.end.leftovers)
     view=ViewPart(WallsState, seen),
     default_data=DATA,
 ))
