@@ -73,11 +73,19 @@ class Census:
         return self.of_one_type + self.extensions_of_one_type
 
     @property
+    def leftovers_each(self) -> int:
+        """The most tiles one player receives at the game's end (base.end.leftovers,
+        power.end-hidden): at most one of each market space (the tile hidden under a market tile
+        goes to another player than the one who takes the tile above it), and the game ends
+        when a refill leaves a space empty."""
+        return self.market - 1
+
+    @property
     def leftovers(self) -> int:
-        """The most tiles handed out at the game's end (base.end.leftovers): the game ends when a
-        refill leaves a market space empty, so every space but one holds a tile, and each takes
-        along the tile hidden under it (power.end-hidden; power.architecture: one under each)."""
-        return (self.market - 1) * 2
+        """The most tiles handed out at the game's end (base.end.leftovers): every space but one
+        holds a tile, and each takes along the tile hidden under it (power.end-hidden;
+        power.architecture: one under each)."""
+        return self.leftovers_each * 2
 
     @property
     def deck(self) -> int:

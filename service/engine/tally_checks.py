@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from .catalogue import CATALOGUE
+from .census import CENSUS
 from .records import counts_of
 from .rules import Module, registered
 from .scoring import Position, PositionPlayer, building_type, tallies_of
@@ -170,7 +171,7 @@ def most_leftovers_each() -> int:
     """base.end.leftovers, power.end-hidden: the most leftover tiles one player receives: at most
     one of each market space (the tile hidden under a market tile goes to another player than
     the one who takes the tile above it), and one space at least is empty when the game ends."""
-    return len(CATALOGUE.currencies) - 1
+    return CENSUS.leftovers_each
 
 
 def leftovers_over(counts: Sequence[tuple[str, int, Sequence[str]]], table: int) -> list[Violation]:

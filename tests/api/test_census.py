@@ -33,8 +33,8 @@ BY_CENSUS: dict[str, tuple[Callable[[Census], int], tuple[str, ...]]] = {
         "VendorsSeen.discs")),
     "a seat's index": (lambda c: c.players - 1, ("ThievesState.ended", "ThievesState.last")),
     "market spaces": (lambda c: c.market, ("GameState.market",)),
-    "leftover tiles: every market space but one, each with the tile hidden under it": (
-        lambda c: c.leftovers, ("StaffTally.leftover",)),
+    "one player's leftover tiles: one of each market space but one": (
+        lambda c: c.leftovers_each, ("StaffTally.leftover",)),
     "modules": (lambda c: c.modules, ("GameState.modules", "Position.modules", "RenderPosition.modules")),
     "scoring rounds": (lambda c: c.rounds, (
         "GameState.rounds_held", "Position.round", "RenderPosition.round", "PastRound.round",

@@ -269,18 +269,17 @@ def test_base_end_leftovers_allows_as_many_leftover_tiles_as_the_market_hands_ou
 @pytest.mark.rule("base.end.leftovers")
 def test_base_end_leftovers_refuses_more_leftover_tiles_than_the_market_hands_out() -> None:
     """RULES.md base.end.trigger, base.end.leftovers (3 tiles at most; seeds 000.51, 000.55: 6
-    with the power module): 4 for one player, 4 + 4 + 4 on a table, 7 with power."""
-    refused(table(leftovers(4), modules=("staff",), round_=3), "base.end.leftovers",
-            "$.players[0].tally.staff.leftover = 4", "4 leftover tiles", "at most 3")
-    four_each = (leftovers(4), leftovers(4, "garden"), leftovers(4, "chambers"))
-    refused(table(*four_each, modules=("staff",), round_=3), "base.end.leftovers",
-            "$.players[2].tally.staff.leftover = 4", "12 leftover tiles", "at most 3")
+    with the power module, one player taking at most one of each space, 000.73-000.74): 3 + 3
+    + 3 on a table, 2 + 2, 3 + 3 + 1 with power; 4 for one player is beyond the contract."""
+    three_each = (leftovers(3), leftovers(3, "garden"), leftovers(3, "chambers"))
+    refused(table(*three_each, modules=("staff",), round_=3), "base.end.leftovers",
+            "$.players[2].tally.staff.leftover = 3", "9 leftover tiles", "at most 3")
     refused(table(leftovers(2), leftovers(2), modules=("staff",), round_=3), "base.end.leftovers",
             "at most 3")
-    refused(table(leftovers(4), leftovers(3), modules=("staff", "power"), round_=3), "base.end.leftovers",
-            "at most 6")
-    with pytest.raises(msgspec.ValidationError, match=r"<= 6 - at `\$\.staff\.leftover`"):
-        leftovers(7)  # beyond what any table has: the contract's bound (the census)
+    refused(table(leftovers(3), leftovers(3), leftovers(1, "garden"), modules=("staff", "power"), round_=3),
+            "base.end.leftovers", "at most 6")
+    with pytest.raises(msgspec.ValidationError, match=r"<= 3 - at `\$\.staff\.leftover`"):
+        leftovers(4)  # beyond what any player receives: the contract's bound (the census)
     # A player given by tiles counts the tiles marked leftover, the reserve's too.
     cyd = PositionPlayer(name="Cyd", alhambra=(PlacedTile(tile="fountain", x=0, y=0),
                                                PlacedTile(tile="garden-10-open", x=1, y=0, leftover=True)),

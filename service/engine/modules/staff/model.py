@@ -62,5 +62,5 @@ class StaffTally(Record):
     3 only: they are not deducted)."""
 
     unserved: BuildingCount = 0
-    # At most every market tile but one and the tile hidden under each (power.end-hidden).
-    leftover: Annotated[int, count_to(CENSUS.leftovers)] = 0
+    # One player receives at most one tile of each market space but one (power.end-hidden).
+    leftover: Annotated[int, count_to(CENSUS.leftovers_each)] = 0
