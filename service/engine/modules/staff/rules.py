@@ -534,21 +534,28 @@ def check_position(position: Position) -> list[Violation]:
     3 and no more than the market hands out."""
     out = _leftovers_in_position(position)
     counts: Counter[str] = Counter()
-    for p in position.players:
-        for t in (*p.alhambra, *p.reserve, *p.tiles):
-            if not t.servant:
-                continue
-            colour = servant_colour(t)
-            if p.dirk:
-                out.append(Violation("staff.dirk", f"Dirk's {t.tile} carries a servant: Dirk has "
-                                                   "no marshal and gets no servants"))
-            elif colour is None:
-                out.append(Violation("staff.servant", f"{p.name}'s {t.tile} carries a servant "
-                                                      "but has no colour"))
-            else:
-                counts[colour] += 1
+    holders: dict[str, dict[str, list[str]]] = {}  # colour -> player -> paths of its servants
+    for p, path, t in _served(position):
+        colour = servant_colour(t)
+        if p.dirk:
+            out.append(Violation("staff.dirk", f"Dirk's {t.tile} carries a servant: Dirk has "
+                                               "no marshal and gets no servants"))
+        elif colour is None:
+            out.append(Violation("staff.servant", f"{p.name}'s {t.tile} carries a servant "
+                                                  "but has no colour"))
+        else:
+            counts[colour] += 1
+            holders.setdefault(colour, {}).setdefault(p.name, []).append(path)
     return out + beyond_supply(counts, SERVANTS, "staff.setup", lambda colour, n, held: (
-        f"{n} servants on {colour} tiles: there are only {held}"))
+        f"{n} servants on {colour} tiles: there are only {held} (held by "
+        + "; ".join(f"{name} at {', '.join(paths)}" for name, paths in holders[colour].items()) + ")"))
+
+
+def _served(position: Position) -> Iterator[tuple[PositionPlayer, str, Tile | PlacedTile]]:
+    """The tiles of a position that carry a servant: (player, field path, tile)."""
+    for i, p in enumerate(position.players):
+        for zone, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles)):
+            yield from ((p, f"$.players[{i}].{zone}[{j}]", t) for j, t in enumerate(tiles) if t.servant)
 
 
 def _leftovers_in_position(position: Position) -> list[Violation]:
