@@ -90,10 +90,19 @@ class ChestsReturned(Event, tag="chests-returned"):
 
 
 class RoomRefilled(Event, tag="room-refilled"):
-    """treasure.refill: the room's new chests, or none (the bag held too few; no more refills)."""
+    """treasure.refill: the emptied room's 4 new chests from the bag."""
 
     room: int
     chests: tuple[str, ...]
+
+
+class ChamberClosed(Event, tag="chamber-closed"):
+    """treasure.refill (seeds 004.22, 004.23): the bag held only `left` chests, fewer than 4, so
+    the emptied room stays empty and from now on no room is refilled (the state's `closed`).
+    Once closed, a room emptied later stays empty with no event."""
+
+    room: int
+    left: int
 
 
 class TreasureLine(Line, tag="treasure"):
@@ -327,7 +336,8 @@ def refill(state: GameState, room: int, ctx: Context) -> GameState:
     rooms = list(treasure.rooms)
     if treasure.closed or len(treasure.bag) < PER_ROOM:
         rooms[room - 1] = ()
-        ctx.events.append(RoomRefilled(room=room, chests=()))
+        if not treasure.closed:
+            ctx.events.append(ChamberClosed(room=room, left=len(treasure.bag)))
         return replace(state, treasure=replace(treasure, rooms=tuple(rooms), closed=True))
     rooms[room - 1] = treasure.bag[:PER_ROOM]
     ctx.events.append(RoomRefilled(room=room, chests=rooms[room - 1]))
@@ -686,7 +696,7 @@ TREASURE = register(Module(
     check_position=check_position,
     tally=TallyPart(type=TreasureTally, of_tiles=count_tally, score=score_tally, check=check_tally,
                     of_lines=tally_of_lines),
-    events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled),
+    events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled, ChamberClosed),
     lines=(TreasureLine,),
     tokens=("chest",),
     view=ViewPart(TreasureSeen, seen),
