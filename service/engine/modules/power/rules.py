@@ -907,9 +907,12 @@ POWER = register(Module(
     withdrawn=withdrawn,
     consistency=consistency,
     check_position=check_position,
+    # power.strength: its checks hold for counts read from lines (more buildings only allow
+    # a longer wall; the pips are the line's).
     # power.end-hidden: a market tile handed out at the end takes the tile hidden under it along
     # (power.architecture: at most one under each).
     tally=TallyPart(type=PowerTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    check_of_lines=check_tally,
                     of_lines=tally_of_lines, more_leftovers=1),
     events=(DieRolled, PowerUsed, PowerDeclined, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),
