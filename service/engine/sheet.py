@@ -25,11 +25,13 @@ player and per table that no real sheet fails (`tally_checks.read_problems`, `_u
 majority count is the buildings or more (extensions' `bonus`), so every bound it sets from above
 holds: the wall within the outline of the buildings (base.score.wall), the unserved buildings
 at most the buildings (staff.score), the zoo's animals at most 3 a garden and 22 on the table,
-power's second wall and 18 black pips on the table (each module's `TallyPart.check_of_lines`).
+power's second wall and 18 black pips on the table, the chests at most the buildings and 42 on
+the table (each module's `TallyPart.check_of_lines`).
 The bounds of the buildings themselves (the buildings of a type on the table, the servants each
 colour supplies: staff.setup) hold only when no module adds to the majority counts
 (`tally_checks.exact_buildings`). The checks that read colours (chests and inhabitants per
-colour: treasure, vendors) do not apply: the lines carry none. Each refusal names the line a
+colour: treasure, vendors) do not apply: the lines carry none (treasure checks the chests'
+number instead). Each refusal names the line a
 count was read from.
 """
 

@@ -311,6 +311,15 @@ def test_zoo_score_refuses_more_animals_than_the_gardens_counted_hold(evening: l
     allowed_then_refused_at(evening, "Ana", "zoo", "zoo.score", "(zoo.animals) is 7", animals=7, points=7)
 
 
+@pytest.mark.rule("treasure.place")
+def test_treasure_place_refuses_more_chests_than_the_buildings_counted(evening: list[Breakdown]) -> None:
+    """seed 004.15 (treasure.place): "Only 1 chest can be put in a building at any one time": Ana's
+    majority lines of round 1 count 5 buildings, so her treasure line of 6 chests (1st, 7 points)
+    is refused, though its colours are not on it."""
+    allowed_then_refused_at(evening, "Ana", "treasure", "treasure.place", "(treasure.chests) counts 6",
+                            "counts 5 buildings", count=6, place=1, points=7)
+
+
 def allowed_then_refused_at(evening: list[Breakdown], name: str, category: str, rule: str,
                             *words: str, **fields: Any) -> None:
     """Round 1 of the referee's sheet is allowed; the player's line tampered is refused as

@@ -30,7 +30,7 @@ from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, 
 from ...scoring import Line, Position, PositionPlayer, building_type, shared_places
 from ...state import GameState, Player, Tile
 from ...tally import Tally
-from ...tally_checks import over_buildings, over_table
+from ...tally_checks import field, given, over_buildings, over_table
 from ...violations import Violation
 from ..dirk import GiveToDirk
 from .model import ChestCount, Room, TreasureSeen, TreasureState, TreasureTally
@@ -552,6 +552,22 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
     return out
 
 
+def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """`check_tally` on an earlier round's lines (a score sheet), which carry the chests' number
+    but no colours: one chest a building (treasure.place, seed 004.15), so at most the buildings
+    the majority lines count (which extensions can only raise); at most the 42 chests on the
+    table (treasure.setup, seed 004.1)."""
+    out = []
+    for i, _, t in given(position):
+        chests, buildings = chests_counted(t), sum(counts_of(t.buildings).values())
+        if chests > buildings:
+            out.append(Violation("treasure.place", f"{field(i, 'treasure.chests')} counts {chests}, but "
+                                                   f"{field(i, 'buildings')} counts {buildings} buildings: "
+                                                   "one chest a building at most"))
+    return out + over_table(position, tallies, chests_counted, "treasure.chests", sum(CHESTS.values()),
+                            "treasure.setup", "chests")
+
+
 # --- components and consistency -------------------------------------------------------------
 
 def expected(state: GameState) -> Iterator[str]:
@@ -695,7 +711,7 @@ TREASURE = register(Module(
     consistency=consistency,
     check_position=check_position,
     tally=TallyPart(type=TreasureTally, of_tiles=count_tally, score=score_tally, check=check_tally,
-                    of_lines=tally_of_lines),
+                    of_lines=tally_of_lines, check_of_lines=check_of_lines),
     events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled, ChamberClosed),
     lines=(TreasureLine,),
     tokens=("chest",),
