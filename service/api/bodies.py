@@ -86,7 +86,8 @@ class Position(scoring.Position):
 
 
 class StateRound(Record):
-    """POST /v1/score with a game state: its scoring round `round` as if it were held now."""
+    """POST /v1/score with a game state: its scoring round `round` as if it were held now (a
+    round the state already held is refused, 422: its points are in the scores)."""
 
     state: GameState
     round: Round

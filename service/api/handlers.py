@@ -331,6 +331,9 @@ def score(body: ScoreQuery, sealing: Sealing = UNSEALED, access: Access = BACKEN
         state = checked(body.state, sealing)
         try:
             return engine.score_state(state, body.round)  # type: ignore[return-value]
+        except engine.InconsistentState as e:  # a round already held (base.score.rounds)
+            raise _refused("inconsistent-state", "the round cannot be scored from this state",
+                           e.violations) from None
         except engine.PositionTooComplex as e:
             raise _too_complex(e) from None
     try:

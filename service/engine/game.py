@@ -317,7 +317,15 @@ def score(position: Position) -> Breakdown:
 
 
 def score_state(state: GameState, round_: int) -> Breakdown:
-    """A scoring round of a game state, as if it were held now (scores are not changed)."""
+    """A scoring round of a game state, as if it were held now (scores are not changed).
+
+    A round the state already held is refused (InconsistentState, base.score.rounds): its
+    points are in the players' scores, and the ranking would count them twice."""
+    if round_ in state.rounds_held:
+        raise InconsistentState([Violation("base.score.rounds", (
+            f"round {round_} was already held in this state (rounds_held {list(state.rounds_held)}): "
+            "its points are in the players' scores, so it is not scored again; ask for a round "
+            "not yet held"))])
     return score_position(position_of(state, round_))
 
 

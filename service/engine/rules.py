@@ -127,6 +127,10 @@ class TallyPart(NamedTuple):
     `bonus(part)`: buildings of each type its part adds for the majorities (extensions).
     `check(position, tallies)`: its refusals of counts that cannot occur; `tallies` holds every
     player's (counted for those given by tiles), so the table's totals can be checked too.
+    `check_of_lines(position, tallies)`: those of its refusals that hold for tallies read back
+    from an earlier round's lines (`of_lines`, a score sheet): only what cannot refuse a real
+    sheet, whose lines carry no colours and whose majority counts may exceed the buildings by
+    what modules add (`bonus`; `tally_checks.exact_buildings`). None: none of them hold.
     `of_lines(player, lines)`: its part of the tally a player's lines of an earlier round were
     scored from (a score sheet's `previous`, sheet.py), read from the counts its line carries;
     `lines` are all of that player's lines of the round. None when the player has nothing of it
@@ -147,6 +151,7 @@ class TallyPart(NamedTuple):
     score: Callable[[Position, int, Sequence[Tally]], dict[str, list[Line]]] | None = None
     bonus: Callable[[Any], Mapping[str, int]] | None = None
     check: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
+    check_of_lines: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
     of_lines: Callable[[PositionPlayer, Sequence[Line]], Any] | None = None
     more_buildings: Mapping[str, int] = MappingProxyType({})
     more_tiles: Callable[[int, Sequence[Module]], int] | None = None

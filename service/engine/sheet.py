@@ -16,16 +16,28 @@ scores any tally, with the round's table and the running scores before it. The m
 the treasure's ranking) come out of all players' counts of the round, which the lines carry.
 What a line does not carry cannot be checked: power's second wall beyond the pips (its line
 holds the wall only as far as it scored), the colours of chests and inhabitants (only their
-number and the sets' sizes score), and whether counts that score the same could stand on one
-table (the tally checks' bounds per player and per table are not applied to an earlier round:
-they read colours the lines do not carry, and buildings without the modules' additions). Each
-module's count and the wall are held to the bounds of their tally fields; a majority count only
-to 0 and above, as it includes the buildings modules add (extensions), which the tally's bound
-of buildings does not.
+number and the sets' sizes score). Each module's count and the wall are held to the bounds of
+their tally fields; a majority count only to 0 and above, as it includes the buildings modules
+add (extensions), which the tally's bound of buildings does not.
+
+Whether the counts read could stand on one table is checked by those of the tally checks per
+player and per table that no real sheet fails (`tally_checks.read_problems`, `_unreal`): a
+majority count is the buildings or more (extensions' `bonus`), so every bound it sets from above
+holds: the wall within the outline of the buildings (base.score.wall), the unserved buildings
+at most the buildings (staff.score), the zoo's animals at most 3 a garden and 22 on the table,
+power's second wall and 18 black pips on the table, the chests at most the buildings and 42 on
+the table (each module's `TallyPart.check_of_lines`).
+The bounds of the buildings themselves (the buildings of a type on the table, the servants each
+colour supplies: staff.setup) hold only when no module adds to the majority counts
+(`tally_checks.exact_buildings`). The checks that read colours (chests and inhabitants per
+colour: treasure, vendors) do not apply: the lines carry none (treasure checks the chests'
+number instead). Each refusal names the line a
+count was read from.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +48,7 @@ from .records import per_type
 from .rules import Module, modules_of_ids
 from .scoring import Breakdown, Line, MajorityLine, Position, PositionPlayer, WallLine, rank, score_position
 from .tally import Tally
+from .tally_checks import read_problems
 from .violations import InconsistentState, Violation
 
 RULE = "base.score.rounds"
@@ -119,12 +132,40 @@ def line_problems(position: Position, previous: Sequence[Any]) -> list[Violation
             tally, unread = _read(p, mine.lines, modules, f"$.previous[{k}].players[{j}].lines")
             wrong += unread
             players.append(PositionPlayer(name=p.name, dirk=p.dirk, score=before[p.name], tally=tally))
-        # A count out of bounds is refused as such; the round is not scored again without it.
-        out += wrong or _differences(k, past, Position(round=past.round, players=tuple(players),
-                                                       modules=position.modules, check_layout=False))
+        again = Position(round=past.round, players=tuple(players), modules=position.modules,
+                         check_layout=False)
+        # A count out of bounds, or counts that cannot stand together, are refused as such; the
+        # round is not scored again from them.
+        out += wrong or _unreal(k, past, again, modules) or _differences(k, past, again)
         for mine in past.players:
             before[mine.name] += mine.total
     return out
+
+
+def _unreal(k: int, past: Any, again: Position, modules: Sequence[Module]) -> list[Violation]:
+    """The tally checks that hold for counts read from lines (`tally_checks.read_problems`) on
+    the earlier round `past` (at `$.previous[k]`), each field named by the line it was read from."""
+    lines = [p.lines for p in past.players]
+    return [Violation(v.rule, _TALLY_FIELD.sub(lambda m: _line_of(k, lines, modules, m), v.message)
+                      + f" (round {past.round}'s counts, as its lines carry them)")
+            for v in read_problems(again, modules)]
+
+
+_TALLY_FIELD = re.compile(r"\$\.players\[(\d+)\]\.tally\.(\w+)((?:\.\w+)*)")
+
+
+def _line_of(k: int, lines: Sequence[Sequence[Line]], modules: Sequence[Module], field: re.Match[str]) -> str:
+    """The line of `$.previous[k]` a tally field (`$.players[j].tally.<name>...`) was read from:
+    a type's majority line, the wall line, a module's line; the fields of buildings in all are
+    the majority lines."""
+    j, name, rest = int(field[1]), field[2], field[3]
+    at = f"$.previous[{k}].players[{j}]"
+    if name == "buildings" and not rest:
+        return f"{at}'s majority lines (buildings)"
+    kinds = (MajorityLine,) if name == "buildings" else _line_types(name, modules)
+    i = next(i for i, line in enumerate(lines[j]) if isinstance(line, kinds)
+             and (name != "buildings" or line.building == rest[1:]))  # type: ignore[attr-defined]
+    return f"{at}.lines[{i}] ({name}{rest})"
 
 
 def _differences(k: int, past: Any, again: Position) -> list[Violation]:

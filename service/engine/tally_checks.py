@@ -230,3 +230,25 @@ def _walls(position: Position, modules: Sequence[Module]) -> list[Violation]:
                                                     f"and {buildings} buildings make an outer wall of "
                                                     f"at most {limit} sides"))
     return out
+
+
+def exact_buildings(modules: Sequence[Module]) -> bool:
+    """Whether the majority counts are the buildings themselves: no module adds to them (an
+    extension's `bonus`). A score sheet's earlier rounds give their buildings only as majority
+    counts, which otherwise are an upper bound of the buildings."""
+    return not any(m.tally is not None and m.tally.bonus is not None for m in modules)
+
+
+def read_problems(position: Position, modules: Sequence[Module]) -> list[Violation]:
+    """The checks of `tally_problems` that hold for tallies read back from an earlier round's
+    lines (sheet.py): the wall within the outline of the buildings counted (more buildings only
+    allow a longer wall), the buildings per type on the table when the majority counts are the
+    buildings (`exact_buildings`), and each module's `check_of_lines`."""
+    tallies = tallies_of(position, modules)
+    out = _walls(position, modules)
+    if exact_buildings(modules):
+        out += _buildings(position, modules)
+    for m in modules:
+        if m.tally is not None and m.tally.check_of_lines is not None:
+            out += m.tally.check_of_lines(position, tallies)
+    return out

@@ -261,6 +261,25 @@ def test_engine_bug_is_a_logged_500_in_the_error_shape(client: TestClient, state
     }
 
 
+def test_score_of_a_finished_game_refuses_its_round_3_again(client: TestClient) -> None:
+    """base.score.rounds (RULES.md: "round 3 at the end. Points accumulate over the rounds."):
+    a finished game held round 3, so `{state, round: 3}` would count it twice: 422."""
+    from service.engine.game import apply, new_game, random_action
+    from service.engine.rng import Generator
+
+    state = new_game(["Ana", "Ben"], [], seed=5).state
+    rng = Generator(5)
+    while state.phase != "over":
+        action = random_action(state, rng)
+        assert action is not None
+        state = apply(state, action).state
+    assert state.rounds_held == (1, 2, 3)
+    r = client.post("/v1/score", json={"state": msgspec.to_builtins(state), "round": 3})
+    assert r.status_code == 422 and r.json()["error"] == "inconsistent-state"
+    assert [v["rule"] for v in r.json()["violations"]] == ["base.score.rounds"]
+    assert "round 3" in r.json()["violations"][0]["message"]
+
+
 def test_cli_handle_gives_the_endpoint_answer(state: Any) -> None:
     import msgspec
 

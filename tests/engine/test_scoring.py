@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from service.engine import InconsistentState, score
+from service.engine import InconsistentState, score, score_state
 from service.engine.actions import TakeMoney
 from service.engine.grid import check_layout, layout_of, longest_wall, outer_wall_sides
 from service.engine.scoring import (
@@ -19,7 +19,7 @@ from service.engine.scoring import (
     score_position,
     shared_places,
 )
-from service.engine.state import RankEntry, Tile
+from service.engine.state import GameState, RankEntry, Tile
 from tests.engine.helpers import Spec, alhambra, arrange, game, play
 
 TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
@@ -412,6 +412,40 @@ def test_base_score_rounds_allows_points_to_accumulate_round_after_round() -> No
     assert third.state.players[1].score == 12 + 26
     assert third.state.rounds_held == (1, 2)
     assert next((r.name, r.score) for r in third.scoring[0].ranking) == ("Ben", 38)
+
+
+def after_round_1() -> GameState:
+    """Ben scored 12 in round 1 (tower and garden first, a wall of 1); round 2 not held yet."""
+    state = arrange(
+        game(),
+        active="Ana",
+        display=("yellow-1-a", "green-1-a", "blue-1-a", "orange-1-a"),
+        deck_top=("scoring-1", "orange-9-c"),
+        alhambras={"Ben": [("tower-11-open", 1, 0), ("garden-12-S", 0, 1)]},
+    )
+    after = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",))).state
+    assert after.rounds_held == (1,) and after.players[1].score == 12
+    return after
+
+
+@pytest.mark.rule("base.score.rounds")
+def test_base_score_rounds_allows_scoring_a_state_as_if_a_round_not_yet_held_were_held_now() -> None:
+    """RULES.md base.score.rounds: "Points accumulate over the rounds." Round 2 asked of a state
+    after round 1 adds its points to the score before it: Ben 12 + (13 + 12 + 1)."""
+    breakdown = score_state(after_round_1(), 2)
+    assert breakdown.players[1].total == 13 + 12 + 1
+    assert next((r.name, r.score) for r in breakdown.ranking) == ("Ben", 12 + 26)
+
+
+@pytest.mark.rule("base.score.rounds")
+def test_base_score_rounds_refuses_scoring_a_state_for_a_round_it_already_held() -> None:
+    """RULES.md base.score.rounds: "round 1 when `scoring-1` comes up [...] Points accumulate
+    over the rounds." Each round is held once: round 1 asked of a state that held it would add
+    its points a second time to the scores that already hold them."""
+    with pytest.raises(InconsistentState) as refused:
+        score_state(after_round_1(), 1)
+    [problem] = refused.value.violations
+    assert problem.rule == "base.score.rounds" and "round 1 was already held" in problem.message
 
 
 @pytest.mark.rule("base.score.rounds")

@@ -183,8 +183,8 @@ def test_power_strength_refuses_a_second_wall_scored_beyond_the_pips(evening: li
 def test_power_strength_refuses_a_second_wall_longer_than_the_longest(evening: list[Breakdown]) -> None:
     """seed 000.61 (power.strength): "Their longest wall, as usual, plus their second longest
     wall": the second is no longer than the longest (the wall line: 4 in Ana's round 1), so with
-    18 pips it cannot score 6."""
-    allowed_then_refused(evening, 0, "Ana", "power", "power.strength", dice=18, points=6)
+    16 pips it cannot score 6 (16: beside Cyd's 2, the 3 black dice show at most 18)."""
+    allowed_then_refused(evening, 0, "Ana", "power", "power.strength", dice=16, points=6)
 
 
 @pytest.mark.rule("staff.score")
@@ -229,6 +229,105 @@ def test_staff_score_refuses_a_line_with_a_count_no_tally_can_hold(evening: list
     j, i = line_at(evening, 0, "Ana", "staff")
     refused_line(ROUND_3, tampered(evening, 0, j, i, unserved=-2, points=2), "staff.score",
                  f"$.previous[0].players[{j}].lines[{i}]", "no tally can hold", "staff.unserved")
+
+
+# --- counts that cannot stand on a table: the tally checks on an earlier round's lines --------
+
+
+STAFF_ROUNDS = [
+    table(1, tally(buildings={"garden": 1, "tower": 2}, wall=2, staff={"unserved": 3}),
+          tally(buildings={"pavilion": 2}, wall=1, staff={"unserved": 0}), modules=("staff",)),
+]
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_allows_a_round_1_line_with_as_many_unserved_as_buildings() -> None:
+    """seed 002.20 (staff.score): "deduct 1 point for each building from the base game (besides
+    the Lion Fountain) in a player's Alhambra without a servant tile": Ana's 3 buildings, all
+    without a servant, are a real round 1 (her majority lines count 3 buildings)."""
+    sheet = sheet_of(STAFF_ROUNDS)
+    j, i = line_at(sheet, 0, "Ana", "staff")
+    assert sheet[0].players[j].lines[i].unserved == 3  # type: ignore[attr-defined]
+    score_sheet(replace(STAFF_ROUNDS[0], round=2), sheet)
+
+
+@pytest.mark.rule("staff.score")
+def test_staff_score_refuses_a_round_1_line_with_more_unserved_than_its_majority_lines_count() -> None:
+    """seed 002.20 (staff.score): "deduct 1 point for each building [...] in a player's Alhambra
+    without a servant tile": unserved buildings are buildings, so Ana's round-1 staff line with 5
+    unserved is refused when her majority lines of the round count 3 buildings."""
+    sheet = sheet_of(STAFF_ROUNDS)
+    j, i = line_at(sheet, 0, "Ana", "staff")
+    points = sheet[0].players[j].lines[i].points - 2
+    refused_line(replace(STAFF_ROUNDS[0], round=2), tampered(sheet, 0, j, i, unserved=5, points=points),
+                 "staff.score", f"$.previous[0].players[{j}].lines[{i}]", "(staff.unserved) is 5",
+                 "counts 3 buildings", "round 1")
+
+
+@pytest.mark.rule("staff.setup")
+def test_staff_setup_allows_servants_the_majority_counts_overstate_with_extensions() -> None:
+    """seed 002.2 (staff.setup): "54 Servant tiles (7x/ 7x/ 9x/ 9x/ 11x/ 11x ...)": 7 pavilion
+    servants. Ana's 7 pavilions all served, one of them extended (extensions.score: it counts
+    twice), make a pavilion majority line of 8: a real sheet, whose majority counts are not the
+    buildings, so the servants (and the 7 pavilions that exist) are not checked against them."""
+    rounds = [table(1, tally(buildings={"pavilion": 7}, wall=4, staff={"unserved": 0},
+                             extensions={"extended": {"pavilion": 1}}),
+                    tally(buildings={"tower": 1}, wall=1, staff={"unserved": 1}),
+                    modules=("staff", "extensions"))]
+    sheet = sheet_of(rounds)
+    j, i = line_at(sheet, 0, "Ana", "majority", "pavilion")
+    assert sheet[0].players[j].lines[i].count == 8  # type: ignore[attr-defined]
+    score_sheet(replace(rounds[0], round=2), sheet)
+
+
+@pytest.mark.rule("base.score.majority")
+def test_base_score_majority_refuses_majority_lines_counting_more_buildings_than_exist(
+        evening: list[Breakdown]) -> None:
+    """RULES.md base.score.majority: "players are ranked by how many buildings of that type stand
+    in their Alhambra"; the game holds 7 pavilions (no module adds any here), so round 1's lines
+    counting 6 for Ana and 2 for Ben are refused (Ana 1st either way: the points stay)."""
+    j, i = line_at(evening, 0, "Ana", "majority", "pavilion")
+    sheet = tampered(evening, 0, j, i, count=6, place=1, points=evening[0].players[j].lines[i].points)
+    score_sheet(ROUND_3, evening)
+    refused_line(ROUND_3, sheet, "inconsistent-state", f"$.previous[0].players[{j}].lines[{i}]",
+                 "(buildings.pavilion) = 6", "only 7", "round 1")
+
+
+@pytest.mark.rule("base.score.wall")
+def test_base_score_wall_refuses_a_wall_longer_than_the_buildings_counted_make(
+        evening: list[Breakdown]) -> None:
+    """RULES.md base.score.wall: "1 point per wall side in their longest continuous outer wall":
+    the outer wall of the fountain and Ben's 4 buildings of round 1 has at most 2 * 5 + 2 = 12
+    sides, so his wall line of 20 scoring 20 is refused."""
+    allowed_then_refused_at(evening, "Ben", "wall", "base.score.wall", "(wall) is 20", "at most 12",
+                            length=20, points=20)
+
+
+@pytest.mark.rule("zoo.score")
+def test_zoo_score_refuses_more_animals_than_the_gardens_counted_hold(evening: list[Breakdown]) -> None:
+    """seed 000.39 (zoo.score): "Each garden with exactly one kind of animal scores as many points
+    as the number of these animals", and 3 of each kind exist: Ana's 2 gardens of round 1 score
+    at most 6 animals, so her zoo line of 7 scoring 7 is refused."""
+    allowed_then_refused_at(evening, "Ana", "zoo", "zoo.score", "(zoo.animals) is 7", animals=7, points=7)
+
+
+@pytest.mark.rule("treasure.place")
+def test_treasure_place_refuses_more_chests_than_the_buildings_counted(evening: list[Breakdown]) -> None:
+    """seed 004.15 (treasure.place): "Only 1 chest can be put in a building at any one time": Ana's
+    majority lines of round 1 count 5 buildings, so her treasure line of 6 chests (1st, 7 points)
+    is refused, though its colours are not on it."""
+    allowed_then_refused_at(evening, "Ana", "treasure", "treasure.place", "(treasure.chests) counts 6",
+                            "counts 5 buildings", count=6, place=1, points=7)
+
+
+def allowed_then_refused_at(evening: list[Breakdown], name: str, category: str, rule: str,
+                            *words: str, **fields: Any) -> None:
+    """Round 1 of the referee's sheet is allowed; the player's line tampered is refused as
+    counts that cannot stand, the words in the message."""
+    score_sheet(ROUND_3, evening)
+    j, i = line_at(evening, 0, name, category)
+    at = f"$.previous[0].players[{j}].lines[{i}]"
+    refused_line(ROUND_3, tampered(evening, 0, j, i, **fields), rule, at, *words, "round 1")
 
 
 # --- Dirk: he scores majorities and chests, nothing else (dirk.scores) -----------------------

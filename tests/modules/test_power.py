@@ -87,6 +87,42 @@ def test_power_setup_refuses_a_replaced_base_tile_still_in_the_game() -> None:
     assert any(base in v.message for v in check_consistency(bad))
 
 
+def holding(tile: str, modules: tuple[str, ...] = ("power",)) -> Position:
+    """A round-1 position: Ana has `tile` east of her fountain, Ben only his fountain."""
+    fountain = PlacedTile(tile="fountain", x=0, y=0)
+    return Position(round=1, modules=modules, players=(
+        PositionPlayer(name="Ana", alhambra=(fountain, PlacedTile(tile=tile, x=1, y=0))),
+        PositionPlayer(name="Ben", alhambra=(fountain,))))
+
+
+@pytest.mark.rule("power.setup")
+def test_power_setup_allows_a_position_with_the_special_tile_or_without_power_the_base_tile() -> None:
+    """seed 000.45: "Replace the 12 base tiles with the same building type, price, and wall
+    placement as the special tiles with the new special tiles." With power on the special tile is
+    in the game; without it the base tile is."""
+    assert REPLACED["garden-8-NE"] == "garden-8-NE-strength"
+    assert score(holding("garden-8-NE-strength")).players[0].total >= 0
+    assert score(holding("garden-8-NE", modules=())).players[0].total >= 0
+
+
+@pytest.mark.rule("power.setup")
+@pytest.mark.parametrize("zone", ["alhambra", "reserve"])
+def test_power_setup_refuses_a_position_holding_a_replaced_base_tile(zone: str) -> None:
+    """seeds 000.45, 000.47: "Replace the 12 base tiles [...] with the new special tiles."
+    "Return the replaced tiles to the game box." With power on no player holds garden-8-NE."""
+    position = holding("garden-8-NE")
+    if zone == "reserve":
+        ana = replace(position.players[0], alhambra=position.players[0].alhambra[:1],
+                      reserve=(Tile(tile="garden-8-NE"),))
+        position = replace(position, players=(ana, position.players[1]))
+    with pytest.raises(InconsistentState) as error:
+        score(position)
+    index = 1 if zone == "alhambra" else 0
+    assert [(v.rule, v.message.split(" ")[0]) for v in error.value.violations] == [
+        ("power.setup", f"$.players[0].{zone}[{index}]")]
+    assert "garden-8-NE-strength" in error.value.violations[0].message
+
+
 # --- power.end-of-turn ----------------------------------------------------------------------
 
 

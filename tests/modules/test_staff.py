@@ -159,6 +159,28 @@ def test_staff_setup_refuses_a_lost_servant_and_an_eighth_pavilion_servant() -> 
                for v in refused.value.violations)
 
 
+@pytest.mark.rule("staff.setup")
+def test_staff_setup_refuses_more_pavilion_servants_than_7_naming_who_holds_them() -> None:
+    """seed 002.2: "54 Servant tiles (7x/ 7x/ 9x/ 9x/ 11x/ 11x in colors of pavilion, ...)": the
+    refusal of a colour's servants beyond its 7 names the players and the paths of the servants,
+    so a client knows which to take off."""
+    pavilions = sorted(t.id for t in CATALOGUE.tiles.values() if t.type == "pavilion" and t.module == "base")
+    ana = tuple(PlacedTile(x=1 + i, y=0, tile=t, servant=True) for i, t in enumerate(pavilions[:6]))
+    ben = (PlacedTile(x=1, y=0, tile=pavilions[6], servant=True),)
+    position = Position(round=1, modules=("staff",), check_layout=False, players=(
+        PositionPlayer(name="Ana", alhambra=fountain(*ana)),
+        PositionPlayer(name="Ben", alhambra=fountain(*ben))))
+    assert score(position).players[0].total >= 0  # 7 pavilion servants: the box holds them
+    over = replace(position.players[1], reserve=(Tile(tile="pavilion-8-open", servant=True),))
+    with pytest.raises(InconsistentState) as refused:
+        score(replace(position, players=(position.players[0], over)))
+    [problem] = [v for v in refused.value.violations if v.rule == "staff.setup"]
+    assert "8 servants on pavilion tiles: there are only 7" in problem.message
+    assert "Ana at $.players[0].alhambra[1]" in problem.message
+    assert "$.players[0].alhambra[6]" in problem.message
+    assert "Ben at $.players[1].alhambra[1], $.players[1].reserve[0]" in problem.message
+
+
 # --- staff.move -----------------------------------------------------------------------------
 
 @pytest.mark.rule("staff.move")

@@ -143,6 +143,78 @@ def test_order_refuses_a_window_still_open_after_the_next_player_acted() -> None
     assert "Ben" in problems[0].message
 
 
+def full_deal_window() -> GameState:
+    """Ana's turn just ended (she took yellow-1-a), Ben is next; every player holds the 4
+    thieves dealt and none was played yet."""
+    state = new_game(NAMES[:3], ["thieves"], seed=3).state
+    state = arrange(state, display=DISPLAY, deck_top=("yellow-5-a", "green-6-a"), active="Ana")
+    state = allowed(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
+    assert [len(h) for h in thieves(state).hands] == [4, 4, 4] and not thieves(state).played
+    return state
+
+
+@pytest.mark.rule("thieves.order")
+def test_order_allows_a_window_naming_the_last_thief_once_that_player_stole() -> None:
+    """thieves.order, seeds 003.13, 003.16: "pots descartar un lladre per agafar una carta
+    visible d'aquella moneda" (you may discard a thief to take a visible card of that currency),
+    "seguiu l'ordre de torn" (follow the turn order): once Cyd discarded a thief, the window
+    names him as its last thief."""
+    state = full_deal_window()
+    thief = thieves(state).hands[2][0]
+    card = next(c for c in state.display if c.split("-")[0] == CURRENCY[thief])
+    after = allowed(state, Steal(player="Cyd", thief=thief, card=card))
+    assert thieves(after).last == 2 and thieves(after).played == (thief,)
+    assert check_consistency(after) == []
+
+
+@pytest.mark.rule("thieves.order")
+def test_order_refuses_a_window_naming_a_last_thief_when_no_thief_was_played() -> None:
+    """thieves.order, seeds 003.13, 003.16: the last thief of a window is a player who
+    discarded a thief ("pots descartar un lladre"); with every hand holding the 4 dealt and
+    none played, no one stole yet, so a window naming Cyd as its last thief cannot occur (the
+    order of the window's thefts is read from it)."""
+    state = full_deal_window()
+    assert check_consistency(state) == []
+    named = replace(state, thieves=replace(thieves(state), last=2))
+    problems = check_consistency(named)
+    assert [v.rule for v in problems] == ["thieves.order"]
+    assert "Cyd" in problems[0].message and "played no thief" in problems[0].message
+
+
+@pytest.mark.rule("thieves.not-next")
+def test_not_next_refuses_a_window_naming_the_next_player_as_its_last_thief_naming_him() -> None:
+    """thieves.not-next, seed 003.14: "No pots fer-ho immediatament abans del teu propi torn."
+    (You may not do it immediately before your own turn.) The refusal names Ben, the next
+    player."""
+    state = full_deal_window()
+    problems = check_consistency(replace(state, thieves=replace(thieves(state), last=1)))
+    assert [v.rule for v in problems] == ["thieves.not-next"]
+    assert "Ben" in problems[0].message
+
+
+@pytest.mark.rule("thieves.order")
+def test_order_refuses_a_window_naming_the_wrong_seat_as_ended_naming_both_seats() -> None:
+    """thieves.order, seed 003.13: "Després d'un torn acabat" (after a completed turn): the
+    window follows Ana's turn (Ben is next), so naming Ben's turn as ended is refused, naming
+    him and Ana."""
+    state = full_deal_window()
+    problems = check_consistency(replace(state, thieves=replace(thieves(state), ended=1)))
+    assert [v.rule for v in problems] == ["thieves.order"]
+    assert "seat 1 (Ben)" in problems[0].message and "seat 0 (Ana)" in problems[0].message
+
+
+@pytest.mark.rule("thieves.steal")
+def test_steal_refuses_a_closed_window_naming_seats_naming_them() -> None:
+    """thieves.steal, seed 003.13: thieves act "Després d'un torn acabat" (after a completed
+    turn), until the next player acts; a closed window names no seat, and the refusal names
+    the seats it names."""
+    state = full_deal_window()
+    closed = replace(thieves(state), window=False, ended=0, last=2)
+    problems = check_consistency(replace(state, thieves=closed))
+    assert [v.rule for v in problems] == ["thieves.steal", "thieves.steal"]
+    assert "seat 0 (Ana)" in problems[0].message and "seat 2 (Cyd)" in problems[1].message
+
+
 # --- thieves.steal ---------------------------------------------------------------------------
 
 

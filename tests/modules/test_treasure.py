@@ -24,9 +24,11 @@ from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.treasure.rules import (
     CHESTS,
     BuyTreasure,
+    ChamberClosed,
     ChestsPlaced,
     ChestsReturned,
     PlaceChests,
+    RoomRefilled,
     TreasureLine,
     payments,
 )
@@ -479,6 +481,39 @@ def test_treasure_refill_refuses_with_fewer_than_4_left_and_never_again() -> Non
     # An empty room while the rooms are still refilled is inconsistent.
     reopened = replace(closed, treasure=replace(closed.treasure, closed=False))  # type: ignore[arg-type]
     assert "treasure.refill" in rules_of(check_consistency(reopened))
+
+
+FOUR = ("garden-10-open", "garden-11-open", "tower-11-open", "pavilion-8-open")
+
+
+@pytest.mark.rule("treasure.refill")
+def test_treasure_refill_allows_a_refill_event_with_the_rooms_four_new_chests() -> None:
+    """seed 004.21: "Now the emptied room of the treasure chamber is refilled with 4 chests taken
+    randomly out of the bag." The events say so: room 3 refilled with those 4, the chamber open."""
+    state = table(alhambras={"Ana": list(FOUR)}, bag_top=("arcades", "chambers", "seraglio", "arcades"))
+    events = apply(state, buy(room=3, buildings=FOUR)).events
+    assert [e for e in events if isinstance(e, RoomRefilled | ChamberClosed)] == [
+        RoomRefilled(room=3, chests=("arcades", "chambers", "seraglio", "arcades"))]
+
+
+@pytest.mark.rule("treasure.refill")
+def test_treasure_refill_refuses_to_report_a_failed_refill_as_a_refill_and_says_the_chamber_closed() -> None:
+    """seeds 004.22, 004.23: "Should there not be enough chests left at this point, the room
+    remains empty." "From now on, no chests are replaced any more." With 3 chests left the events
+    say that room 1 stays empty and the chamber closed (not a refill with no chests); a room
+    bought once it is closed is refilled with nothing and closes nothing."""
+    state = table(alhambras={"Ana": list(FOUR)})
+    treasure = state.treasure
+    assert treasure is not None
+    short = replace(state, treasure=replace(treasure, bag=treasure.bag[:3]))
+    outcome = apply(short, buy(buildings=FOUR))
+    assert outcome.state.treasure is not None and outcome.state.treasure.closed
+    assert [e for e in outcome.events if isinstance(e, RoomRefilled | ChamberClosed)] == [
+        ChamberClosed(room=1, left=3)]
+    closed = replace(state, treasure=replace(treasure, rooms=((), *treasure.rooms[1:]), closed=True,
+                                             bag=(*treasure.bag, *treasure.rooms[0])))
+    later = apply(closed, buy(room=2, buildings=FOUR)).events
+    assert not [e for e in later if isinstance(e, RoomRefilled | ChamberClosed)]
 
 
 def closed_after_a_failed_refill() -> GameState:

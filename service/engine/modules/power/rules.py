@@ -831,7 +831,7 @@ def _use_problems(state: GameState, power: PowerState) -> list[Violation]:
 
 
 def check_position(position: Position) -> list[Violation]:
-    out = []
+    out = _replaced_in_position(position)
     counts: Counter[str] = Counter()
     for p in position.players:
         for t in (*p.alhambra, *p.reserve, *p.tiles):
@@ -849,6 +849,16 @@ def check_position(position: Position) -> list[Violation]:
         if n > DATA["dice"][die]:
             out.append(Violation("power.strength", f"{n} {die} dice: there are only {DATA['dice'][die]}"))
     return out
+
+
+def _replaced_in_position(position: Position) -> list[Violation]:
+    """power.setup (seeds 000.45, 000.47): the base tiles the special tiles replace went back
+    to the game box, so no player holds one (as `withdrawn` says of game states)."""
+    return [Violation("power.setup", f"$.players[{i}].{zone}[{j}] is {t.tile}, a base tile that "
+                                     f"{REPLACED[t.tile]} replaces: with power on it is in the game box")
+            for i, p in enumerate(position.players)
+            for zone, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles))
+            for j, t in enumerate(tiles) if t.tile in REPLACED]
 
 
 def seen(state: GameState, seat: int | None) -> PowerSeen:
@@ -897,9 +907,12 @@ POWER = register(Module(
     withdrawn=withdrawn,
     consistency=consistency,
     check_position=check_position,
+    # power.strength: its checks hold for counts read from lines (more buildings only allow
+    # a longer wall; the pips are the line's).
     # power.end-hidden: a market tile handed out at the end takes the tile hidden under it along
     # (power.architecture: at most one under each).
     tally=TallyPart(type=PowerTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    check_of_lines=check_tally,
                     of_lines=tally_of_lines, more_leftovers=1),
     events=(DieRolled, PowerUsed, PowerDeclined, TileHidden, HiddenTileRevealed),
     lines=(PowerLine,),

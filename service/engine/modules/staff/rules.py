@@ -30,7 +30,7 @@ from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, 
 from ...scoring import Line, Position, PositionPlayer, building_type, majority_lines, tally_majority_lines
 from ...state import GameState, PlacedTile, Player, Tile
 from ...tally import Tally
-from ...tally_checks import field, given
+from ...tally_checks import exact_buildings, field, given
 from ...violations import Violation
 from ..craftsmen.rules import BuilderRedesign
 from .model import BuildingCount, Path, Spot, StaffSeen, StaffState, StaffTally
@@ -354,6 +354,26 @@ def count_tally(p: PositionPlayer) -> StaffTally | None:
     return StaffTally(unserved=len(bare), leftover=sum(1 for t in bare if t.leftover))
 
 
+def _unserved_over_buildings(i: int, t: Tally) -> list[Violation]:
+    """staff.score: the unserved buildings are buildings of the Alhambra, so at most as many."""
+    buildings = sum(counts_of(t.buildings).values())
+    unserved = t.staff.unserved if t.staff is not None else 0
+    if unserved <= buildings:
+        return []
+    return [Violation("staff.score", f"{field(i, 'staff.unserved')} is {unserved}, but "
+                                     f"{field(i, 'buildings')} counts {buildings} buildings")]
+
+
+def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """`check_tally` on an earlier round's lines (a score sheet), whose majority counts are the
+    buildings or more (`exact_buildings`): then the unserved buildings are still at most those
+    counts, but the servants the other buildings need could exceed the supply only because of
+    buildings a module adds, so the servants are checked only when the counts are exact."""
+    if exact_buildings(modules_of_ids(position.modules, any(p.dirk for p in position.players))):
+        return check_tally(position, tallies)
+    return [v for i, p, t in given(position) if not p.dirk for v in _unserved_over_buildings(i, t)]
+
+
 def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> StaffTally | None:
     """The unserved buildings as an earlier round's staff line carries them: those deducted (the
     leftover tiles are not among them, and come only in round 3, which no earlier round is);
@@ -388,10 +408,7 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
             out.append(Violation("staff.dirk", f"{field(i, 'staff')}: Dirk has no marshal, gets no "
                                                "servants and loses nothing"))
             continue
-        buildings = sum(counts_of(t.buildings).values())
-        if part.unserved > buildings:
-            out.append(Violation("staff.score", f"{field(i, 'staff.unserved')} is {part.unserved}, but "
-                                                f"{field(i, 'buildings')} counts {buildings} buildings"))
+        out += _unserved_over_buildings(i, t)
         if part.leftover > part.unserved:
             out.append(Violation("staff.score", f"{field(i, 'staff.leftover')} is {part.leftover}, more "
                                                 f"than {field(i, 'staff.unserved')} ({part.unserved}): "
@@ -514,21 +531,28 @@ def check_position(position: Position) -> list[Violation]:
     3."""
     out = _leftovers_in_position(position)
     counts: Counter[str] = Counter()
-    for p in position.players:
-        for t in (*p.alhambra, *p.reserve, *p.tiles):
-            if not t.servant:
-                continue
-            colour = servant_colour(t)
-            if p.dirk:
-                out.append(Violation("staff.dirk", f"Dirk's {t.tile} carries a servant: Dirk has "
-                                                   "no marshal and gets no servants"))
-            elif colour is None:
-                out.append(Violation("staff.servant", f"{p.name}'s {t.tile} carries a servant "
-                                                      "but has no colour"))
-            else:
-                counts[colour] += 1
+    holders: dict[str, dict[str, list[str]]] = {}  # colour -> player -> paths of its servants
+    for p, path, t in _served(position):
+        colour = servant_colour(t)
+        if p.dirk:
+            out.append(Violation("staff.dirk", f"Dirk's {t.tile} carries a servant: Dirk has "
+                                               "no marshal and gets no servants"))
+        elif colour is None:
+            out.append(Violation("staff.servant", f"{p.name}'s {t.tile} carries a servant "
+                                                  "but has no colour"))
+        else:
+            counts[colour] += 1
+            holders.setdefault(colour, {}).setdefault(p.name, []).append(path)
     return out + beyond_supply(counts, SERVANTS, "staff.setup", lambda colour, n, held: (
-        f"{n} servants on {colour} tiles: there are only {held}"))
+        f"{n} servants on {colour} tiles: there are only {held} (held by "
+        + "; ".join(f"{name} at {', '.join(paths)}" for name, paths in holders[colour].items()) + ")"))
+
+
+def _served(position: Position) -> Iterator[tuple[PositionPlayer, str, Tile | PlacedTile]]:
+    """The tiles of a position that carry a servant: (player, field path, tile)."""
+    for i, p in enumerate(position.players):
+        for zone, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles)):
+            yield from ((p, f"$.players[{i}].{zone}[{j}]", t) for j, t in enumerate(tiles) if t.servant)
 
 
 def _leftovers_in_position(position: Position) -> list[Violation]:
@@ -569,7 +593,7 @@ STAFF = register(Module(
     consistency=consistency,
     check_position=check_position,
     tally=TallyPart(type=StaffTally, of_tiles=count_tally, score=score_tally, check=check_tally,
-                    of_lines=tally_of_lines, leftovers="leftover"),
+                    of_lines=tally_of_lines, check_of_lines=check_of_lines, leftovers="leftover"),
     events=(ServantsLaid, MarshalMoved),
     lines=(StaffLine,),
     tokens=("servant",),

@@ -198,25 +198,54 @@ def consistency(state: GameState) -> list[Violation]:
     thieves = state.thieves
     if thieves is None:
         return [Violation("thieves.setup", "the thieves module is on but the state has no `thieves` part")]
-    out = []
     n = len(state.players)
+    out = [Violation("thieves.order", f"seat {seat} does not exist")
+           for seat in (thieves.ended, thieves.last) if seat is not None and seat >= n]
     if len(thieves.hands) != n:
         out.append(Violation("thieves.setup", f"{len(thieves.hands)} thief hands for {n} players"))
-    else:
-        out += _deal_problems(state, thieves)
-    for seat in (thieves.ended, thieves.last):
-        if seat is not None and seat >= n:
-            out.append(Violation("thieves.order", f"seat {seat} does not exist"))
+    if out:  # the seats below are read from the players and their hands
+        return out
+    out += _deal_problems(state, thieves)
     if thieves.window and (thieves.ended is None or state.phase != "play"):
         out.append(Violation("thieves.steal", "a thieves' window is open outside play or without the "
                                               "seat whose turn ended"))
-    if not thieves.window and (thieves.ended is not None or thieves.last is not None):
-        out.append(Violation("thieves.steal", "a closed thieves' window names seats"))
-    if thieves.window and thieves.ended is not None and thieves.ended != (state.turn.player - 1) % n:
-        out.append(Violation("thieves.order", "the window names the wrong seat as ended"))
-    if thieves.window and thieves.last is not None and thieves.last == state.turn.player:
-        out.append(Violation("thieves.not-next", "the player whose turn comes next stole in the window"))
-    if thieves.window and _under_way(state):
+    if not thieves.window:
+        return out + _closed_problems(state, thieves)
+    return out + _window_problems(state, thieves)
+
+
+def _name(state: GameState, seat: int) -> str:
+    return f"seat {seat} ({state.players[seat].name})"
+
+
+def _closed_problems(state: GameState, thieves: ThievesState) -> list[Violation]:
+    """thieves.steal: a closed window names no seat (they are cleared as it closes)."""
+    return [Violation("thieves.steal", f"a closed thieves' window names {_name(state, seat)} as `{key}`: "
+                                       "only an open window names seats")
+            for key, seat in (("ended", thieves.ended), ("last", thieves.last)) if seat is not None]
+
+
+def _window_problems(state: GameState, thieves: ThievesState) -> list[Violation]:
+    """thieves.order, thieves.not-next: an open window's seats are those of the turn that
+    ended, and its last thief is a player other than the next one who played a thief."""
+    out = []
+    n = len(state.players)
+    ended = (state.turn.player - 1) % n
+    if thieves.ended is not None and thieves.ended != ended:
+        out.append(Violation("thieves.order", f"the window names {_name(state, thieves.ended)} as the "
+                                              f"seat whose turn ended, but {state.active.name} plays "
+                                              f"next: the turn that ended is {_name(state, ended)}'s"))
+    last = thieves.last
+    if last is not None and last == state.turn.player:
+        out.append(Violation("thieves.not-next", f"the window names {_name(state, last)}, the player "
+                                                 "whose turn comes next, as its last thief: they may "
+                                                 "not steal in it"))
+    elif last is not None and (not thieves.played or len(thieves.hands[last]) >= DEAL[n]):
+        out.append(Violation("thieves.order", f"the window names {_name(state, last)} as its last "
+                                              f"thief, but {state.players[last].name} played no thief "
+                                              f"(holds {len(thieves.hands[last])} of the {DEAL[n]} dealt, "
+                                              f"{len(thieves.played)} played in all)"))
+    if _under_way(state):
         out.append(Violation("thieves.order", f"the thieves' window is open, but {state.active.name}, "
                                               "the next player, has already acted: it closed then"))
     return out

@@ -30,7 +30,7 @@ from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, 
 from ...scoring import Line, Position, PositionPlayer, building_type, shared_places
 from ...state import GameState, Player, Tile
 from ...tally import Tally
-from ...tally_checks import over_buildings, over_table
+from ...tally_checks import field, given, over_buildings, over_table
 from ...violations import Violation
 from ..dirk import GiveToDirk
 from .model import ChestCount, Room, TreasureSeen, TreasureState, TreasureTally
@@ -90,10 +90,19 @@ class ChestsReturned(Event, tag="chests-returned"):
 
 
 class RoomRefilled(Event, tag="room-refilled"):
-    """treasure.refill: the room's new chests, or none (the bag held too few; no more refills)."""
+    """treasure.refill: the emptied room's 4 new chests from the bag."""
 
     room: int
     chests: tuple[str, ...]
+
+
+class ChamberClosed(Event, tag="chamber-closed"):
+    """treasure.refill (seeds 004.22, 004.23): the bag held only `left` chests, fewer than 4, so
+    the emptied room stays empty and from now on no room is refilled (the state's `closed`).
+    Once closed, a room emptied later stays empty with no event."""
+
+    room: int
+    left: int
 
 
 class TreasureLine(Line, tag="treasure"):
@@ -327,7 +336,8 @@ def refill(state: GameState, room: int, ctx: Context) -> GameState:
     rooms = list(treasure.rooms)
     if treasure.closed or len(treasure.bag) < PER_ROOM:
         rooms[room - 1] = ()
-        ctx.events.append(RoomRefilled(room=room, chests=()))
+        if not treasure.closed:
+            ctx.events.append(ChamberClosed(room=room, left=len(treasure.bag)))
         return replace(state, treasure=replace(treasure, rooms=tuple(rooms), closed=True))
     rooms[room - 1] = treasure.bag[:PER_ROOM]
     ctx.events.append(RoomRefilled(room=room, chests=rooms[room - 1]))
@@ -542,6 +552,22 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
     return out
 
 
+def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """`check_tally` on an earlier round's lines (a score sheet), which carry the chests' number
+    but no colours: one chest a building (treasure.place, seed 004.15), so at most the buildings
+    the majority lines count (which extensions can only raise); at most the 42 chests on the
+    table (treasure.setup, seed 004.1)."""
+    out = []
+    for i, _, t in given(position):
+        chests, buildings = chests_counted(t), sum(counts_of(t.buildings).values())
+        if chests > buildings:
+            out.append(Violation("treasure.place", f"{field(i, 'treasure.chests')} counts {chests}, but "
+                                                   f"{field(i, 'buildings')} counts {buildings} buildings: "
+                                                   "one chest a building at most"))
+    return out + over_table(position, tallies, chests_counted, "treasure.chests", sum(CHESTS.values()),
+                            "treasure.setup", "chests")
+
+
 # --- components and consistency -------------------------------------------------------------
 
 def expected(state: GameState) -> Iterator[str]:
@@ -685,8 +711,8 @@ TREASURE = register(Module(
     consistency=consistency,
     check_position=check_position,
     tally=TallyPart(type=TreasureTally, of_tiles=count_tally, score=score_tally, check=check_tally,
-                    of_lines=tally_of_lines),
-    events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled),
+                    of_lines=tally_of_lines, check_of_lines=check_of_lines),
+    events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled, ChamberClosed),
     lines=(TreasureLine,),
     tokens=("chest",),
     play_tokens={"chest": "treasure.place"},  # never on a leftover tile (base.end.leftovers)

@@ -376,7 +376,10 @@ ZOO = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
+    # zoo.score: its checks hold for counts read from lines (more gardens only allow more
+    # animals; the animals are the line's).
     tally=TallyPart(type=ZooTally, of_tiles=count_tally, score=score_tally, check=check_tally,
+                    check_of_lines=check_tally,
                     of_lines=tally_of_lines),
     events=(AnimalsArrived, AnimalsMoved, AnimalsDiscarded),
     lines=(ZooLine,),
