@@ -1,0 +1,140 @@
+"""One future per sealed state while Redis is up (referee.one-future; issue 23, item 1), with a
+real `redis-server` on a free port: a restarted Redis and a worker saturated with CPU work must
+neither fork a sealed state (ONE_FUTURE_WHEN_REDIS_DOWN=allow) nor refuse an apply 503
+(`refuse`), since Redis answers all along.
+
+Eight different legal actions are applied to one sealed state at once, through the app's ASGI
+interface in this test's event loop (so they are truly concurrent, and CPU work in the same
+loop holds the worker as other requests would): one is answered 200, the seven others 409
+`already-advanced`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from service.api.app import create_app
+from service.seal import new_key
+from service.settings import Settings
+from tests.redis_servers import LocalRedis, require_binaries
+
+KEY = new_key("k1")
+NAMES = ["Ana", "Ben", "Cyd"]
+ONE_FUTURE = [200] + [409] * 7
+
+
+@contextlib.asynccontextmanager
+async def _referee(url: str, mode: str, **settings: Any) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(seal_keys=KEY, redis_url=url, one_future_when_redis_down=mode,
+                              redis_key_prefix=f"test-{uuid.uuid4().hex[:12]}:", **settings))
+    async with app.lifespan(), httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                                 base_url="http://referee", timeout=60) as client:
+        yield client
+
+
+async def _sealed_state_with_eight_actions(client: httpx.AsyncClient, first_seed: int
+                                           ) -> tuple[Any, list[Any]]:
+    for seed in range(first_seed, first_seed + 200):
+        created = await client.post("/v1/games", json={"players": NAMES, "seed": seed})
+        state = created.json()["state"]
+        listed = await client.post("/v1/legal-actions", json={"state": state, "limit": 8})
+        actions = listed.json()["actions"]
+        if len(actions) == 8:
+            return state, actions
+    raise AssertionError("no opening with 8 legal actions")
+
+
+async def _race(client: httpx.AsyncClient, state: Any, actions: list[Any]) -> list[int]:
+    """The statuses of the 8 actions applied to `state` at once, sorted."""
+    answers = await asyncio.gather(*(client.post("/v1/apply", json={"state": state, "action": action})
+                                     for action in actions))
+    return sorted(a.status_code for a in answers)
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Any:
+    require_binaries()
+    local = LocalRedis(tmp_path)
+    yield local
+    local.stop()
+
+
+@pytest.mark.rule("referee.one-future")
+@pytest.mark.parametrize("mode", ["allow", "refuse"])
+def test_a_restarted_redis_keeps_one_future_per_sealed_state(servers: LocalRedis, mode: str) -> None:
+    """After a restart every pooled connection is stale: each is tried once more on a fresh
+    connection before a failure counts, so the eight racing actions meet the record: one 200,
+    seven 409 (before: the first stale connection opened the breaker for 5 s, and `allow`
+    applied all eight, `refuse` answered 503)."""
+    port = servers.start()
+
+    async def scenario() -> tuple[list[int], list[int]]:
+        async with _referee(f"redis://127.0.0.1:{port}/0", mode) as client:
+            state, actions = await _sealed_state_with_eight_actions(client, 1)
+            before = await _race(client, state, actions)  # and 8 pooled connections
+            servers.kill(port)
+            servers.restart(port)
+            state, actions = await _sealed_state_with_eight_actions(client, 300)
+            return before, await _race(client, state, actions)
+
+    before, after = asyncio.run(scenario())
+    assert before == ONE_FUTURE
+    assert after == ONE_FUTURE
+
+
+class Hold:
+    """CPU work holding the event loop `seconds` right after each one-future record is sent to
+    Redis (`SET ... NX`): the worst moment for a worker saturated by other requests' answers
+    (the probe's 24 clients, load average 7). Redis answers at once; its reply waits in the
+    socket until the loop is free."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+        from redis.asyncio.connection import AbstractConnection
+
+        self.seconds = seconds
+        self.holds = 0
+        send = AbstractConnection.send_packed_command
+
+        async def send_then_hold(connection: Any, command: Any, *args: Any, **kwargs: Any) -> None:
+            await send(connection, command, *args, **kwargs)
+            packed = command if isinstance(command, bytes) else b"".join(command)
+            if b"\r\nNX\r\n" in packed:
+                asyncio.get_running_loop().call_soon(self._hold)
+
+        monkeypatch.setattr(AbstractConnection, "send_packed_command", send_then_hold)
+
+    def _hold(self) -> None:
+        end = time.perf_counter() + self.seconds
+        while time.perf_counter() < end:
+            pass
+        self.holds += 1
+
+
+@pytest.mark.rule("referee.one-future")
+@pytest.mark.parametrize("mode", ["allow", "refuse"])
+def test_a_saturated_worker_keeps_one_future_per_sealed_state(servers: LocalRedis, mode: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop is held 0.4 s, past REDIS_TIMEOUT_MS (250 ms), after each record is sent: Redis's
+    reply comes in time but waits for the loop. A reply late only because the loop was busy is
+    no failure: no 503 and no fork (before: the timeout, measured on the busy loop, counted it,
+    the breaker opened, `refuse` answered 503 and `allow` forked)."""
+    port = servers.start()
+    hold = Hold(monkeypatch, 0.4)
+
+    async def scenario() -> list[int]:
+        async with _referee(f"redis://127.0.0.1:{port}/0", mode, redis_timeout_ms=250) as client:
+            state, actions = await _sealed_state_with_eight_actions(client, 1)
+            return await _race(client, state, actions)
+
+    statuses = asyncio.run(scenario())
+    assert hold.holds == 8  # the loop was held past the timeout while a record was awaited
+    assert statuses == ONE_FUTURE
