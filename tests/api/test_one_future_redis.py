@@ -138,3 +138,38 @@ def test_a_saturated_worker_keeps_one_future_per_sealed_state(servers: LocalRedi
     statuses = asyncio.run(scenario())
     assert hold.holds == 8  # the loop was held past the timeout while a record was awaited
     assert statuses == ONE_FUTURE
+
+
+@pytest.mark.rule("referee.one-future")
+def test_a_silent_redis_still_fails_the_record_in_time() -> None:
+    """The loop's lag is not counted, but Redis's silence is: a Redis that accepts and never
+    answers fails the record (503 or allowed, as ONE_FUTURE_WHEN_REDIS_DOWN says) within a
+    bounded time, a held loop too, and the failure counts."""
+    from service.cache import RedisTier, RedisUnavailable
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(1 << 16)
+        await asyncio.sleep(30)
+
+    async def scenario(hold: float) -> tuple[float, int]:
+        server = await asyncio.start_server(silent, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        tier = RedisTier(f"redis://127.0.0.1:{port}/0", timeout=0.2, breaker_seconds=0, ttl=60,
+                         prefix="test:")
+        started = time.perf_counter()
+        claim = asyncio.get_running_loop().create_task(tier.claim(b"state", b"action", 60))
+        await asyncio.sleep(0.01)
+        end = time.perf_counter() + hold  # CPU work holding the loop meanwhile
+        while time.perf_counter() < end:
+            pass
+        with pytest.raises(RedisUnavailable):
+            await claim
+        took = time.perf_counter() - started
+        await tier.close()
+        server.close()
+        return took, tier.errors
+
+    for hold in (0.0, 0.5):
+        took, errors = asyncio.run(scenario(hold))
+        assert errors == 1
+        assert 0.2 <= took < hold + 3
