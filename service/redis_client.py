@@ -247,9 +247,9 @@ class Deadline:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
-        # As asyncio.timeout: the cancellation this deadline made becomes a TimeoutError; one
-        # from elsewhere (the request's own) goes on.
-        if self.expired and kind is asyncio.CancelledError and self._task.uncancel() <= self._cancelling:
+        # As asyncio.timeout: the cancellation this deadline made is withdrawn and becomes a
+        # TimeoutError; one from elsewhere (the request's own) goes on.
+        if self.expired and self._task.uncancel() <= self._cancelling and kind is asyncio.CancelledError:
             raise TimeoutError(f"Redis did not answer within {self.seconds:g} s (the loop's "
                                "own lag not counted)") from error
 
