@@ -1,8 +1,11 @@
 """The answer cache: exact response bytes keyed by the request's bytes and the engine version.
 
 Two tiers: an in-process LRU (always, unless sized 0) and Redis (when REDIS_URL is set). Redis
-is an optimisation only: every call to it is bounded by a short timeout, never retried, and a
-failure opens a circuit breaker that skips Redis for a while; the request is then computed.
+is an optimisation only: every call to it is bounded by a short timeout (the event loop's own
+lag not counted: `redis_client.Deadline`), a connection error is retried once on a fresh
+connection, and a failure after that opens a circuit breaker that skips Redis for a while; the
+request is then computed. The one-future records (service/futures.py) use a tier of their own,
+which counts its failures apart and skips nothing.
 The engine never imports this module.
 """
 
@@ -20,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from .redis_client import ready
+from .redis_client import Deadline, ready
 
 log = logging.getLogger("service.cache")
 
@@ -128,7 +131,8 @@ class RedisUnavailable(Exception):
 
 
 class RedisTier:
-    """Redis behind a circuit breaker: a failure skips Redis for `breaker_seconds`."""
+    """Redis behind a circuit breaker: a failure skips Redis for `breaker_seconds` (0: never
+    skipped; each call asks Redis)."""
 
     def __init__(self, url: str | None, *, timeout: float, breaker_seconds: float, ttl: int,
                  prefix: str) -> None:
@@ -167,7 +171,11 @@ class RedisTier:
             return False
         return True
 
-    def _failed(self, what: str, error: BaseException, client: Any) -> None:
+    def _failed(self, what: str, error: BaseException, client: Any, deadline: Deadline) -> None:
+        if _loop_late(error, deadline):
+            # redis-py's backstop fired on a loop busy for seconds: not a sign of Redis down.
+            log.warning("redis %s not answered in time: the worker was busy (%s)", what, error)
+            return
         self.errors += 1
         if client is not self._client and self._client is not None:
             # A late failure of a client already dropped: its successor is not at fault.
@@ -175,15 +183,15 @@ class RedisTier:
             return
         self._open_until = time.monotonic() + self.breaker_seconds
         # Every pooled connection may be dead (a restarted Redis, a failed-over master): the
-        # first call after the breaker gets a new client (a cluster client asks for the
-        # topology again), instead of failing once per stale connection, 5 s apart.
+        # next call gets a new client (a cluster client asks for the topology again), instead of
+        # failing once per stale connection.
         old, self._client = self._client, None
         if old is not None:
             task = asyncio.get_running_loop().create_task(self._retire(old))
             self._retiring.add(task)
             task.add_done_callback(self._retiring.discard)
-        log.warning("redis %s failed (%s: %s); skipping Redis for %ss", what, type(error).__name__,
-                    error, self.breaker_seconds)
+        skipping = f"; skipping Redis for {self.breaker_seconds}s" if self.breaker_seconds else ""
+        log.warning("redis %s failed (%s: %s)%s", what, type(error).__name__, error, skipping)
 
     async def _retire(self, client: Any) -> None:
         """Close a dropped client once the commands still in flight on it have ended (each
@@ -197,11 +205,12 @@ class RedisTier:
         if not self._usable():
             return None
         client = self._connect()
+        deadline = Deadline(self.timeout)
         try:
-            async with asyncio.timeout(self.timeout):
+            async with deadline:
                 value = await (await ready(client)).get(self.prefix + key)
         except Exception as e:  # any trouble (timeouts included): a miss, never an error
-            self._failed("get", e, client)
+            self._failed("get", e, client, deadline)
             return None
         if value is None:
             self.misses += 1
@@ -219,11 +228,12 @@ class RedisTier:
 
     async def _set(self, key: bytes, value: bytes) -> None:
         client = self._connect()
+        deadline = Deadline(self.timeout)
         try:
-            async with asyncio.timeout(self.timeout):
+            async with deadline:
                 await (await ready(client)).set(self.prefix + key, value, ex=self.ttl)
         except Exception as e:
-            self._failed("set", e, client)
+            self._failed("set", e, client, deadline)
 
     async def claim(self, key: bytes, value: bytes, ttl: int, replicas: int = 0) -> bytes:
         """Record `value` under `key` unless a value is there already (SET NX); the value that
@@ -240,12 +250,13 @@ class RedisTier:
             raise RedisUnavailable("Redis failed recently; the circuit breaker skips it for now")
         wait_ms = max(1, int(self.timeout * 500))  # half the timeout: the answer comes back in it
         client = self._connect()
+        deadline = Deadline(self.timeout)
         try:
-            async with asyncio.timeout(self.timeout):
+            async with deadline:
                 stored, acknowledged = await set_once(client, self.prefix + key, value, ttl, replicas,
                                                       wait_ms)
         except Exception as e:
-            self._failed("claim", e, client)
+            self._failed("claim", e, client, deadline)
             raise RedisUnavailable(f"Redis did not answer ({type(e).__name__})") from None
         # Gone right after the SET (expired): claim it again next time; this one stands.
         standing = value if stored is None else stored
@@ -260,11 +271,12 @@ class RedisTier:
         if not self.enabled or self.breaker_open:
             return False
         client = self._connect()
+        deadline = Deadline(self.timeout)
         try:
-            async with asyncio.timeout(self.timeout):
+            async with deadline:
                 return bool(await (await ready(client)).ping())
         except Exception as e:
-            self._failed("ping", e, client)
+            self._failed("ping", e, client, deadline)
             return False
 
     async def close(self) -> None:
@@ -282,6 +294,14 @@ class RedisTier:
     def stats(self) -> TierStats:
         return TierStats(enabled=self.enabled, hits=self.hits, misses=self.misses,
                          errors=self.errors, skipped=self.skipped, breaker_open=self.breaker_open)
+
+
+def _loop_late(error: BaseException, deadline: Deadline) -> bool:
+    """A timeout of redis-py's own (its backstop, measured on the loop) before the deadline,
+    which excludes the loop's lag, ended: the worker was late, not Redis."""
+    from redis.exceptions import TimeoutError as RedisTimeout
+
+    return isinstance(error, RedisTimeout) and not deadline.expired
 
 
 async def _close_quietly(client: Any) -> None:

@@ -25,6 +25,7 @@ or any later Redis setting gets clusters and Sentinel by calling the same two fu
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 from dataclasses import dataclass, field
@@ -135,20 +136,26 @@ def check_url(url: str) -> str | None:
 def connect(url: str, *, timeout: float, max_connections: int = 64) -> Any:
     """A redis.asyncio client for `url` (nothing is connected until the first command).
 
-    Every call is bounded by `timeout` (seconds) to connect and to read, and is never retried:
-    the caller's circuit breaker decides when to ask again. A cluster client follows MOVED and
-    ASK redirections itself and finds the new topology after a failure."""
+    Every call is bounded by the caller's `Deadline(timeout)`, which excludes the event loop's
+    own lag; redis-py's socket timeouts, measured on the loop, are only a backstop far past it
+    (`backstop`), so that a busy worker does not read a reply that came in time as a Redis down.
+    A connection error on a pooled connection (a Redis restarted since, a dropped socket) is
+    retried once, on a fresh connection, by redis-py's own Retry, before the caller sees it: the
+    commands sent here are idempotent (GET, SET, SET NX then GET, PING). A cluster client is not
+    retried this way (redis-py closes every connection of the cluster, commands in flight too,
+    and sleeps 0.25 s before its retry); it follows MOVED and ASK redirections itself, and the
+    caller makes a new client after a failure, which asks for the whole map."""
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
 
     target = parse(url)
-    common: dict[str, Any] = {"socket_timeout": timeout, "socket_connect_timeout": timeout,
-                              "health_check_interval": 0}
+    common: dict[str, Any] = {"socket_timeout": backstop(timeout),
+                              "socket_connect_timeout": backstop(timeout), "health_check_interval": 0}
     if target.kind == SERVER:
         from redis.asyncio import Redis
 
-        return Redis.from_url(url, retry=Retry(NoBackoff(), 0), retry_on_timeout=False,
-                              max_connections=max_connections, **common)
+        return Redis.from_url(url, retry=_fresh_connection_retry(), max_connections=max_connections,
+                              **common)
     options = {**target.options, **common}
     if target.kind == CLUSTER:
         from redis.asyncio.cluster import ClusterNode, RedisCluster
@@ -165,13 +172,86 @@ def connect(url: str, *, timeout: float, max_connections: int = 64) -> Any:
     from redis.asyncio.sentinel import Sentinel
 
     sentinel = Sentinel(list(target.nodes), sentinel_kwargs={**common, "ssl": target.tls,
-                                                             "retry": Retry(NoBackoff(), 0)})
+                                                             "retry": _fresh_connection_retry()})
     assert target.service is not None  # parse() requires it
+    # A retried connection of the master asks the sentinels again: after a failover, the new one.
     client = sentinel.master_for(target.service, redis_class=_sentinel_master(), ssl=target.tls,
-                                 retry=Retry(NoBackoff(), 0), retry_on_timeout=False,
-                                 max_connections=max_connections, **options)
+                                 retry=_fresh_connection_retry(), max_connections=max_connections,
+                                 **options)
     client.sentinel = sentinel
     return client
+
+
+def backstop(timeout: float) -> float:
+    """redis-py's own socket timeouts: far past the caller's `Deadline(timeout)`, which decides;
+    these only end a call that nothing else would (they are measured on the event loop, so a
+    worker busy that long would see them fire though Redis answered)."""
+    return max(10.0, 40 * timeout)
+
+
+def _fresh_connection_retry() -> Any:
+    """One more try on a fresh connection after a connection error, a few ms later (redis-py
+    disconnects the failed connection and connects it again before the retry). Timeouts are not
+    retried: only the caller's deadline says whether Redis was late."""
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    return Retry(ExponentialBackoff(cap=0.05, base=0.005), 1, supported_errors=(RedisConnectionError,))
+
+
+class Deadline:
+    """`asyncio.timeout(seconds)` on a clock that stops while the event loop is late: a reply is
+    late only if Redis was late, not the loop.
+
+    A worker busy computing answers (or rendering) holds the loop: a reply that arrived in time
+    waits in the socket, and a timer measured on the loop would fire first and cancel the call
+    (measured: breakers opened, and sealed applies got 503, while Redis answered within 1 ms).
+    Here the time is counted in ticks of `seconds / TICKS`: a tick that comes late (the loop was
+    busy) counts as one tick, not as the time the loop spent elsewhere. So the call is cancelled
+    once `seconds` passed AND the loop went round at least TICKS times meanwhile, each time
+    able to read a reply that had come. `expired` says whether this deadline ended the call."""
+
+    TICKS = 16
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.step = seconds / self.TICKS
+        self.counted = 0.0
+        self.expired = False
+        self._handle: asyncio.TimerHandle | None = None
+
+    async def __aenter__(self) -> Deadline:
+        self._loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None  # entered from a task
+        self._task = task
+        self._cancelling = task.cancelling()
+        self._last = self._loop.time()
+        self._handle = self._loop.call_later(self.step, self._tick)
+        return self
+
+    def _tick(self) -> None:
+        now = self._loop.time()
+        self.counted += min(now - self._last, self.step)  # the loop's own lag is not counted
+        self._last = now
+        if self.counted >= self.seconds * (1 - 1e-9):
+            self.expired = True
+            self._handle = None
+            self._task.cancel()
+        else:
+            self._handle = self._loop.call_later(min(self.step, self.seconds - self.counted), self._tick)
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        traceback: Any) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        # As asyncio.timeout: the cancellation this deadline made is withdrawn and becomes a
+        # TimeoutError; one from elsewhere (the request's own) goes on.
+        if self.expired and self._task.uncancel() <= self._cancelling and kind is asyncio.CancelledError:
+            raise TimeoutError(f"Redis did not answer within {self.seconds:g} s (the loop's "
+                               "own lag not counted)") from error
 
 
 async def close(client: Any) -> None:
