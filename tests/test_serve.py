@@ -16,7 +16,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 
@@ -207,18 +207,15 @@ def _head(size: int, path: bytes = b"/healthz") -> bytes:
     return start + b"a" * (size - len(start) - 4) + b"\r\n\r\n"
 
 
-def _answer(conn: socket.socket) -> bytes:
-    """One answer with a content-length (read up to its last byte, the connection left open)."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = conn.recv(65536)
-        assert chunk, data
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
+def _answer(answers: BinaryIO) -> bytes:
+    """The next answer (it has a content-length) from a connection's reader, the rest left."""
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        line = answers.readline()
+        assert line, head
+        head += line
     length = int(re.search(rb"content-length: (\d+)", head, re.IGNORECASE)[1])  # type: ignore[index]
-    while len(body) < length:
-        body += conn.recv(65536)
-    return head + b"\r\n\r\n" + body
+    return head + answers.read(length)
 
 
 def test_a_request_head_past_16_kib_is_refused_431_before_it_is_buffered(tmp_path: Path) -> None:
@@ -228,11 +225,12 @@ def test_a_request_head_past_16_kib_is_refused_431_before_it_is_buffered(tmp_pat
     of header is cut off after the first 16 KiB, not read to its end. HEADER_TIMEOUT_SECONDS is
     long, so that today's server, which waits for the rest, fails by the client's timeout."""
     with _serving(tmp_path, HEADER_TIMEOUT_SECONDS="60") as (port, _, log):
-        with socket.create_connection(("127.0.0.1", port), timeout=20) as conn:
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as conn, \
+                conn.makefile("rb") as answers:
             conn.sendall(_head(16 * 1024))
-            assert _answer(conn).startswith(b"HTTP/1.1 200 ")  # the bound itself is allowed
+            assert _answer(answers).startswith(b"HTTP/1.1 200 ")  # the bound itself is allowed
             conn.sendall(_head(16 * 1024 + 1))  # the connection's second request
-            answer = _read_all(conn)
+            answer = answers.read()
         assert answer.startswith(b"HTTP/1.1 431 "), answer[:80]
         assert b'"error":"request-header-fields-too-large"' in answer and b"16384" in answer
         with socket.create_connection(("127.0.0.1", port), timeout=20) as conn:
@@ -354,6 +352,24 @@ def test_clients_that_never_read_are_closed_after_the_write_deadline(tmp_path: P
         assert "Traceback" not in text and "exception" not in text, text[-2000:]
         for line in _cut_off(log):  # one line each, after the deadline
             assert line["level"] == "warning" and line["seconds"] == 2 and line["unread_bytes"] > 0, line
+
+
+def test_pipelined_requests_are_answered_in_order_one_parsed_at_a_time(tmp_path: Path) -> None:
+    """Issue 23 item 5's other side: the server parses one request ahead of its answer (it held
+    some 6,000 pipelined requests of one read), but a client that pipelines and reads gets
+    every answer, in order, with bodies and heads split anywhere across its reads."""
+    body = json.dumps({"players": ["Ana", "Ben"], "seed": 1}).encode()
+    create = (b"POST /v1/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+              b"content-length: %d\r\n\r\n%s" % (len(body), body))
+    requests = [_head(300), create, _head(16 * 1024, b"/v1/modules")] * 30
+    with _serving(tmp_path) as (port, _, _log), \
+            socket.create_connection(("127.0.0.1", port), timeout=20) as conn, conn.makefile("rb") as reader:
+        conn.sendall(b"".join(requests))
+        answers = [_answer(reader) for _ in requests]
+    for request, answer in zip(requests, answers, strict=True):
+        expected = b"HTTP/1.1 201 " if request is create else b"HTTP/1.1 200 "
+        assert answer.startswith(expected), answer[:80]
+    assert all(b'"id":"' in answer for answer in answers[2::3])  # the modules, not /healthz's
 
 
 def _cut_off(log: Path) -> list[dict[str, Any]]:

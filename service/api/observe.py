@@ -177,7 +177,7 @@ class RequestObserver:
 
     def _record(self, scope: Any, seen: _Seen, seconds: float) -> None:
         endpoint = self._endpoint(scope)
-        status = scope.get("extensions", _NO_EXTENSIONS).get(SERVER_STATUS) or seen.status
+        status = (scope.get("extensions") or _NO_EXTENSIONS).get(SERVER_STATUS) or seen.status
         key = (endpoint, scope["method"], status)
         series = self._series.get(key)
         if series is None:  # label lookups cost microseconds: once per endpoint, method, status
