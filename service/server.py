@@ -174,8 +174,8 @@ class TimedProtocol(HttpToolsProtocol):
 
     def _close(self) -> None:
         """Close once the answers written are sent, within the write deadline."""
-        self.transport.close()
         self._watch_writes()
+        self.transport.close()
 
     # --- feeding the parser: bounded heads, one request at a time -----------------------------
 
@@ -254,13 +254,13 @@ class TimedProtocol(HttpToolsProtocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()  # starts a waiting request, and resumes reading
+        if self.transport.get_write_buffer_size():  # kept alive or closing, it must be read
+            self._watch_writes()
         if self.transport.is_closing():
             return
         if self._held or self._holding():
             self.flow.pause_reading()
             self.loop.call_soon(self._release)
-        if self.transport.get_write_buffer_size():
-            self._watch_writes()
 
     # --- the write deadline -------------------------------------------------------------------
 
