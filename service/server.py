@@ -122,6 +122,7 @@ class TimedProtocol(HttpToolsProtocol):
     _unread = 0  # the write buffer's size when the write deadline was armed
     _write_timed_out = False
     _refused = False  # the connection was answered 408 or 431 here
+    _cycles: list[Any]  # the connection's requests whose answers may be incomplete
 
     # --- the request deadlines ---------------------------------------------------------------
 
@@ -160,7 +161,8 @@ class TimedProtocol(HttpToolsProtocol):
             if what == "headers":  # no request reached the app: the observer hears it from here
                 self._record(408)
             else:  # the app's request: its observer records the 408 the client got
-                cycle.scope.setdefault("extensions", {})[SERVER_STATUS] = 408  # type: ignore[union-attr, typeddict-item]
+                scope: dict[str, Any] = cycle.scope  # type: ignore[assignment]
+                scope.setdefault("extensions", {})[SERVER_STATUS] = 408
         if cycle is not None:  # the app hears a disconnect; its answer, if any, goes nowhere
             cycle.disconnected = True
             cycle.message_event.set()
@@ -299,7 +301,7 @@ class TimedProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: Any) -> None:  # the first request's headers
         super().connection_made(transport)
-        self._cycles: list[Any] = []
+        self._cycles = []
         self._arm("headers")
 
     def connection_lost(self, exc: Exception | None) -> None:
