@@ -52,10 +52,12 @@ class Settings:
     # Slow clients (service/server.py): a request's headers must arrive within this of the
     # connection's opening (or the request's first byte), its body within that of the headers'
     # end, else 408 and the connection is closed; an idle keep-alive connection is closed after
-    # KEEP_ALIVE_SECONDS.
+    # KEEP_ALIVE_SECONDS. Answers that wait WRITE_TIMEOUT_SECONDS unread (the write buffer not
+    # shrinking) get the connection aborted.
     header_timeout_seconds: float = 10.0
     body_timeout_seconds: float = 20.0
     keep_alive_seconds: float = 5.0
+    write_timeout_seconds: float = 20.0
     # Sealed states (service/seal.py): `kid:base64key` entries, the first seals, all are accepted;
     # in the variable (comma-separated) or in a file (one per line). Unset: sealing is off.
     seal_keys: str | None = None
@@ -186,7 +188,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "cache_max_bytes": int, "redis_timeout_ms": int, "redis_breaker_seconds": float,
     "redis_ttl_seconds": int, "legal_actions_max_limit": int, "log_level": str.lower,
     "shutdown_timeout_seconds": int, "header_timeout_seconds": float, "body_timeout_seconds": float,
-    "keep_alive_seconds": float,
+    "keep_alive_seconds": float, "write_timeout_seconds": float,
     "allow_unsealed": _boolean, "one_future": _boolean, "callers": str.lower,
     "one_future_when_redis_down": str.lower,
     "one_future_ttl_seconds": int, "one_future_replicas": int,
@@ -212,6 +214,7 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "header_timeout_seconds": _between(0.1, 600),
     "body_timeout_seconds": _between(0.1, 600),
     "keep_alive_seconds": _between(0.1, 600),
+    "write_timeout_seconds": _between(0.1, 600),
     "seal_keys": _keys,
     "allow_unsealed": lambda v: None if isinstance(v, bool) else "must be true or false",
     "one_future": lambda v: None if isinstance(v, bool) else "must be true or false",

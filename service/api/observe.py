@@ -103,6 +103,11 @@ _RULE_ID = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}")
 _GAME_OVER = b'"game_over":true}'  # the last field of /v1/apply's answer (`Applied`)
 _VALID = b'{"valid":true'  # a legal action's /v1/validate answer: no violations to read
 _CACHED = ("/v1/validate", "/v1/apply", "/v1/legal-actions", "/v1/score")
+# A scope's extension set by the server (service/server.py) when it answered the client itself,
+# 408 to a request whose body came too late: the app's own answer (a 400 to a body cut short)
+# went nowhere, so the status recorded is the one the client got.
+SERVER_STATUS = "referee.server_status"
+_NO_EXTENSIONS: dict[str, Any] = {}
 
 
 class _Seen:
@@ -156,6 +161,14 @@ class RequestObserver:
         finally:
             self._record(scope, seen, time.perf_counter() - start)
 
+    def record_server_answer(self, status: int, seconds: float) -> None:
+        """An answer the server wrote before a request reached the app (service/server.py: 408
+        to headers that came too late, 431 to a head too large): counted and logged as
+        `unmatched`, its method unknown (the request line may not have arrived)."""
+        seen = _Seen()
+        seen.status = status
+        self._record({"method": "unknown", "path": ""}, seen, seconds)
+
     def _endpoint(self, scope: Any) -> str:
         template = scope.get("path_template")
         if template:
@@ -163,7 +176,8 @@ class RequestObserver:
         return scope["path"] if scope["path"] in self.routes else "unmatched"
 
     def _record(self, scope: Any, seen: _Seen, seconds: float) -> None:
-        endpoint, status = self._endpoint(scope), seen.status
+        endpoint = self._endpoint(scope)
+        status = (scope.get("extensions") or _NO_EXTENSIONS).get(SERVER_STATUS) or seen.status
         key = (endpoint, scope["method"], status)
         series = self._series.get(key)
         if series is None:  # label lookups cost microseconds: once per endpoint, method, status

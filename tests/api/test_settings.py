@@ -51,6 +51,7 @@ def test_settings_are_frozen() -> None:
     ({"REDIS_URL": "redis://"}, "REDIS_URL='redis://': needs a host"),
     ({"REDIS_BREAKER_SECONDS": "nan"}, "REDIS_BREAKER_SECONDS=nan: must be between 0 and 3600"),
     ({"SHUTDOWN_TIMEOUT_SECONDS": "0"}, "SHUTDOWN_TIMEOUT_SECONDS=0: must be between 1 and 3600"),
+    ({"WRITE_TIMEOUT_SECONDS": "0"}, "WRITE_TIMEOUT_SECONDS=0.0: must be between 0.1 and 600"),
     ({"CACHE_ENTRIES": "-1"}, "CACHE_ENTRIES=-1: must be between 0 and 10000000"),
     ({"REDIS_KEY_PREFIX": "k" * 65}, f"REDIS_KEY_PREFIX={'k' * 65!r}: must be at most 64 characters"),
 ])
