@@ -163,7 +163,8 @@ class Sealing:
                             for kid, key in keys}
         # Seals opened or made lately (a client sends back the state it was handed, to validate,
         # then to apply an action): seal -> what opening it gives. A plain dict, emptied when
-        # full: safe from the render threads.
+        # full: safe from the render threads (a get, a set, a clear: each one dict operation,
+        # atomic under the GIL; a clear racing a set loses entries, a miss, never a wrong one).
         self._known: dict[str, _Known] = {}
         # Part of every cache key: an answer sealed under other settings (other keys, even under
         # the same key ids) is another answer. A digest of the keys, never the keys.

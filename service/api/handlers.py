@@ -11,6 +11,7 @@ import dataclasses
 import hashlib
 import hmac
 import logging
+import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
@@ -98,6 +99,10 @@ class KnownStates:
     def __init__(self, size: int = 65536) -> None:
         self.size = size
         self._digests: OrderedDict[bytes, None] = OrderedDict()
+        # The render threads reach it too: a lookup is a test and a move, an addition an insert
+        # and an eviction; another thread's eviction between a test and its move raised KeyError
+        # (a 500). Each runs whole under the lock (a fraction of a microsecond uncontended).
+        self._lock = threading.Lock()
 
     @staticmethod
     def digest(state: engine.GameState) -> bytes:
@@ -109,15 +114,17 @@ class KnownStates:
         return hashlib.sha256(encoded_state).digest()
 
     def __contains__(self, digest: bytes) -> bool:
-        if digest in self._digests:
-            self._digests.move_to_end(digest)
-            return True
-        return False
+        with self._lock:
+            if digest in self._digests:
+                self._digests.move_to_end(digest)
+                return True
+            return False
 
     def add(self, digest: bytes) -> None:
-        self._digests[digest] = None
-        if len(self._digests) > self.size:
-            self._digests.popitem(last=False)
+        with self._lock:
+            self._digests[digest] = None
+            if len(self._digests) > self.size:
+                self._digests.popitem(last=False)
 
 
 KNOWN = KnownStates()
@@ -129,7 +136,10 @@ class DecodedStates:
     was handed, to validate an action and then to apply it, so the next body with those bytes
     gets the state without decoding it again (11 us for a 3 kB state), and `digest` gives the
     digest for KNOWN without encoding it again (6 us). Equal digests mean equal bytes, so the
-    state those bytes decode to. A plain dict, emptied when full (safe from the render threads)."""
+    state those bytes decode to. Plain dicts, emptied when full: safe from the render threads,
+    as each step is one dict operation (atomic under the GIL), an entry is put whole into each
+    dict, and an emptying racing a put loses entries (a miss), never pairs a key with another's
+    state (`digest` checks the very object)."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
