@@ -464,7 +464,11 @@ def decode(body_type: Any, raw: bytes) -> Any:
     400 for a body nested deeper than the contract allows). A body with a `state` whose bytes
     were decoded lately (DECODED) takes that state instead of decoding them again: the rest of
     the body is decoded as strictly, into the same type (`_WITH_RAW_STATE`), and anything that
-    does not decode so goes the whole way below, which says what is wrong."""
+    does not decode so goes the whole way below, which says what is wrong. So does a body that
+    may name `state` twice (issue 23 item 7): the whole decode decodes every value of a repeated
+    field (a first `{"junk": [1]}` is a 400) where the memo's way would see only the last, so
+    equal bytes would get a 400 or a 200 by what the memo held. (Its last state's bytes may
+    still be put in the memo: the whole decode decoded them alone, as any body would.)"""
     twin = _WITH_RAW_STATE.get(body_type)
     if twin is None:
         return _decoded(body_type, raw)
@@ -474,12 +478,20 @@ def decode(body_type: Any, raw: bytes) -> Any:
         return _decoded(body_type, raw)
     digest = hashlib.sha256(parts.state).digest()
     state = DECODED.get(digest)
-    if state is None:
+    if state is None or not _one_state_key(raw):
         body = _decoded(body_type, raw)
         DECODED.put(digest, body.state)
         return body
     return body_type(**{name: getattr(parts, name) for name in twin.__struct_fields__ if name != "state"},
                      state=state)
+
+
+def _one_state_key(raw: bytes) -> bool:
+    """Whether `raw` surely names `state` at most once: the spelling `"state"` occurs once and
+    no escape could spell the key otherwise (`"st\\u0061te"`). Anything else (a player named
+    "state", a name with an escaped quote) is only sent the whole way. A few us for a 5 kB body,
+    paid on a hit only (a miss goes the whole way anyway), where it saves some 11 us."""
+    return b"\\" not in raw and raw.count(b'"state"') == 1
 
 
 def _with_raw_state(body_type: Any) -> Any:
