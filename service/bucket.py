@@ -103,6 +103,7 @@ def _shallow(t: Any, text: tuple[int, int], field: str = "") -> int:
     return {inspect.NoneType: 4, inspect.BoolType: 5}[type(t)]
 
 
+@functools.cache  # msgspec's type_info takes milliseconds: once per struct and lengths
 def shallow(struct: type, text: tuple[int, int]) -> int:
     """`_shallow` of a struct type, with a comma after it (as a list element)."""
     return _shallow(inspect.type_info(struct), text) + 1
@@ -148,6 +149,7 @@ def _module_lists(modules: frozenset[str], seats: int, item: int, text: tuple[in
     return sum(n for module, n in counts.items() if module in modules)
 
 
+@functools.cache
 def _skeleton(modules: frozenset[str], text: tuple[int, int]) -> int:
     """GameState with every list empty: the parts of the modules off are null, and there is no
     `seal` (what is sealed is a whole state, which carries none)."""
@@ -177,6 +179,7 @@ def largest_state(names: tuple[str, ...], modules: tuple[str, ...]) -> int:
     return base + _tokens(on, item) + _module_lists(on, seats, item, text)
 
 
+@functools.lru_cache(maxsize=1024)  # a game's seals after a v3 one or an unsealed one ask again
 def bucket(names: tuple[str, ...], modules: tuple[str, ...]) -> int:
     """The plaintext size of every seal of that game: the longest header and the largest state,
     rounded up to a multiple of ROUND."""
