@@ -6,16 +6,18 @@ sealing on (SEAL_KEYS or SEAL_KEYS_FILE), every state the referee emits is its p
 (`engine.secrecy.conceal`: hidden fields emptied) plus a `seal`: the whole state encrypted with
 AES-SIV (`cryptography`'s AESSIV, RFC 5297), which authenticates it and, being deterministic,
 keeps "same request, same bytes" (an equal state of the same game always gets an equal seal).
-The seal is `v3.<key id>.<base64url ciphertext>`; the associated data binds the version and the
+The seal is `v4.<key id>.<base64url ciphertext>`; the associated data binds the version and the
 key id.
 
-The sealed plaintext is a header line and the state's JSON, deflated, padded with spaces to a
-multiple of `BUCKET` bytes, so that a seal's length tells nothing of the hidden parts (a card
-id's length, a disc's position): every state of a real game has a seal of the same length. The
-compression is never seen from outside: a seal is as long whatever it compressed to, so what it
-buys (a 4 KiB bucket where the JSON needed 16 KiB: a quarter of the encryption, the base64 and
-the bytes sent each way) leaks nothing. Seals of the previous form (v2: the JSON itself in
-16 KiB buckets) are still opened; v1 seals are refused. The header names
+The sealed plaintext is a header line and the state's JSON, padded with spaces to the game's
+bucket (service/bucket.py): a size fixed when the game is set up, from what is public (its
+names and modules), at least the largest state that game can reach, and carried in the header,
+so that every seal of a game has one length whatever its hidden parts (the deck's order, a
+card id's length, a disc's position). The v3 seals deflated the JSON into 4 KiB buckets: a
+state with long names passed the bucket or not by its deck's order (issue 23 item 2); a bucket
+that holds the largest state leaves deflating nothing to save, as deflate's worst case is
+larger than its input. Seals of the previous forms (v3; v2: the JSON in 16 KiB buckets) are
+still opened; v1 seals are refused. The header names
 the game (a random id drawn when the game is set up: the seat tokens derive from it and from the
 key it was set up under) and says whether the state ever came in without a seal: a referee with
 ALLOW_UNSEALED seals what it is given, so a state it accepted unsealed (a stacked deck, a chosen
@@ -36,10 +38,11 @@ import base64
 import binascii
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -47,26 +50,23 @@ import pybase64
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 
+from service.bucket import bucket
 from service.engine.secrecy import conceal
 from service.engine.state import GameState
 
-VERSION = "v3"
-READ = ("v2", VERSION)  # the forms opened: this one, and the previous one (uncompressed)
+VERSION = "v4"
+READ = ("v2", "v3", VERSION)  # the forms opened: this one and the previous ones
 KEY_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 KEY_BYTES = (32, 48, 64)  # AES-128-, AES-192- and AES-256-SIV
-# The sealed plaintext is padded to a multiple of this: every state of a real game fits in one
-# bucket (the largest seen, in random games of 6 players with every module and 64-character
-# names, is under 11 kB of JSON and 2.8 kB deflated; tests/api/test_sealing.py seals every state
-# of such a game), so every seal of a real game has the same length.
-BUCKET = 4096
-# Deflate at its fastest level, raw (no zlib header: the seal's header says the length): 15 us
-# for a 3 kB state, where encrypting and encoding the 16 KiB bucket it saves cost three times that.
-_LEVEL, _WBITS = 1, -15
+# v3 seals held the JSON deflated raw (no zlib header: the seal's header says the length).
+_WBITS = -15
 _MOST_INFLATED = 1 << 20  # our own authenticated bytes; a bound all the same
 GAME_ID_BYTES = 16
 _ENCODE = msgspec.json.Encoder().encode
 _DECODE_STATE = msgspec.json.Decoder(GameState)
-_HEADER = re.compile(rb"([0-9a-f]{32}) ([A-Za-z0-9_-]{1,32}) ([01]) ([0-9]{1,9})")
+_HEADER = re.compile(rb"([0-9a-f]{32}) ([A-Za-z0-9_-]{1,32}) ([01]) ([0-9]{1,9})")  # v2, v3
+_HEADER_V4 = re.compile(rb"([0-9a-f]{32}) ([A-Za-z0-9_-]{1,32}) ([01]) ([0-9]{1,9}) ([0-9]{1,9})")
+log = logging.getLogger("service.seal")
 
 
 class SealError(ValueError):
@@ -118,11 +118,14 @@ def new_key(kid: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Game:
     """What a seal says besides the state: the game's id, the key its seat tokens derive from,
-    and whether a state of it ever came in without a seal (ALLOW_UNSEALED)."""
+    whether a state of it ever came in without a seal (ALLOW_UNSEALED), and the size every seal
+    of it is padded to (None: not fixed yet, a new game or one of a v2 or v3 seal; the next
+    seal fixes it from the state's public names and modules, which no action changes)."""
 
     id: bytes
     kid: str
     unsealed: bool = False
+    bucket: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +166,8 @@ class Sealing:
                             for kid, key in keys}
         # Seals opened or made lately (a client sends back the state it was handed, to validate,
         # then to apply an action): seal -> what opening it gives. A plain dict, emptied when
-        # full: safe from the render threads.
+        # full: safe from the render threads (a get, a set, a clear: each one dict operation,
+        # atomic under the GIL; a clear racing a set loses entries, a miss, never a wrong one).
         self._known: dict[str, _Known] = {}
         # Part of every cache key: an answer sealed under other settings (other keys, even under
         # the same key ids) is another answer. A digest of the keys, never the keys.
@@ -209,10 +213,9 @@ class Sealing:
         whole = _ENCODE(state) if whole is None else whole
         if game is None:
             game = Game(secrets.token_bytes(GAME_ID_BYTES), self.current)
-        deflated = zlib.compress(whole, _LEVEL, _WBITS)
-        header = b"%s %s %d %d\n" % (game.id.hex().encode(), game.kid.encode(), game.unsealed, len(deflated))
-        size = len(header) + len(deflated)
-        padded = header + deflated + b" " * (-size % BUCKET)
+        if game.bucket is None:  # fixed from the public part, once: every seal of the game keeps it
+            game = replace(game, bucket=bucket(tuple(p.name for p in state.players), state.modules))
+        padded = _padded(whole, game)
         sealed = self._ciphers[self.current].encrypt(padded, self._associated(self.current))
         seal = f"{VERSION}.{self.current}.{pybase64.urlsafe_b64encode(sealed).decode().rstrip('=')}"
         public = conceal(state)
@@ -284,12 +287,13 @@ class Sealing:
         except InvalidTag:
             raise SealError("bad-seal", "the seal does not authenticate: it was altered or cut") from None
         end = padded.find(b"\n", 0, 128)
-        parts = _HEADER.fullmatch(padded, 0, end) if end > 0 else None
+        parts = (_HEADER_V4 if version == VERSION else _HEADER).fullmatch(padded, 0, end) if end > 0 else None
         if parts is None:  # authenticated, so ours: an earlier format would be a bug
             raise SealError("bad-seal", "the seal's content is not of this referee's form")
-        game = Game(bytes.fromhex(parts[1].decode()), parts[2].decode(), parts[3] == b"1")
-        body = padded[end + 1:end + 1 + int(parts[4])]
-        return (body if version == "v2" else _inflated(body)), game
+        fixed = int(parts[4]) if version == VERSION else None
+        game = Game(bytes.fromhex(parts[1].decode()), parts[2].decode(), parts[3] == b"1", fixed)
+        body = padded[end + 1:end + 1 + int(parts[parts.lastindex or 0])]
+        return (_inflated(body) if version == "v3" else body), game
 
     def seat_token(self, game: Game, seat: int) -> str:
         """The secret of `seat` in `game` (CALLERS=players: a request acting for that seat or
@@ -309,6 +313,18 @@ class Sealing:
             if hmac.compare_digest(self.seat_token(game, seat).encode(), token.encode()):
                 found = seat
         return found
+
+
+def _padded(whole: bytes, game: Game) -> bytes:
+    """The v4 plaintext: the header and the state's JSON, padded with spaces to the game's bucket."""
+    assert game.bucket is not None
+    header = b"%s %s %d %d %d\n" % (game.id.hex().encode(), game.kid.encode(), game.unsealed,
+                                    game.bucket, len(whole))
+    size = len(header) + len(whole)
+    if size > game.bucket:  # the bound of service/bucket.py is wrong: the length now tells
+        log.error("a state of %d bytes passed its game's bucket of %d bytes: its seal is longer "
+                  "than the game's others (a bug of service/bucket.py)", size, game.bucket)
+    return header + whole + b" " * (-size % game.bucket)
 
 
 def _inflated(deflated: bytes) -> bytes:

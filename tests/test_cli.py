@@ -150,7 +150,7 @@ def test_keygen_makes_a_key_the_cli_seals_and_opens_with(
         "type": "take-money", "player": player, "cards": [state.display[0]]}}))
     monkeypatch.setenv("SEAL_KEYS", entry)
     assert main(["apply", str(move)]) == 0
-    assert json.loads(capsys.readouterr().out)["state"]["seal"].startswith("v3.k1.")
+    assert json.loads(capsys.readouterr().out)["state"]["seal"].startswith("v4.k1.")
     monkeypatch.delenv("SEAL_KEYS")
     assert main(["apply", str(move)]) == 1  # without the key the seal cannot be opened
     assert json.loads(capsys.readouterr().out)["error"] == "bad-seal"

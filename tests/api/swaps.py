@@ -114,12 +114,11 @@ class Failure:
     body: bytes
 
 
-def exercise(state: dict[str, Any], sample: Sample, rnd: random.Random, bugs: _Bugs) -> list[Failure]:
-    """Every endpoint's handler on `state`: each must answer or refuse with a 4xx (and log no
-    engine bug into `bugs`)."""
+def _bodies(state: dict[str, Any], sample: Sample, rnd: random.Random) -> list[tuple[str, dict[str, Any]]]:
+    """A body of every endpoint about `state` (the handlers' endpoints first, then render)."""
     players = [p["name"] for p in sample.state["players"]]
     action = rnd.choice(sample.actions) if sample.actions else {"type": "end-turn", "player": players[0]}
-    bodies = [
+    return [
         ("validate", {"state": state, "action": action}),
         ("apply", {"state": state, "action": action}),
         ("legal-actions", {"state": state, "limit": 50}),
@@ -128,6 +127,12 @@ def exercise(state: dict[str, Any], sample: Sample, rnd: random.Random, bugs: _B
         ("score", {"state": state, "round": rnd.randint(1, 3)}),
         ("render", {"state": state, "player": rnd.choice(players)}),
     ]
+
+
+def exercise(state: dict[str, Any], sample: Sample, rnd: random.Random, bugs: _Bugs) -> list[Failure]:
+    """Every endpoint's handler on `state`: each must answer or refuse with a 4xx (and log no
+    engine bug into `bugs`)."""
+    bodies = _bodies(state, sample, rnd)
     failures = []
     bugs.records.clear()
     for endpoint, body in bodies:
@@ -175,3 +180,20 @@ def run(tries: int, pool: list[Sample], seed: int = 1) -> tuple[int, list[Failur
         logger.removeHandler(bugs)
         logger.propagate = propagate
     return accepted, failures
+
+
+# --- duplicated keys (issue 23 item 7) ---------------------------------------------------------
+
+def duplicated(state: dict[str, Any], sample: Sample, other: dict[str, Any],
+               rnd: random.Random) -> tuple[str, bytes, list[bytes]]:
+    """An endpoint, a body for it naming one of its keys twice (the copy before or after the
+    real one, holding junk, another state, null or the same value), and the bytes of every
+    `state` value the body holds (to put in the memo of decoded states)."""
+    endpoint, body = rnd.choice(_bodies(state, sample, rnd)[:5])
+    key = rnd.choice([k for k in body if k == "state"] * 2 + list(body))
+    copy = rnd.choice([{"junk": [1]}, other, None, body[key], [], "state"])
+    pairs = [(k, msgspec.json.encode(v)) for k, v in body.items()]
+    at = rnd.randint(0, len(pairs))
+    pairs.insert(at, (key, msgspec.json.encode(copy)))
+    raw = b"{%s}" % b",".join(b'"%s":%s' % (k.encode(), v) for k, v in pairs)
+    return endpoint, raw, [v for k, v in pairs if k == "state"]

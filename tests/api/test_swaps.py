@@ -4,6 +4,11 @@ a short form; `bench/swap_fuzz.py` runs 10,000 tries."""
 
 from __future__ import annotations
 
+import random
+
+import msgspec
+
+from service.api import handlers
 from tests.api import swaps
 
 
@@ -12,3 +17,35 @@ def test_swapping_any_two_ids_of_real_states_never_fails_an_endpoint() -> None:
     accepted, failures = swaps.run(600, pool, seed=13)
     assert not failures, "\n".join(f"{f.endpoint}: {f.problem}" for f in failures[:10])
     assert 50 < accepted < 600  # some swaps make a state the engine judges, most are refused
+
+
+def _answer(endpoint: str, raw: bytes) -> tuple[int, bytes]:
+    """The handler's answer to `raw` as status and bytes (a refusal's body included)."""
+    try:
+        return 200, msgspec.json.encode(handlers.handle(endpoint, raw))
+    except handlers.RequestError as e:
+        return e.status, msgspec.json.encode(e.body())
+
+
+def test_bodies_with_a_key_twice_get_the_same_answers_with_and_without_the_memo() -> None:
+    """Issue 23 item 7: equal bytes, equal answers, whatever the memo of decoded states holds.
+    The fuzz's bodies (real and swapped states) with one key written twice: the answer with the
+    memo emptied (the cold path), then with the bytes of every `state` value in it, decoded as a
+    client's earlier request would have (the memo's path), must be the same."""
+    rnd = random.Random(23)
+    pool = swaps.samples(12, seed=23)
+    differences, cases = [], 0
+    for _ in range(160):
+        sample, other = rnd.choice(pool), rnd.choice(pool)
+        state = swaps.swapped(sample, rnd) if rnd.random() < 0.3 else sample.state
+        endpoint, raw, states = swaps.duplicated(state or sample.state, sample, other.state, rnd)
+        handlers.DECODED.__init__()  # type: ignore[misc]
+        cold = _answer(endpoint, raw)
+        for value in states:  # as a validate of that state would have put it
+            _answer("validate", b'{"state":%s,"action":{"type":"end-turn","player":"x"}}' % value)
+        warm = _answer(endpoint, raw)
+        cases += 1
+        if cold != warm:
+            differences.append((endpoint, cold[0], warm[0], raw[:120]))
+    assert not differences, differences[:5]
+    assert cases == 160

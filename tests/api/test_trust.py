@@ -177,7 +177,7 @@ def test_a_game_set_up_under_a_retired_key_is_403_not_a_500() -> None:
         assert answer.status_code == 200
         move = {"state": state, "action": answer.json()["actions"][0]}
         state = rotated.post("/v1/apply", json=move, headers=_bearer(tokens["Ana"])).json()["state"]
-        assert state["seal"].startswith("v3.new.")
+        assert state["seal"].startswith("v4.new.")
     with TestClient(create_app(Settings(seal_keys=new, callers="players"))) as retired:
         answer = retired.post("/v1/view", json={"state": state, "player": "Ben"},
                               headers=_bearer(tokens["Ben"]))
