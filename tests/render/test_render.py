@@ -33,11 +33,11 @@ POSITION = {
             {"x": 0, "y": 1, "tile": "tower-9-NE-strength", "die": 3, "rotation": 90,
              "added_walls": "S", "extension": True, "inhabitant": True},
             {"x": -1, "y": 0, "tile": "pavilion-8-open"},
-            {"x": -1, "y": -1, "tile": "seraglio-4-NE"},
+            {"x": -1, "y": -1, "tile": "seraglio-4-NE-prosperity"},
         ], "reserve": [{"tile": "chambers-7-SW", "added_walls": "N"}]},
         {"name": "Ben", "alhambra": [
             {"x": 0, "y": 0, "tile": "fountain"},
-            {"x": 0, "y": -1, "tile": "arcades-5-NW", "added_walls": "E"},
+            {"x": 0, "y": -1, "tile": "arcades-5-NW-strength", "added_walls": "E"},
         ]},
         {"name": "Dirk", "dirk": True,
          "tiles": [{"tile": "arcades-9-open"}, {"tile": "tower-13-E", "chest": True}]},
