@@ -176,6 +176,7 @@ def _market(state: GameState) -> list[Violation]:
                                      f"the {s.currency} market space is empty at the start of a turn"))
     if state.phase != "play" and any(s.tile for s in state.market):
         out.append(Violation(INCONSISTENT, "the market keeps no tiles once the game has ended"))
+    out += _held_beyond_market(state)
     # A module may let the display hold more (craftsmen.blacksmith).
     limit = max([CATALOGUE.display_size, *(fn(state) for fn in plan_of(state).display_limits)])
     if len(state.display) > limit:
@@ -185,3 +186,18 @@ def _market(state: GameState) -> list[Violation]:
         for card in CATALOGUE.scoring_cards.keys() & set(p):
             out.append(Violation(INCONSISTENT, f"{card} is only ever in the deck or set aside"))
     return out
+
+
+def _held_beyond_market(state: GameState) -> list[Violation]:
+    """base.buy.hold, base.buy.exact-bonus ("The market is not refilled during the turn"): in
+    play, a held building was bought from the market this turn and left its space empty until
+    the end-of-turn refill, which comes after the placement; so no more are held than spaces
+    are empty. (Leftover tiles are held only in the final placement.)"""
+    held = [t.tile for p in state.players for t in p.held]
+    empty = sum(1 for s in state.market if s.tile is None)
+    if state.phase != "play" or len(held) <= empty:
+        return []
+    return [Violation(INCONSISTENT, f"{len(held)} buildings are held ({held}) but only {empty} market "
+                                    "spaces are empty: each was bought this turn from the market, "
+                                    "which is not refilled during the turn (base.buy.hold)")]
+
