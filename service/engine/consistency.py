@@ -127,6 +127,10 @@ def check_consistency(state: GameState) -> list[Violation]:
                                         f"{sorted(known - {'base', 'dirk'})}")]
     if len(set(state.modules)) != len(state.modules):
         return [Violation(INCONSISTENT, f"a module is named twice in {list(state.modules)}")]
+    if not 0 <= state.turn.player < len(state.players):
+        # Checked first: every other check may read the active player's seat.
+        return [Violation(INCONSISTENT, f"turn.player {state.turn.player} is not a seat of this game "
+                                        f"(seats 0 to {len(state.players) - 1})")]
     modules = modules_of(state)
     expected = expected_components(state, modules)
     census: Counter[str] = Counter()

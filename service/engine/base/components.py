@@ -8,6 +8,7 @@ from functools import cache
 
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..census import CENSUS
+from ..flow import NEXT_TURN
 from ..grid import check_layout
 from ..names import name_problem
 from ..rules import Place, pending_decision, plan_of, registered
@@ -143,6 +144,7 @@ def _turn(state: GameState) -> list[Violation]:
         out.append(Violation(INCONSISTENT, "the active player's turn is over but has not passed"))
     if turn.ending and not waiting:
         out.append(Violation(INCONSISTENT, "the end of the turn waits for no decision"))
+    out += _ending_problems(state)
     if state.phase == "play" and not turn.acted and turn.actions != 1:
         out.append(Violation(INCONSISTENT, "a player who has not acted still has their action"))
     if state.phase == "final-placement" and not state.active.held and not waiting:
@@ -201,3 +203,20 @@ def _held_beyond_market(state: GameState) -> list[Violation]:
                                     "spaces are empty: each was bought this turn from the market, "
                                     "which is not refilled during the turn (base.buy.hold)")]
 
+
+def _ending_problems(state: GameState) -> list[Violation]:
+    """RULES.md §H: `turn.ending` is 0 while the turn is played and once the game has ended,
+    else the position of an end-of-turn step to resume at (a decision stops the steps before the
+    next turn starts); the end of the turn begins only once the actions are over and the held
+    buildings placed."""
+    turn = state.turn
+    if turn.ending == 0:
+        return []
+    if not 0 < turn.ending <= NEXT_TURN or state.phase != "play":
+        return [Violation(INCONSISTENT, f"turn.ending {turn.ending} is no position of the end-of-turn "
+                                        f"steps: 0 while the turn is played and once the game has "
+                                        f"ended, else 1 to {NEXT_TURN}")]
+    if turn.actions or state.active.held:
+        return [Violation(INCONSISTENT, f"turn.ending is {turn.ending}, but the end of the turn begins "
+                                        "only once the actions are over and the held buildings placed")]
+    return []
