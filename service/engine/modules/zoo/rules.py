@@ -117,9 +117,10 @@ def pending(state: GameState) -> Pending | None:
     player = state.active
     if not player.hand or not has_animals(player):
         return None
+    # RULES.md §H step 2: after a decision of the turn's action (staff.move after a take).
     return Pending(seat=turn.player, rule="zoo.move",
                    what="move animals (move-animals, with a card to discard or none)",
-                   actions=(MoveAnimals,))
+                   actions=(MoveAnimals,), step=MOVE_STEP)
 
 
 Herd = dict[tuple[int, int], list[str]]
