@@ -160,6 +160,10 @@ def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
         what = pending.told_to(seat)  # the asking seat learns nothing it may not see
         if rule.action not in pending.actions:
             return Violation(pending.rule, f"the game waits for {who} to {what}")
+        if seat != pending.seat and rule.kind == "free" and pending.seat == state.turn.player:
+            # A free ability is its holder's during their own turn only, decision or not.
+            return Violation("base.turn.order",
+                             f"it is {state.active.name}'s turn, not {state.players[seat].name}'s")
         if seat != pending.seat:
             return Violation(pending.rule, f"only {who} may {what}")
         return None

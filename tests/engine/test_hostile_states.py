@@ -124,3 +124,16 @@ def test_turn_ending_is_bounded_by_the_end_of_turn_steps() -> None:
     early = replace(waiting, turn=replace(waiting.turn, actions=1))
     assert any("the end of the turn begins only once the actions are over" in v.message
                for v in check_consistency(early))
+
+
+def test_one_unknown_id_gives_one_violation_naming_it() -> None:
+    """API.md: a refusal names the offending thing. One card of no catalogue in a hand (modules
+    on) is one violation naming it, not also a false list of the modules' components "missing"
+    (they were not counted yet); a known card there is no unknown id."""
+    state = new_game(["Ana", "Ben", "Cyd"], ["power", "craftsmen", "zoo", "grounds"], seed=1).state
+    ben = state.players[1]
+    bad = replace(state, players=(state.players[0], replace(ben, hand=(*ben.hand, "purple-3-a")),
+                                  *state.players[2:]))
+    assert [v.message for v in check_consistency(bad)] == [
+        "'purple-3-a' is not a tile or card of any catalogue (found in Ben's hand)"]
+    assert check_consistency(state) == []

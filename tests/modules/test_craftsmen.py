@@ -412,9 +412,35 @@ def test_craftsmen_use_one_refuses_after_taking_money_a_second_use_another_seat_
     state = took_money()
     refused(state, UseBlacksmith(player="Ana"), "craftsmen.blacksmith", "blacksmith")  # face down
     refused(state, ExchangeMoney(player="Ben", give=state.players[1].hand[0], take="blue-9-a"),
-            "craftsmen.pass", "Ana")
+            "base.turn.order", "Ana", "Ben")
     passed = allowed(state, PassCraftsman(player="Ana", craftsman="goldsmith"))
     refused(passed, EXCHANGE, "base.turn.order", "Ben")
+
+
+@pytest.mark.rule("base.turn.order")
+def test_another_seats_craftsman_is_refused_citing_the_turn_order_also_at_the_pass() -> None:
+    """RULES.md base.turn.order ("only the active player takes actions") and seed 000.8 ("During
+    their turn, a player may use the special ability of one of their face up craftsmen"): Ben's
+    face-up stonemason is refused in Ana's turn citing base.turn.order, during her actions and
+    at her pass decision alike (the pass is Ana's, not a decision Ben could answer); Ana's own
+    exchange there is allowed."""
+    state = ana(cgame(), "coiner", "goldsmith", down="blacksmith", **TAKE)  # type: ignore[arg-type]
+    c = cs(state)
+    face_up = list(c.face_up)
+    loose = face_up[1][1]
+    face_up[1] = (face_up[1][0], "stonemason")
+    state = replace(state, craftsmen=replace(c, face_up=tuple(face_up),
+                                             out=tuple(loose if x == "stonemason" else x for x in c.out)))
+    assert check_consistency(state) == []
+    ben = ExchangeMoney(player="Ben", give=state.players[1].hand[0], take="blue-1-a")
+    refused(state, ben, "base.turn.order", "Ana", "Ben")
+    state = allowed(state, TakeMoney(player="Ana", cards=("blue-1-a",)))
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "craftsmen.pass"
+    problems = validate(state, replace(ben, take="blue-9-a"))
+    assert [v.rule for v in problems] == ["base.turn.order"] and "Ben" in problems[0].message
+    own = took_money()
+    allowed(own, EXCHANGE)
 
 
 @pytest.mark.rule("craftsmen.blacksmith")

@@ -497,6 +497,21 @@ def test_power_architecture_allows_a_hidden_tile_to_move_with_its_market_tile() 
 
 
 @pytest.mark.rule("power.architecture")
+def test_power_architecture_refuses_a_tile_without_under_saying_under_is_missing() -> None:
+    """seed 000.52: "they choose 1 of these tiles, and put it face down underneath one of the
+    tiles on the market": a hide-tile naming a drawn tile but no market tile is refused saying
+    that `under` is missing (not "None is no market tile"); with `under` it is allowed."""
+    state = architecture_decision()
+    drawn = list(power(state).drawn)
+    under = next(s.tile for s in state.market if s.tile)
+    assert under is not None
+    problems = refused(state, HideTile(player="Ana", tile=drawn[0], order=tuple(drawn[1:])),
+                       "power.architecture", "`under` is missing", drawn[0], under)
+    assert not any("None" in v.message for v in problems)
+    allowed(state, HideTile(player="Ana", tile=drawn[0], under=under, order=tuple(drawn[1:])))
+
+
+@pytest.mark.rule("power.architecture")
 def test_power_architecture_refuses_the_others_with_a_message_naming_no_drawn_tile() -> None:
     """RULES.md §8 (issue 13): while Ana chooses a drawn tile to hide, the others are told how
     many she drew, never which; Ana herself may be told."""

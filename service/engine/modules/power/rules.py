@@ -406,6 +406,10 @@ def check_hide(state: GameState, action: HideTile) -> list[Violation]:
     if action.tile not in power.drawn:
         return [Violation("power.architecture",
                           f"{action.tile} is not among the drawn tiles {list(power.drawn)}")]
+    if action.under is None:
+        where = f"one of {free}" if free else "but none can take a tile: name no `tile` either"
+        return [Violation("power.architecture", f"`under` is missing: the market tile to hide "
+                                                f"{action.tile} under, {where}")]
     if action.under not in free:
         return [Violation("power.architecture", f"{action.under} is no market tile without a tile under it "
                                                 f"(those are {free})")]
