@@ -308,7 +308,7 @@ def pending(state: GameState) -> Pending | None:
     if _offered(power):
         return Pending(seat=seat, rule="power.end-of-turn",
                        what=f"use the {kind} power of {power.using} or decline it (use-power or "
-                            "decline-power)", actions=(UsePower, DeclinePower))
+                            "decline-power)", actions=(UsePower, DeclinePower), step=POWERS)
     # What was drawn only the player using the power sees (RULES.md §8): the others are told
     # how many.
     n = len(power.drawn)
@@ -318,12 +318,13 @@ def pending(state: GameState) -> Pending | None:
         told = ("hide one of the {} under one of the market tiles " + str(free) if free else
                 "put the {} back: no market tile can take one") + " (hide-tile)"
         return Pending(seat=seat, rule="power.architecture", what=told.format(f"{n} drawn tiles"),
-                       own_what=told.format(f"drawn tiles {list(power.drawn)}"), actions=(HideTile,))
+                       own_what=told.format(f"drawn tiles {list(power.drawn)}"), actions=(HideTile,),
+                       step=POWERS)
     # Whether a money or a scoring card was drawn only the player sees.
     return Pending(seat=seat, rule="power.wisdom",
                    what=f"keep one of the {n} drawn cards (keep-card)",
                    own_what=_keep_what(power),
-                   actions=(KeepCard,))
+                   actions=(KeepCard,), step=POWERS)
 
 
 def _keep_what(power: PowerState) -> str:
