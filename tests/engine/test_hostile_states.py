@@ -114,13 +114,17 @@ def test_a_seat_that_is_not_at_the_table_is_refused_before_anything_reads_it() -
 def test_turn_ending_is_bounded_by_the_end_of_turn_steps() -> None:
     """RULES.md §H ("the end of a turn runs in this order", steps 1-8): while a decision of the
     end of the turn waits (here the architecture power's hide-tile, step 5), `turn.ending` is
-    the position of a step to resume at; 999 or -5 is none, nor is a position while the player
-    still has an action. The state as the power left it is consistent."""
+    the position of a step to resume at; 999 or -5 is none, nor a position past the waiting
+    decision's step (the later steps have not run), nor any while the player still has an
+    action. The state as the power left it is consistent."""
     waiting = architecture_decision()
     assert waiting.turn.ending > 0 and check_consistency(waiting) == []
     for ending in (999, -5):
         bad = replace(waiting, turn=replace(waiting.turn, ending=ending))
         assert any(f"turn.ending {ending} is no position" in v.message for v in check_consistency(bad))
+    past = replace(waiting, turn=replace(waiting.turn, ending=waiting.turn.ending + 20))
+    assert any("past the step 50 of the decision that waits (power.architecture)" in v.message
+               for v in check_consistency(past))
     early = replace(waiting, turn=replace(waiting.turn, actions=1))
     assert any("the end of the turn begins only once the actions are over" in v.message
                for v in check_consistency(early))

@@ -219,4 +219,8 @@ def _ending_problems(state: GameState) -> list[Violation]:
     if turn.actions or state.active.held:
         return [Violation(INCONSISTENT, f"turn.ending is {turn.ending}, but the end of the turn begins "
                                         "only once the actions are over and the held buildings placed")]
+    waiting = pending_decision(state)
+    if waiting is not None and waiting.step and turn.ending > waiting.step + 1:
+        return [Violation(INCONSISTENT, f"turn.ending is {turn.ending}, past the step {waiting.step} of "
+                                        f"the decision that waits ({waiting.rule})")]
     return []
