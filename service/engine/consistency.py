@@ -164,14 +164,19 @@ def check_consistency(state: GameState) -> list[Violation]:
                                         f"{sorted(known - {'base', 'dirk'})}")]
     if len(set(state.modules)) != len(state.modules):
         return [Violation(INCONSISTENT, f"a module is named twice in {list(state.modules)}")]
+    if not 0 <= state.turn.player < len(state.players):
+        # Checked first: every other check may read the active player's seat.
+        return [Violation(INCONSISTENT, f"turn.player {state.turn.player} is not a seat of this game "
+                                        f"(seats 0 to {len(state.players) - 1})")]
     modules = modules_of(state)
     expected = expected_components(state, modules)
     census: Counter[str] = Counter()
     for m in modules:
         census.update(_ids(m, state))
         if m.id == "base" and not KNOWN_IDS.issuperset(census):
-            # Nothing else can be judged about tiles or cards that do not exist.
-            return _census_problems(state, (m,), expected)
+            # Nothing else can be judged about tiles or cards that do not exist: name only them
+            # (the modules' components were not counted yet, so none is "missing").
+            return _unknown_problems(state, m)
     misplaced = misplaced_components(state, modules)
     if misplaced:  # the other checks read places by their kind: judge nothing more
         return misplaced
@@ -208,6 +213,13 @@ def misplaced_components(state: GameState, modules: tuple[Module, ...]) -> list[
             listed = ", ".join(wrong[:_KNOWN_LIMIT]) + (" ..." if len(wrong) > _KNOWN_LIMIT else "")
             out.append(Violation(place.rule, f"{listed} cannot be in {place.where}: {place.why}"))
     return out
+
+
+def _unknown_problems(state: GameState, base: Module) -> list[Violation]:
+    assert base.components is not None
+    return [Violation(INCONSISTENT, f"{component!r} is not a tile or card of any catalogue "
+                                    f"(found in {where})")
+            for component, where in base.components(state) if component not in KNOWN_IDS]
 
 
 def _census_problems(state: GameState, modules: tuple[Module, ...],

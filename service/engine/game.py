@@ -25,6 +25,7 @@ from .rules import (
     ActionRule,
     Context,
     Module,
+    Pending,
     action_rules,
     extra_checks,
     modules_of_ids,
@@ -157,8 +158,12 @@ def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
     if pending is not None:
         who = state.players[pending.seat].name
         what = pending.told_to(seat)  # the asking seat learns nothing it may not see
-        if rule.action not in pending.actions:
+        if rule.action not in pending.actions and not _free_while(state, rule, pending):
             return Violation(pending.rule, f"the game waits for {who} to {what}")
+        if seat != pending.seat and rule.kind == "free" and pending.seat == state.turn.player:
+            # A free ability is its holder's during their own turn only, decision or not.
+            return Violation("base.turn.order",
+                             f"it is {state.active.name}'s turn, not {state.players[seat].name}'s")
         if seat != pending.seat:
             return Violation(pending.rule, f"only {who} may {what}")
         return None
@@ -178,6 +183,13 @@ def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
                          f"{state.active.name} has no action left this turn; only placing the "
                          f"held buildings {held} remains")
     return None
+
+
+def _free_while(state: GameState, rule: ActionRule, pending: Pending) -> bool:
+    """A free action (a craftsman's ability, craftsmen.use-one: "until the craftsman is passed")
+    may be taken while the active player's own end-of-turn decision waits (RULES.md §H: moving
+    animals, using a power), not during a decision that is part of an action (staff.move)."""
+    return rule.kind == "free" and pending.step > 0 and pending.seat == state.turn.player
 
 
 def apply(state: GameState, action: Action) -> Outcome:
@@ -213,7 +225,8 @@ def acting_seat(state: GameState) -> int:
 def _acting_rules(state: GameState) -> list[ActionRule]:
     pending = pending_decision(state)
     if pending is not None:
-        return [r for r in action_rules(state).values() if r.action in pending.actions]
+        return [r for r in action_rules(state).values()
+                if r.action in pending.actions or _free_while(state, r, pending)]
     return [r for r in action_rules(state).values() if state.phase in r.phases and r.kind != "decision"]
 
 

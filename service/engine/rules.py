@@ -87,6 +87,9 @@ class Pending(NamedTuple):
     `what` says what is awaited and is told to every seat (RULES.md §8: it names nothing hidden,
     e.g. how many cards were drawn, not which); `own_what`, when given, says it to the seat the
     decision waits for and may name what only that seat sees (the cards it drew).
+
+    `step` is the end-of-turn position (RULES.md §H) the decision belongs to, 0 for one that is
+    part of an action (staff.move right after a take): when two wait, the earlier is asked first.
     """
 
     seat: int
@@ -94,6 +97,7 @@ class Pending(NamedTuple):
     what: str
     actions: tuple[type[Action], ...]
     own_what: str | None = None
+    step: int = 0
 
     def told_to(self, seat: int) -> str:
         """What is awaited, as `seat` may be told it."""
@@ -409,12 +413,16 @@ def after_action_hooks(state: GameState) -> tuple[Observer, ...]:
 
 
 def pending_decision(state: GameState) -> Pending | None:
-    """The decision the game waits for, if any (the first module's, in registry order)."""
+    """The decision the game waits for, if any: the one of the earliest `step` (RULES.md §H),
+    then the first module's in registry order."""
+    first = None
     for fn in plan_of(state).pending:
         found = fn(state)
-        if found is not None:
-            return found
-    return None
+        if found is not None and (first is None or found.step < first.step):
+            if found.step == 0:
+                return found
+            first = found
+    return first
 
 
 def setup_steps(modules: tuple[Module, ...]) -> tuple[StepFn, ...]:

@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from service.engine import Outcome, apply, check_consistency, new_game, validate
 from service.engine.actions import Action
 from service.engine.catalogue import CATALOGUE, FOUNTAIN
-from service.engine.state import GameState, PlacedTile, Tile, Turn
+from service.engine.state import GameState, MarketSpace, PlacedTile, Player, Tile, Turn
 from service.engine.violations import Violation
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
@@ -150,6 +150,8 @@ def arrange(
         else:
             spaces.append(space)
 
+    refill = _leave_empty_for_held(state, players, spaces, refill, market, spare_tiles)
+
     new_dirk = state.dirk
     if state.dirk is not None:
         if dirk is not None:
@@ -182,6 +184,8 @@ def arrange(
 
     if turn is None and active is not None:
         turn = Turn.start([p.name for p in players].index(active))
+    if turn is not None and not turn.acted and any(held.values()) and state.phase == "play":
+        turn = replace(turn, acted=True)  # base.buy.hold: the held buildings were bought this turn
     craftsmen = state.craftsmen
     if craftsmen is not None and turn is not None and any(craftsmen.face_down):
         # craftsmen.flip: during play the face-down craftsman lies before the active player.
@@ -206,6 +210,29 @@ def arrange(
         problems = check_consistency(state)
         assert problems == [], problems
     return state
+
+
+def _leave_empty_for_held(state: GameState, players: list[Player], spaces: list[MarketSpace],
+                          refill: list[int], named: Mapping[str, str | None],
+                          spare_tiles: list[str]) -> list[int]:
+    """base.buy.hold: in play each held building was bought this turn and left its market space
+    empty (no refill during the turn). Spaces emptied by the arrangement stay empty first, then
+    unnamed spaces are emptied (their tiles displaced). Returns the spaces still to refill."""
+    if state.phase != "play":
+        return refill
+    empty = sum(1 for i, s in enumerate(spaces) if s.tile is None and i not in refill)
+    need = sum(len(p.held) for p in players) - empty
+    if need <= 0:
+        return refill
+    keep_empty, refill = refill[:need], refill[need:]
+    need -= len(keep_empty)
+    for i in reversed(range(len(spaces))):
+        tile = spaces[i].tile
+        if need > 0 and tile is not None and spaces[i].currency not in named:
+            spare_tiles.append(tile)
+            spaces[i] = replace(spaces[i], tile=None)
+            need -= 1
+    return refill
 
 
 def play(state: GameState, *actions: Action) -> Outcome:

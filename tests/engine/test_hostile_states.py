@@ -9,6 +9,7 @@ from msgspec.structs import replace
 from service.engine import GameState, InconsistentState, check_consistency, new_game, score
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import PlacedTile, Tile
+from tests.modules.test_power import architecture_decision
 
 
 @pytest.mark.parametrize("where", ["alhambra", "reserve", "held", "bag", "hand", "market"])
@@ -95,3 +96,48 @@ def test_crafted_states_are_422_on_every_endpoint_never_a_500(kind: str) -> None
         with pytest.raises(handlers.RequestError) as refused:
             handlers.handle(command, raw)
         assert refused.value.status == 422 and refused.value.error == "inconsistent-state", command
+
+
+@pytest.mark.rule("base.turn.order")
+def test_a_seat_that_is_not_at_the_table_is_refused_before_anything_reads_it() -> None:
+    """RULES.md base.turn.order ("players act in turn, to the left"): `turn.player` is a seat of
+    the game. With a power's draw waiting (the checks read the active player), seat 7 of three
+    is refused as inconsistent naming the field, never "could not be checked"."""
+    waiting = architecture_decision()
+    assert check_consistency(waiting) == []
+    bad = replace(waiting, turn=replace(waiting.turn, player=7))
+    assert [v.message for v in check_consistency(bad)] == [
+        "turn.player 7 is not a seat of this game (seats 0 to 2)"]
+
+
+@pytest.mark.rule("power.end-of-turn")
+def test_turn_ending_is_bounded_by_the_end_of_turn_steps() -> None:
+    """RULES.md §H ("the end of a turn runs in this order", steps 1-8): while a decision of the
+    end of the turn waits (here the architecture power's hide-tile, step 5), `turn.ending` is
+    the position of a step to resume at; 999 or -5 is none, nor a position past the waiting
+    decision's step (the later steps have not run), nor any while the player still has an
+    action. The state as the power left it is consistent."""
+    waiting = architecture_decision()
+    assert waiting.turn.ending > 0 and check_consistency(waiting) == []
+    for ending in (999, -5):
+        bad = replace(waiting, turn=replace(waiting.turn, ending=ending))
+        assert any(f"turn.ending {ending} is no position" in v.message for v in check_consistency(bad))
+    past = replace(waiting, turn=replace(waiting.turn, ending=waiting.turn.ending + 20))
+    assert any("past the step 50 of the decision that waits (power.architecture)" in v.message
+               for v in check_consistency(past))
+    early = replace(waiting, turn=replace(waiting.turn, actions=1))
+    assert any("the end of the turn begins only once the actions are over" in v.message
+               for v in check_consistency(early))
+
+
+def test_one_unknown_id_gives_one_violation_naming_it() -> None:
+    """API.md: a refusal names the offending thing. One card of no catalogue in a hand (modules
+    on) is one violation naming it, not also a false list of the modules' components "missing"
+    (they were not counted yet); a known card there is no unknown id."""
+    state = new_game(["Ana", "Ben", "Cyd"], ["power", "craftsmen", "zoo", "grounds"], seed=1).state
+    ben = state.players[1]
+    bad = replace(state, players=(state.players[0], replace(ben, hand=(*ben.hand, "purple-3-a")),
+                                  *state.players[2:]))
+    assert [v.message for v in check_consistency(bad)] == [
+        "'purple-3-a' is not a tile or card of any catalogue (found in Ben's hand)"]
+    assert check_consistency(state) == []

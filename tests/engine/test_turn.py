@@ -4,6 +4,7 @@ scoring cards; each rule id allowing and refusing."""
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from service.engine import check_consistency, validate
 from service.engine.actions import (
@@ -18,7 +19,7 @@ from service.engine.actions import (
 )
 from service.engine.events import DeckReshuffled, ScoringCardDrawn
 from service.engine.scoring import MajorityLine
-from service.engine.state import GameState, Turn
+from service.engine.state import GameState, Tile, Turn
 from tests.engine.helpers import allowed, arrange, event_types, game, play, refused
 
 DISPLAY = ("blue-9-c", "yellow-1-a", "green-2-a", "orange-3-a")
@@ -230,6 +231,26 @@ def test_base_buy_hold_refuses_a_redesign_with_the_held_building() -> None:
         "garden-12-S",
     )
     refused(state, RemoveToReserve(player="Ana", tile="garden-12-S"), "base.buy.hold", "garden-12-S")
+
+
+@pytest.mark.rule("base.buy.hold")
+def test_base_buy_hold_refuses_more_held_buildings_than_empty_market_spaces() -> None:
+    """RULES.md base.buy.hold: "a bought building is held until the end of the turn" and
+    base.buy.exact-bonus: "The market is not refilled during the turn.": each held building left
+    its market space empty, so one held with all four spaces filled, or five held, cannot occur
+    in play; two bought with the exact bonus leave two spaces empty and can."""
+    two = allowed(buy_exact(table()), BuyBuilding(player="Ana", tile="tower-13-E",
+                                                  payment=("orange-6-a", "orange-7-a")))
+    assert len(two.players[0].held) == 2 and check_consistency(two) == []
+    start = table()
+    for n in (1, 5):
+        ana = replace(start.players[0], held=tuple(Tile(tile=t) for t in start.bag[:n]))
+        state = replace(start, bag=start.bag[n:], players=(ana, *start.players[1:]),
+                        turn=Turn(player=0, actions=1, acted=True, ending=0))
+        assert all(s.tile for s in state.market)
+        problems = [v.message for v in check_consistency(state)]
+        assert any(f"{n} buildings are held" in m and "only 0 market spaces are empty" in m
+                   for m in problems), problems
 
 
 # --- base.redesign --------------------------------------------------------------------------

@@ -8,7 +8,14 @@ import pytest
 from msgspec.structs import replace
 
 from service.engine import check_consistency, legal_actions, new_game, validate
-from service.engine.actions import BuyBuilding, PlaceBuilding, PlaceFromReserve, SwapWithReserve, TakeMoney
+from service.engine.actions import (
+    BuyBuilding,
+    PlaceBuilding,
+    PlaceFromReserve,
+    ReserveBuilding,
+    SwapWithReserve,
+    TakeMoney,
+)
 from service.engine.grid import walls_of
 from service.engine.modules.craftsmen.model import CraftsmenState
 from service.engine.modules.craftsmen.rules import (
@@ -22,6 +29,8 @@ from service.engine.modules.craftsmen.rules import (
     SwapMarketTiles,
     UseBlacksmith,
 )
+from service.engine.modules.power.rules import DeclinePower, UsePower
+from service.engine.modules.staff.rules import MoveMarshal
 from service.engine.modules.vendors.rules import ChooseInhabitants, PlaceDisc, VisitVendor
 from service.engine.rules import pending_decision
 from service.engine.secrecy import conceal
@@ -29,6 +38,7 @@ from service.engine.state import GameState, Turn
 from service.engine.view import view
 from tests.engine.helpers import NAMES, allowed, arrange, event_types, play, refused
 from tests.engine.play import play_random_game
+from tests.modules.test_zoo import zoo_arrange
 
 
 def cgame(players: int = 3, seed: int = 1, modules: tuple[str, ...] = ("craftsmen",)) -> GameState:
@@ -412,9 +422,96 @@ def test_craftsmen_use_one_refuses_after_taking_money_a_second_use_another_seat_
     state = took_money()
     refused(state, UseBlacksmith(player="Ana"), "craftsmen.blacksmith", "blacksmith")  # face down
     refused(state, ExchangeMoney(player="Ben", give=state.players[1].hand[0], take="blue-9-a"),
-            "craftsmen.pass", "Ana")
+            "base.turn.order", "Ana", "Ben")
     passed = allowed(state, PassCraftsman(player="Ana", craftsman="goldsmith"))
     refused(passed, EXCHANGE, "base.turn.order", "Ben")
+
+
+@pytest.mark.rule("base.turn.order")
+def test_another_seats_craftsman_is_refused_citing_the_turn_order_also_at_the_pass() -> None:
+    """RULES.md base.turn.order ("only the active player takes actions") and seed 000.8 ("During
+    their turn, a player may use the special ability of one of their face up craftsmen"): Ben's
+    face-up stonemason is refused in Ana's turn citing base.turn.order, during her actions and
+    at her pass decision alike (the pass is Ana's, not a decision Ben could answer); Ana's own
+    exchange there is allowed."""
+    state = ana(cgame(), "coiner", "goldsmith", down="blacksmith", **TAKE)  # type: ignore[arg-type]
+    c = cs(state)
+    face_up = list(c.face_up)
+    loose = face_up[1][1]
+    face_up[1] = (face_up[1][0], "stonemason")
+    state = replace(state, craftsmen=replace(c, face_up=tuple(face_up),
+                                             out=tuple(loose if x == "stonemason" else x for x in c.out)))
+    assert check_consistency(state) == []
+    ben = ExchangeMoney(player="Ben", give=state.players[1].hand[0], take="blue-1-a")
+    refused(state, ben, "base.turn.order", "Ana", "Ben")
+    state = allowed(state, TakeMoney(player="Ana", cards=("blue-1-a",)))
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "craftsmen.pass"
+    problems = validate(state, replace(ben, take="blue-9-a"))
+    assert [v.rule for v in problems] == ["base.turn.order"] and "Ben" in problems[0].message
+    own = took_money()
+    allowed(own, EXCHANGE)
+
+
+# Ana (stonemason and goldsmith face up) holds blue-2-a; blue-9-a lies on the display.
+ASIDE = {"hands": {"Ana": ["blue-2-a", "green-5-a"]},
+         "display": ["blue-1-a", "blue-9-a", "yellow-3-a", "orange-4-a"]}
+
+
+def powered() -> GameState:
+    """Power and craftsmen: Ana bought the architecture tile exactly and reserved it; the end
+    of her turn offers its power (RULES.md §H step 5)."""
+    tile = "pavilion-5-NW-architecture"
+    state = new_game(NAMES[:3], ("power", "craftsmen"), seed=1).state
+    state = ana(state, "stonemason", "goldsmith", down="blacksmith", market={"green": tile},
+                **ASIDE)  # type: ignore[arg-type]
+    state = play(state, BuyBuilding(player="Ana", tile=tile, payment=("green-5-a",)),
+                 ReserveBuilding(player="Ana", tile=tile)).state
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "power.end-of-turn" and "blue-9-a" in state.display
+    return state
+
+
+@pytest.mark.rule("craftsmen.use-one")
+def test_craftsmen_use_one_allows_an_ability_while_the_players_own_power_or_animals_wait() -> None:
+    """seeds 000.8, 000.9 with craftsmen.use-one ("an ability may be used until the craftsman is
+    passed") and RULES.md §H (powers are step 5, the animals' move step 2, the pass step 7):
+    while Ana's own power decision (use or decline; then hide a drawn tile) or her animals' move
+    waits, the stonemason's exchange is allowed and listed; the decision still waits after it,
+    and the stonemason is then the card to pass."""
+    use = UsePower(player="Ana", tile="pavilion-5-NW-architecture")
+    for state in (powered(), allowed(powered(), use)):
+        rule = pending_decision(state).rule  # type: ignore[union-attr]
+        assert EXCHANGE in legal_actions(state)[0]
+        after = allowed(state, EXCHANGE)
+        assert cs(after).used == "stonemason" and pending_decision(after).rule == rule  # type: ignore[union-attr]
+    declined = allowed(allowed(powered(), EXCHANGE), DeclinePower(player="Ana", tile=use.tile))
+    assert legal_actions(declined)[0] == [PassCraftsman(player="Ana", craftsman="stonemason")]
+    zoo = new_game(NAMES[:3], ("craftsmen", "zoo"), seed=1).state
+    pool = zoo.zoo.supply  # type: ignore[union-attr]
+    zoo = zoo_arrange(zoo, animals={(1, 0): pool[:2]}, alhambras={"Ana": [("garden-10-open", 1, 0)]},
+                      active="Ana", **ASIDE)  # type: ignore[arg-type]
+    zoo = allowed(hire(zoo, "stonemason", "goldsmith", down="blacksmith"),
+                  TakeMoney(player="Ana", cards=("blue-1-a",)))
+    assert pending_decision(zoo).rule == "zoo.move"  # type: ignore[union-attr]
+    after = allowed(zoo, EXCHANGE)
+    assert pending_decision(after).rule == "zoo.move"  # type: ignore[union-attr]
+
+
+@pytest.mark.rule("craftsmen.use-one")
+def test_craftsmen_use_one_refuses_an_ability_during_the_marshals_move_of_the_take() -> None:
+    """seed 002.7 ("Whenever a player chooses the Action: Take money, and takes money which
+    totals less than 6, they may move their marshal"): the marshal's move is part of the take,
+    not the end of the turn: the stonemason waits until it is made (then it is allowed)."""
+    state = new_game(NAMES[:3], ("craftsmen", "staff"), seed=1).state
+    state = ana(state, "stonemason", "goldsmith", down="blacksmith",
+                alhambras={"Ana": [("arcades-9-open", 1, 0)]}, **ASIDE)  # type: ignore[arg-type]
+    state = allowed(state, TakeMoney(player="Ana", cards=("blue-1-a",)))
+    assert pending_decision(state).rule == "staff.move"  # type: ignore[union-attr]
+    refused(state, EXCHANGE, "staff.move", "Ana")
+    assert EXCHANGE not in legal_actions(state)[0]
+    moved = allowed(state, MoveMarshal(player="Ana"))
+    allowed(moved, EXCHANGE)
 
 
 @pytest.mark.rule("craftsmen.blacksmith")

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from service.engine import InconsistentState, check_consistency, legal_actions, new_game, score, validate
 from service.engine.actions import Action, BuyBuilding, EndTurn, PlaceBuilding, ReserveBuilding, TakeMoney
+from service.engine.modules.craftsmen.rules import SwapMarketTiles
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.power.model import HiddenTile, PowerState
 from service.engine.modules.power.rules import (
@@ -27,8 +28,10 @@ from service.engine.rng import Generator
 from service.engine.rules import Context, pending_decision
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
+from service.engine.view import view
 from tests.engine.helpers import NAMES, allowed, arrange, play, refused
 from tests.engine.play import play_random_game
+from tests.modules.test_craftsmen import hire
 
 WISDOM = "garden-9-E-wisdom"
 ARCHITECTURE = "pavilion-5-NW-architecture"
@@ -460,6 +463,88 @@ def test_power_architecture_refuses_a_tile_not_drawn_or_a_covered_market_tile() 
         "power.architecture",
         under,
     )
+
+
+def hidden_under(state: GameState, *hidden: tuple[str, str | None, str, str]) -> GameState:
+    """`state` with (tile, above, currency, owner) hidden under the market, the tiles taken from
+    the bag (consistency not checked: the tests judge it)."""
+    tiles = {h[0] for h in hidden}
+    return replace(state, bag=tuple(t for t in state.bag if t not in tiles),
+                   power=replace(power(state), hidden=tuple(
+                       HiddenTile(tile=t, above=a, currency=c, owner=o) for t, a, c, o in hidden)))
+
+
+def architecture_problems(state: GameState) -> list[str]:
+    return [v.message for v in check_consistency(state) if v.rule == "power.architecture"]
+
+
+@pytest.mark.rule("power.architecture")
+def test_power_architecture_refuses_a_state_with_two_tiles_under_one_market_tile() -> None:
+    """seed 000.55: "No more than one tile may be underneath a tile."; seed 000.54: the tile
+    under a bought one is flipped face up on its space, so two under one tile would both claim
+    that space (one vanished from the state). One tile under each of two market tiles occurs."""
+    state = power_game()
+    (c1, t1), (c2, t2) = [(s.currency, s.tile) for s in state.market[:2]]
+    one_each = hidden_under(state, (state.bag[0], t1, c1, "Ana"), (state.bag[1], t2, c2, "Ben"))
+    assert architecture_problems(one_each) == []
+    two = hidden_under(state, (state.bag[0], t1, c1, "Ana"), (state.bag[1], t1, c1, "Ben"))
+    assert any("2 tiles are hidden under" in m and str(t1) in m for m in architecture_problems(two))
+    # Once the market tile is bought, the two would wait for the same emptied space.
+    market = tuple(replace(s, tile=None) if s.tile == t1 else s for s in state.market)
+    waiting = tuple(replace(h, above=None) for h in power(two).hidden)
+    bought = replace(two, market=market, removed=(*two.removed, Tile(tile=str(t1))),
+                     power=replace(power(two), hidden=waiting))
+    assert any(f"2 tiles are hidden under the bought tile of the {c1} space" in m
+               for m in architecture_problems(bought))
+
+
+@pytest.mark.rule("power.architecture")
+def test_power_architecture_refuses_a_hidden_tile_of_no_player_or_at_no_market_space() -> None:
+    """seed 000.52: "they choose 1 of these tiles, and put it face down underneath one of the
+    tiles on the market": it is a player's, at that market tile's space. Zed is not at the
+    table; purple is no currency; a tile under the blue space's tile lies at the blue space."""
+    state = power_game()
+    space = state.market[2]
+    assert space.tile is not None
+    other = next(s.currency for s in state.market if s.currency != space.currency)
+    tile = state.bag[0]
+    assert architecture_problems(hidden_under(state, (tile, space.tile, space.currency, "Ana"))) == []
+    for owner, currency, named in (("Zed", space.currency, "'Zed'"), ("Ana", "purple", "purple"),
+                                   ("Ana", other, other)):
+        problems = architecture_problems(hidden_under(state, (tile, space.tile, currency, owner)))
+        assert any(tile in m and named in m for m in problems), problems
+
+
+@pytest.mark.rule("power.architecture")
+def test_power_architecture_allows_a_hidden_tile_to_move_with_its_market_tile() -> None:
+    """seed 000.52 ("put it face down underneath one of the tiles on the market") and seed
+    000.21 (the mortar mixer "may swap two tiles on the building market"): the hidden tile lies
+    under its market tile, so it moves with it, in the state and in every view, and the buyer
+    turns it up on the space the tile was bought from (seed 000.54)."""
+    state = new_game(NAMES[:3], ["power", "craftsmen"], seed=1).state
+    state = arrange(state, active="Ana")
+    first, second = state.market[0], state.market[2]
+    assert first.tile is not None and second.tile is not None
+    state = hire(hidden_under(state, (state.bag[0], first.tile, first.currency, "Ben")), "mortar-mixer")
+    assert check_consistency(state) == []
+    after = allowed(state, SwapMarketTiles(player="Ana", first=first.tile, second=second.tile))
+    assert power(after).hidden[0].currency == second.currency
+    assert view(after, None).power.hidden[0].currency == second.currency  # type: ignore[union-attr]
+
+
+@pytest.mark.rule("power.architecture")
+def test_power_architecture_refuses_a_tile_without_under_saying_under_is_missing() -> None:
+    """seed 000.52: "they choose 1 of these tiles, and put it face down underneath one of the
+    tiles on the market": a hide-tile naming a drawn tile but no market tile is refused saying
+    that `under` is missing (not "None is no market tile"); with `under` it is allowed."""
+    state = architecture_decision()
+    drawn = list(power(state).drawn)
+    under = next(s.tile for s in state.market if s.tile)
+    assert under is not None
+    problems = refused(state, HideTile(player="Ana", tile=drawn[0], order=tuple(drawn[1:])),
+                       "power.architecture", "`under` is missing", drawn[0], under)
+    assert not any("None" in v.message for v in problems)
+    allowed(state, HideTile(player="Ana", tile=drawn[0], under=under, order=tuple(drawn[1:])))
 
 
 @pytest.mark.rule("power.architecture")

@@ -22,10 +22,13 @@ from service.engine.modules.staff.rules import (
     candidates_move,
     pending,
 )
+from service.engine.modules.zoo.rules import MoveAnimals
+from service.engine.rules import pending_decision
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
 from tests.engine.play import play_random_game
+from tests.modules.test_zoo import zoo_arrange
 
 NAMES = ("Ana", "Ben", "Cyd")
 # A street east of the fountain: garden, chambers, arcades, tower, all open (the seed's example).
@@ -208,6 +211,35 @@ def test_staff_move_allows_taking_2_denari_to_walk_the_marshal_4_tiles() -> None
     assert after.staff is not None and after.staff.marshals[seat] == Spot(x=4, y=0)
     assert after.turn.player != seat  # the turn is over
     assert check_consistency(after) == []
+
+
+def marshal_and_animals() -> GameState:
+    """Staff and zoo: Ana, with two animals on a garden east of her fountain, takes 3 denari."""
+    state = new_game(("Ana", "Ben", "Cyd"), ["staff", "zoo"], seed=1).state
+    zoo = state.zoo
+    assert zoo is not None
+    state = zoo_arrange(state, animals={(1, 0): zoo.supply[:2]}, active="Ana",
+                        alhambras={"Ana": [("garden-10-open", 1, 0)]})
+    return take(state, ("blue", 3))
+
+
+@pytest.mark.rule("staff.move")
+def test_staff_move_is_asked_before_the_animals_move_at_the_end_of_the_turn() -> None:
+    """seeds 002.7, 002.9 ("Whenever a player chooses the Action: Take money, and takes money
+    which totals less than 6, they may move their marshal" "Subtract the value of money taken
+    from 6"): the marshal's move belongs to the take; seed 000.33 ("A player with animals in
+    their Alhambra may move them at the end of their turn") and RULES.md §H step 2: the animals
+    move at the end of the turn, after it. So the marshal is asked first and a move-animals is
+    refused citing staff.move; then the animals are asked."""
+    state = marshal_and_animals()
+    waiting = pending_decision(state)
+    assert waiting is not None and waiting.rule == "staff.move"
+    assert validate(state, MoveMarshal(player="Ana", path=path((1, 0)))) == []
+    assert [v.rule for v in validate(state, MoveAnimals(player="Ana"))] == ["staff.move"]
+    after = apply(state, MoveMarshal(player="Ana", path=path((1, 0)))).state
+    waiting = pending_decision(after)
+    assert waiting is not None and waiting.rule == "zoo.move" and after.turn.player == 0
+    assert validate(after, MoveAnimals(player="Ana")) == []
 
 
 @pytest.mark.rule("staff.move")

@@ -196,6 +196,21 @@ def test_zoo_setup_refuses_a_fourth_monkey_in_a_position() -> None:
     assert any(v.rule == "zoo.setup" and "monkey" in v.message for v in refused.value.violations)
 
 
+@pytest.mark.rule("zoo.setup")
+def test_zoo_setup_refuses_a_state_with_no_animal_put_back_unseen() -> None:
+    """seeds 000.29, 000.30: "Shuffle the 24 animal tiles face down" "Two random tiles are
+    placed back in the box unseen.": a state with the box empty and 24 animals in play cannot
+    occur (nor 3 in the box); the dealt state with 2 in the box can."""
+    state = zoo_game()
+    zoo = state.zoo
+    assert zoo is not None and check_consistency(state) == []
+    for supply, removed in (((*zoo.supply, *zoo.removed), ()),
+                            (zoo.supply[1:], (*zoo.removed, zoo.supply[0]))):
+        bad = replace(state, zoo=replace(zoo, supply=supply, removed=removed))
+        problems = [v.message for v in check_consistency(bad) if v.rule == "zoo.setup"]
+        assert any(f"zoo.removed holds {len(removed)} animals" in m for m in problems), problems
+
+
 # --- zoo.arrive -----------------------------------------------------------------------------
 
 @pytest.mark.rule("zoo.arrive")
@@ -242,6 +257,43 @@ def test_zoo_arrive_refuses_animals_on_a_market_tile_that_is_no_garden() -> None
                                  for s in state.market))
     problems = check_consistency(moved)
     assert any(v.rule == "zoo.arrive" and str(other.tile) in v.message for v in problems)
+
+
+@pytest.mark.rule("zoo.arrive")
+def test_zoo_arrive_refuses_a_bare_market_garden_while_the_supply_holds_animals() -> None:
+    """seed 000.31: "Whenever a garden is revealed at the market, draw 2 animals and place them
+    face up on the garden." Can a garden lie on the market with fewer than 2 while the supply
+    still holds some? No: the animals are drawn in the same end-of-turn step as the refill (and
+    the power's reveal) that lays the garden, before any decision can stop the turn's steps;
+    only the buyer takes animals off a market garden (seed 000.32), taking the garden along; a
+    mortar mixer's swap moves them with it; and the supply never grows (animals reaching Dirk
+    are discarded: zoo.dirk, seed 000.43). So only an empty supply leaves a garden bare."""
+    state = with_garden_on_market()
+    zoo = state.zoo
+    assert zoo is not None and zoo.supply
+    garden = next(s for s in state.market if s.tile and s.tile.startswith("garden"))
+    for keep in (0, 1):
+        bare = replace(state, zoo=replace(zoo, supply=(*zoo.supply, *garden.animals[keep:])),
+                       market=tuple(replace(s, animals=s.animals[:keep]) if s is garden else s
+                                    for s in state.market))
+        problems = [v.message for v in check_consistency(bare) if v.rule == "zoo.arrive"]
+        assert any(str(garden.tile) in m and f"carries {keep} animals" in m for m in problems), problems
+
+
+@pytest.mark.rule("zoo.arrive")
+def test_zoo_arrive_allows_a_bare_market_garden_once_the_supply_ran_out() -> None:
+    """seed 000.31 and RULES.md zoo.arrive: "2 animals are drawn and put on it (as many as are
+    left, if fewer)": with one animal left, one market garden takes it and the other none."""
+    state = zoo_game()
+    zoo = state.zoo
+    assert zoo is not None
+    pool = [*zoo.supply, *(k for s in state.market for k in s.animals), *zoo.removed]
+    after = zoo_arrange(state, animals={(0, 0): pool[:21]},
+                        market={"green": "garden-10-open", "blue": "garden-11-open"})
+    gardens = [len(s.animals) for s in after.market if s.tile and s.tile.startswith("garden")]
+    assert after.zoo is not None and after.zoo.supply == ()
+    assert sum(gardens) == 1 and 0 in gardens  # the first garden took the last one
+    assert check_consistency(after) == []
 
 
 # --- zoo.buy --------------------------------------------------------------------------------

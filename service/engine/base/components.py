@@ -8,6 +8,7 @@ from functools import cache
 
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..census import CENSUS
+from ..flow import NEXT_TURN
 from ..grid import check_layout
 from ..names import clash, stored_problem, table_problems
 from ..rules import Place, pending_decision, plan_of, registered
@@ -143,6 +144,7 @@ def _turn(state: GameState) -> list[Violation]:
         out.append(Violation(INCONSISTENT, "the active player's turn is over but has not passed"))
     if turn.ending and not waiting:
         out.append(Violation(INCONSISTENT, "the end of the turn waits for no decision"))
+    out += _ending_problems(state)
     if state.phase == "play" and not turn.acted and turn.actions != 1:
         out.append(Violation(INCONSISTENT, "a player who has not acted still has their action"))
     if state.phase == "final-placement" and not state.active.held and not waiting:
@@ -176,6 +178,7 @@ def _market(state: GameState) -> list[Violation]:
                                      f"the {s.currency} market space is empty at the start of a turn"))
     if state.phase != "play" and any(s.tile for s in state.market):
         out.append(Violation(INCONSISTENT, "the market keeps no tiles once the game has ended"))
+    out += _held_beyond_market(state)
     # A module may let the display hold more (craftsmen.blacksmith).
     limit = max([CATALOGUE.display_size, *(fn(state) for fn in plan_of(state).display_limits)])
     if len(state.display) > limit:
@@ -185,3 +188,39 @@ def _market(state: GameState) -> list[Violation]:
         for card in CATALOGUE.scoring_cards.keys() & set(p):
             out.append(Violation(INCONSISTENT, f"{card} is only ever in the deck or set aside"))
     return out
+
+
+def _held_beyond_market(state: GameState) -> list[Violation]:
+    """base.buy.hold, base.buy.exact-bonus ("The market is not refilled during the turn"): in
+    play, a held building was bought from the market this turn and left its space empty until
+    the end-of-turn refill, which comes after the placement; so no more are held than spaces
+    are empty. (Leftover tiles are held only in the final placement.)"""
+    held = [t.tile for p in state.players for t in p.held]
+    empty = sum(1 for s in state.market if s.tile is None)
+    if state.phase != "play" or len(held) <= empty:
+        return []
+    return [Violation(INCONSISTENT, f"{len(held)} buildings are held ({held}) but only {empty} market "
+                                    "spaces are empty: each was bought this turn from the market, "
+                                    "which is not refilled during the turn (base.buy.hold)")]
+
+
+def _ending_problems(state: GameState) -> list[Violation]:
+    """RULES.md §H: `turn.ending` is 0 while the turn is played and once the game has ended,
+    else the position of an end-of-turn step to resume at (a decision stops the steps before the
+    next turn starts); the end of the turn begins only once the actions are over and the held
+    buildings placed."""
+    turn = state.turn
+    if turn.ending == 0:
+        return []
+    if not 0 < turn.ending <= NEXT_TURN or state.phase != "play":
+        return [Violation(INCONSISTENT, f"turn.ending {turn.ending} is no position of the end-of-turn "
+                                        f"steps: 0 while the turn is played and once the game has "
+                                        f"ended, else 1 to {NEXT_TURN}")]
+    if turn.actions or state.active.held:
+        return [Violation(INCONSISTENT, f"turn.ending is {turn.ending}, but the end of the turn begins "
+                                        "only once the actions are over and the held buildings placed")]
+    waiting = pending_decision(state)
+    if waiting is not None and waiting.step and turn.ending > waiting.step + 1:
+        return [Violation(INCONSISTENT, f"turn.ending is {turn.ending}, past the step {waiting.step} of "
+                                        f"the decision that waits ({waiting.rule})")]
+    return []

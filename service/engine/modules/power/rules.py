@@ -184,7 +184,19 @@ def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
         state = _on_buying(state, bought, ctx)
     elif state.dirk is not None and any(t.die for t in state.dirk.tiles):
         state = _dice_back_from_dirk(state)
-    return state
+    return _hidden_follow_market(state)
+
+
+def _hidden_follow_market(state: GameState) -> GameState:
+    """power.architecture: a hidden tile lies at the space of the market tile above it, wherever
+    that tile goes (a mortar mixer's swap moves both)."""
+    power = _power(state)
+    at = {s.tile: s.currency for s in state.market if s.tile is not None}
+    if all(h.above is None or at.get(h.above, h.currency) == h.currency for h in power.hidden):
+        return state
+    hidden = tuple(h if h.above is None else replace(h, currency=at.get(h.above, h.currency))
+                   for h in power.hidden)
+    return replace(state, power=replace(power, hidden=hidden))
 
 
 def _on_buying(state: GameState, bought: BuildingBought, ctx: Context) -> GameState:
@@ -296,7 +308,7 @@ def pending(state: GameState) -> Pending | None:
     if _offered(power):
         return Pending(seat=seat, rule="power.end-of-turn",
                        what=f"use the {kind} power of {power.using} or decline it (use-power or "
-                            "decline-power)", actions=(UsePower, DeclinePower))
+                            "decline-power)", actions=(UsePower, DeclinePower), step=POWERS)
     # What was drawn only the player using the power sees (RULES.md §8): the others are told
     # how many.
     n = len(power.drawn)
@@ -306,12 +318,13 @@ def pending(state: GameState) -> Pending | None:
         told = ("hide one of the {} under one of the market tiles " + str(free) if free else
                 "put the {} back: no market tile can take one") + " (hide-tile)"
         return Pending(seat=seat, rule="power.architecture", what=told.format(f"{n} drawn tiles"),
-                       own_what=told.format(f"drawn tiles {list(power.drawn)}"), actions=(HideTile,))
+                       own_what=told.format(f"drawn tiles {list(power.drawn)}"), actions=(HideTile,),
+                       step=POWERS)
     # Whether a money or a scoring card was drawn only the player sees.
     return Pending(seat=seat, rule="power.wisdom",
                    what=f"keep one of the {n} drawn cards (keep-card)",
                    own_what=_keep_what(power),
-                   actions=(KeepCard,))
+                   actions=(KeepCard,), step=POWERS)
 
 
 def _keep_what(power: PowerState) -> str:
@@ -394,6 +407,10 @@ def check_hide(state: GameState, action: HideTile) -> list[Violation]:
     if action.tile not in power.drawn:
         return [Violation("power.architecture",
                           f"{action.tile} is not among the drawn tiles {list(power.drawn)}")]
+    if action.under is None:
+        where = f"one of {free}" if free else "but none can take a tile: name no `tile` either"
+        return [Violation("power.architecture", f"`under` is missing: the market tile to hide "
+                                                f"{action.tile} under, {where}")]
     if action.under not in free:
         return [Violation("power.architecture", f"{action.under} is no market tile without a tile under it "
                                                 f"(those are {free})")]
@@ -791,14 +808,41 @@ def consistency(state: GameState) -> list[Violation]:
                                                    "prosperity tile"))
     if state.dirk is not None and any(t.die for t in state.dirk.tiles):
         out.append(Violation("power.dirk", "Dirk keeps no dice"))
-    market = {s.tile for s in state.market}
-    for h in power.hidden:
-        if h.above not in market:
-            out.append(Violation("power.architecture", f"{h.tile} is hidden under {h.above}, "
-                                                       "which is not on the market"))
+    out += _hidden_problems(state, power)
     if power.drawn and power.using is None:
         out.append(Violation("power.end-of-turn", "cards or tiles are drawn but no power is in use"))
     return out + _use_problems(state, power)
+
+
+def _hidden_problems(state: GameState, power: PowerState) -> list[Violation]:
+    """power.architecture (seeds 000.53-000.55): a hidden tile lies under a market tile, at most
+    one under each, at that tile's space, and belongs to a player; once its tile was bought
+    (`above` absent) it waits, alone, on that emptied space to be turned up this turn."""
+    rule = "power.architecture"
+    spaces = {s.currency: s.tile for s in state.market}
+    at = {tile: currency for currency, tile in spaces.items() if tile is not None}
+    names = [p.name for p in state.players]
+    out = []
+    for h in power.hidden:
+        where = f"{h.tile} (hidden under {h.above})" if h.above else f"{h.tile} (its market tile bought)"
+        if h.owner not in names:
+            out.append(Violation(rule, f"{where} belongs to {h.owner!r}, who is not at the table {names}"))
+        if h.currency not in spaces:
+            out.append(Violation(rule, f"{where} lies at the {h.currency} market space, but the "
+                                       f"market's spaces are {list(spaces)}"))
+        elif h.above is not None and h.above not in at:
+            out.append(Violation(rule, f"{where}: {h.above} is not on the market"))
+        elif h.above is not None and at[h.above] != h.currency:
+            out.append(Violation(rule, f"{where} lies at the {h.currency} market space, but "
+                                       f"{h.above} lies at the {at[h.above]} one"))
+        elif h.above is None and spaces.get(h.currency, "") is not None:
+            out.append(Violation(rule, f"{where} waits to be turned up at the {h.currency} market "
+                                       "space, but no tile was bought from such a space"))
+    keys = Counter(h.above or f"the bought tile of the {h.currency} space" for h in power.hidden)
+    out += [Violation(rule, f"{n} tiles are hidden under {key}: no more than one tile may be "
+                            "underneath a tile (seed 000.55)")
+            for key, n in keys.items() if n > 1]
+    return out
 
 
 def _use_problems(state: GameState, power: PowerState) -> list[Violation]:

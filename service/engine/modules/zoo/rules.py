@@ -117,9 +117,10 @@ def pending(state: GameState) -> Pending | None:
     player = state.active
     if not player.hand or not has_animals(player):
         return None
+    # RULES.md §H step 2: after a decision of the turn's action (staff.move after a take).
     return Pending(seat=turn.player, rule="zoo.move",
                    what="move animals (move-animals, with a card to discard or none)",
-                   actions=(MoveAnimals,))
+                   actions=(MoveAnimals,), step=MOVE_STEP)
 
 
 Herd = dict[tuple[int, int], list[str]]
@@ -335,7 +336,29 @@ def consistency(state: GameState) -> list[Violation]:
                                                f"{DATA['arrive_per_garden']} animals"))
     if state.dirk is not None and any(t.animals for t in state.dirk.tiles):
         out.append(Violation("zoo.dirk", "Dirk keeps no animals: they are discarded"))
-    return out
+    return out + _setup_problems(state.zoo) + _bare_gardens(state, state.zoo)
+
+
+def _setup_problems(zoo: ZooState) -> list[Violation]:
+    """zoo.setup (seed 000.30): exactly two animals went back in the box unseen, for good."""
+    n = DATA["removed_unseen_at_setup"]
+    if len(zoo.removed) == n:
+        return []
+    return [Violation("zoo.setup", f"zoo.removed holds {len(zoo.removed)} animals: at setup {n} are "
+                                   "placed back in the box unseen, and none ever join or leave them")]
+
+
+def _bare_gardens(state: GameState, zoo: ZooState) -> list[Violation]:
+    """zoo.arrive (seed 000.31): a garden takes its animals as it turns up on the market, in the
+    same step as the refill, and nothing takes them off it but its buyer; the supply never grows.
+    So a market garden with fewer than 2 means the supply ran out as it arrived."""
+    if not zoo.supply:
+        return []
+    n = DATA["arrive_per_garden"]
+    return [Violation("zoo.arrive", f"{s.tile} on the {s.currency} market space carries "
+                                    f"{len(s.animals)} animals while the supply still holds "
+                                    f"{len(zoo.supply)}: a garden laid on the market takes {n}")
+            for s in state.market if s.tile and is_garden(s.tile) and len(s.animals) < n]
 
 
 def seen(state: GameState, seat: int | None) -> ZooSeen:
