@@ -17,6 +17,12 @@ from typing import Any
 import msgspec
 from litestar.testing import TestClient
 
+from service.api.app import create_app
+from service.engine import GameState, legal_actions
+from service.engine.view import view
+from service.render import render_view
+from service.seal import Sealing, new_key, parse_keys
+from service.settings import Settings
 from tests.api.conftest import free_port
 from tests.engine.play import after_steps
 from tests.render.test_render import ALL_MODULES, POSITION
@@ -162,3 +168,35 @@ def test_eight_renders_at_once_leave_healthz_under_50_ms_at_p99() -> None:
     answered += drawers.stdout.read()
     assert set(answered) == {ord("2")} and len(answered) > 2 * RENDERS_AT_ONCE, answered
     assert busy < 50 + quiet, f"/healthz p99 {busy:.1f} ms while 8 renders ran ({quiet:.1f} ms without)"
+
+
+def test_a_spectators_picture_needs_no_token_and_draws_only_the_spectators_view() -> None:
+    """Issue 23: under CALLERS=players a spectator's picture needs no token. Intended (README,
+    "Trust": a spectator's view and picture stay open) because it is drawn from the spectator's
+    view alone, RULES.md §8: "the others' hands" and the order of the deck and the bag stay
+    hidden. Byte for byte the picture of `view(state, None)`, with no card of any hand or of the
+    deck and no tile of the bag in it, in a game of every module late enough to hold them all."""
+    key = new_key("k1")
+    with TestClient(create_app(Settings(seal_keys=key, callers="players"))) as client:
+        created = client.post("/v1/games", json={"players": ["Ana", "Ben", "Cyd"], "modules": ALL_MODULES,
+                                                 "seed": 5})
+        assert created.status_code == 201
+        state = created.json()["state"]
+        for _ in range(40):  # play on as the players would (each with their token)
+            whole = Sealing(parse_keys(key)).open(msgspec.convert(state, GameState)).state
+            actions, _ = legal_actions(whole, 1)
+            if not actions:
+                break
+            seat = whole.seat_of(actions[0].player)
+            token = created.json()["seat_tokens"][seat]["token"]
+            body = {"state": state, "action": msgspec.to_builtins(actions[0])}
+            applied = client.post("/v1/apply", json=body, headers={"authorization": f"Bearer {token}"})
+            assert applied.status_code == 200, applied.text
+            state = applied.json()["state"]
+        picture = client.post("/v1/render", json={"state": state})
+    assert picture.status_code == 200
+    whole = Sealing(parse_keys(key)).open(msgspec.convert(state, GameState)).state
+    assert picture.text == render_view(view(whole, None))
+    hidden_cards = {card for p in whole.players for card in p.hand} | set(whole.deck)
+    assert hidden_cards and not any(f'data-card="{card}"' in picture.text for card in hidden_cards)
+    assert whole.bag and not any(f'data-tile="{tile}"' in picture.text for tile in whole.bag)
