@@ -226,9 +226,9 @@ class RenderController(Controller):
     async def render(self, request: Request[Any, Any, Any], data: JSONBody[RenderQuery]) -> Response[bytes]:
         """`{"state", "player"}`: the whole state (with sealing on: what a spectator sees), or
         with `player` only what that player may see (RULES.md §8); or a scoring position
-        (API.md) with its breakdown. Drawn in the render pool (`render.drawn`): a picture takes
-        milliseconds, which the event loop should not wait for."""
-        state = request.app.state
+        (API.md) with its breakdown. Drawn in a worker thread: a picture takes milliseconds,
+        which the event loop should not wait for."""
+        state = request.app.state  # drawn in the render pool (render.drawn), one at a time
         picture = await drawn(state, data, state.sealing, access(request))
         return Response(picture.encode(), media_type=SVG)
 
