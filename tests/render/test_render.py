@@ -245,6 +245,9 @@ def test_the_svg_writer_writes_what_drawsvg_writes(monkeypatch: pytest.MonkeyPat
         lambda: render_sheet(position, breakdown, [breakdown]),
         lambda: render_state(tricky),
         lambda: render_view(view(tricky, "<b>&Ana")),
+        # pieces no game above may show: a card that is no money card (its id on two lines),
+        # text with a line break
+        lambda: scene.page([pieces.card_box("thief-orange-2"), layout.label("a\nb <&>", 12, bold=True)]),
     ]
     for state in _late_games()[:1]:
         pictures += [lambda state=state: render_state(state),
