@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import sys
 
 import msgspec
 from litestar import Litestar
@@ -23,7 +24,7 @@ from service.futures import FutureRecords
 from service.seal import Sealing
 from service.settings import Settings
 
-from . import docs, front, handlers, observe
+from . import docs, front, handlers, observe, render
 from .controllers import CONTROLLERS
 from .errors import EXCEPTION_HANDLERS
 
@@ -109,10 +110,13 @@ def create_served_app() -> Litestar:
     """The app of a `referee serve` worker: `create_app` whose start ends by freezing every
     object alive then (the app, its routes, the engine's catalogue: some 60,000) out of the
     cyclic garbage collector, so that a full collection, should one come, walks only what was
-    made since (a full collection of the start's objects takes 20 to 80 ms on this machine).
-    Not in `create_app`: tests make many apps in one process."""
+    made since (a full collection of the start's objects takes 20 to 80 ms on this machine),
+    and handing the interpreter's lock to the event loop within 1 ms of its asking (while a
+    picture is drawn: render.SWITCH_INTERVAL). Not in `create_app`: tests make many apps in one
+    process."""
     app = create_app()
     app.on_startup.append(_freeze_what_lives)
+    sys.setswitchinterval(render.SWITCH_INTERVAL)  # the event loop beside the render pool
     return app
 
 

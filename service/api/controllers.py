@@ -36,7 +36,7 @@ from .bodies import (
     ViewQuery,
 )
 from .decoding import StrictBody
-from .render import SVG, RenderBody, RenderQuery, render
+from .render import SVG, RenderBody, RenderQuery, drawn
 
 Received = JSONBody[handlers.Received]  # a cached endpoint's body, decoded only on a cache miss
 
@@ -212,7 +212,7 @@ class RenderController(Controller):
     tags = ["games"]
 
     @post(operation_id="renderPicture", summary="Draw a state, a player's view or a scoring position",
-          status_code=200, dto=RenderBody, return_dto=None, sync_to_thread=True,
+          status_code=200, dto=RenderBody, return_dto=None,
           responses={
               200: ResponseSpec(data_container=str, media_type=SVG, generate_examples=False,
                                 description="An SVG picture: every Alhambra on its grid with its walls "
@@ -223,12 +223,14 @@ class RenderController(Controller):
                           "that name."),
               403: FORBIDDEN,
           }, security=SEAT_TOKEN)
-    def render(self, request: Request[Any, Any, Any], data: JSONBody[RenderQuery]) -> Response[bytes]:
+    async def render(self, request: Request[Any, Any, Any], data: JSONBody[RenderQuery]) -> Response[bytes]:
         """`{"state", "player"}`: the whole state (with sealing on: what a spectator sees), or
         with `player` only what that player may see (RULES.md §8); or a scoring position
         (API.md) with its breakdown. Drawn in a worker thread: a picture takes milliseconds,
         which the event loop should not wait for."""
-        return Response(render(data, request.app.state.sealing, access(request)).encode(), media_type=SVG)
+        state = request.app.state  # drawn in the render pool (render.drawn), one at a time
+        picture = await drawn(state, data, state.sealing, access(request))
+        return Response(picture.encode(), media_type=SVG)
 
 
 class ModulesController(Controller):

@@ -7,9 +7,13 @@ like on /v1/score; then `service.render` draws it. No rule lives here.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
+import anyio.to_thread
 import msgspec
+from anyio import CapacityLimiter
+from litestar.datastructures import State
 
 from service import render as pictures
 from service.seal import UNSEALED, Sealing
@@ -54,6 +58,31 @@ def render(body: RenderState | RenderPosition, sealing: Sealing = UNSEALED,
     return pictures.render_position(body, breakdown, body.previous)
 
 
+# Pictures drawn at once by a worker; the others wait their turn, on no thread (issue 23: drawn
+# in the 40 threads of anyio's pool, 8 renders at once took the interpreter's lock from the event
+# loop for up to 478 ms). One thread draws as fast as several (the lock lets one run at a time),
+# and the event loop contends with it alone: each time it wants the lock back it waits at most
+# one switch interval (5 ms), not one per drawing thread.
+RENDER_THREADS = 1
+# How long a thread may keep the interpreter's lock while another waits for it (Python's default:
+# 5 ms). The event loop lets the lock go at each wait for the network and, while a picture is
+# drawn, waits this long to get it back, several times a request: at 5 ms /healthz took 20 ms at
+# the median and 64 ms at p99 while 8 pictures were asked for; at 1 ms, 6 and 40 ms (load 8 on
+# the shared 2-core machine). Set by `referee serve`'s workers (app.create_served_app).
+SWITCH_INTERVAL = 0.001
+
+
+async def drawn(state: State, body: RenderState | RenderPosition, sealing: Sealing,
+                access: handlers.Access) -> str:
+    """`render` in the app's render pool (`RENDER_THREADS` threads; made on first use, in the
+    event loop that serves the app)."""
+    pool = state.get("render_pool")
+    if pool is None:
+        pool = state["render_pool"] = CapacityLimiter(RENDER_THREADS)
+    picture: str = await anyio.to_thread.run_sync(partial(render, body, sealing, access), limiter=pool)
+    return picture
+
+
 class RenderBody(StrictBody.of(RenderQuery)):  # type: ignore[misc]
     """The /v1/render body, decoded strictly (a state or a scoring position)."""
 
@@ -61,4 +90,5 @@ class RenderBody(StrictBody.of(RenderQuery)):  # type: ignore[misc]
         return decode(value)
 
 
-__all__ = ["SVG", "RenderBody", "RenderQuery", "decode", "render"]
+__all__ = ["RENDER_THREADS", "SVG", "SWITCH_INTERVAL", "RenderBody", "RenderQuery", "decode", "drawn",
+           "render"]

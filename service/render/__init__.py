@@ -7,10 +7,11 @@
 Pure functions, like the engine: the same input gives the same bytes, nothing is read or
 written. A player's view is drawn from the View struct alone, so what it hides cannot show.
 
-The SVG is built with drawsvg (PyPI `drawsvg`): maintained, no required dependencies, an
-element per SVG element, and it escapes text content, which holds names chosen by clients
-(svg.py, the other maintained candidate, writes text content unescaped; svgwrite is no longer
-maintained). drawsvg writes attribute values as given, so `layout.attrs` escapes those.
+The SVG is written by `svg.py`: the few elements the pictures use, written as drawsvg (PyPI
+`drawsvg`, which drew them first) writes them, byte for byte, at a third of its cost (its
+generic writer took over half of a picture's CPU; issue 23). It escapes text content, which
+holds names chosen by clients; attribute values are written as given, so `layout.attrs`
+escapes those.
 """
 
 from __future__ import annotations

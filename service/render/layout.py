@@ -12,9 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import drawsvg as draw
-
 from . import palette
+from . import svg as draw
 
 CHAR = 0.6  # average advance of a character, in em, for DejaVu Sans and its like
 
@@ -22,7 +21,8 @@ CHAR = 0.6  # average advance of a character, in em, for DejaVu Sans and its lik
 def attrs(**values: Any) -> dict[str, str]:
     """Attributes with their values escaped: drawsvg writes attribute values as given (it
     escapes text content only), and ids may come from a client."""
-    return {k: html.escape(str(v), quote=True) for k, v in values.items() if v is not None}
+    return {k: v if type(v) is int else html.escape(str(v), quote=True)
+            for k, v in values.items() if v is not None}
 
 
 @dataclass(frozen=True)
@@ -82,17 +82,27 @@ def row(boxes: Iterable[Box | None], gap: int = 6, *, middle: bool = False) -> B
     return Box(group, x, height)
 
 
+def flow_lines(widths: Sequence[int], width: int, gap: int = 6) -> list[int]:
+    """How many of the widths each line holds when they are laid left to right, wrapping
+    before `width` (a piece wider than `width` has a line of its own)."""
+    lines: list[int] = []
+    used = 0
+    for w in widths:
+        if not lines or used + gap + w > width:
+            lines.append(0)
+            used = 0
+        used += (gap if lines[-1] else 0) + w
+        lines[-1] += 1
+    return lines
+
+
 def flow(boxes: Sequence[Box], width: int, gap: int = 6) -> Box:
     """Boxes left to right, wrapping before `width`."""
-    lines: list[list[Box]] = [[]]
-    used = 0
-    for box in boxes:
-        if lines[-1] and used + gap + box.width > width:
-            lines.append([])
-            used = 0
-        used += (gap if lines[-1] else 0) + box.width
-        lines[-1].append(box)
-    return stack((row(line, gap) for line in lines if line), gap)
+    rows, start = [], 0
+    for count in flow_lines([b.width for b in boxes], width, gap):
+        rows.append(row(boxes[start:start + count], gap))
+        start += count
+    return stack(rows, gap)
 
 
 def framed(content: Box, title: Box | None = None, *, pad: int = 10, fill: str = palette.PAPER,

@@ -7,6 +7,7 @@ are listed in `PER_SEAT` (with `MARKERS` for those that stand on a space of the 
 
 from __future__ import annotations
 
+import functools
 from types import MappingProxyType
 
 # The money cards and market spaces (RULES.md §1: yellow florin, green dirham, blue denar,
@@ -96,6 +97,7 @@ def luminance(colour: str) -> float:
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
+@functools.lru_cache(maxsize=256)  # the palette's colours: a few dozen
 def text_on(fill: str) -> str:
     """Black or white text, whichever reads better on `fill`."""
     return INK if luminance(fill) > 0.22 else "#ffffff"

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import drawsvg as draw
 import msgspec
 
 from service.engine.catalogue import CATALOGUE, FOUNTAIN, SIDE_BIT, SIDES, parse_walls, walls_text
@@ -17,7 +16,8 @@ from service.engine.grid import rotate
 from service.engine.state import TOKENS, Tile, has_tokens
 
 from . import palette
-from .layout import Box, attrs, flow, placed, text_width
+from . import svg as draw
+from .layout import Box, attrs, flow, flow_lines, placed, text_width
 
 _TILE_DEFAULTS = {f: getattr(Tile(tile=""), f) for f in TOKENS}
 
@@ -71,8 +71,12 @@ def _badges(tile: Tile) -> list[tuple[str, str, str]]:
     return out
 
 
+def badge_width(text: str, size: int) -> int:
+    return text_width(text, size) + 4
+
+
 def badge(text: str, fill: str, size: int = 10, **extra: Any) -> Box:
-    width = text_width(text, size) + 4
+    width = badge_width(text, size)
     height = size + 4
     group = draw.Group(**attrs(**extra))
     group.append(draw.Rectangle(0, 0, width, height, rx=3, fill=fill, stroke=palette.INK,
@@ -98,9 +102,11 @@ def _wall_lines(group: Any, mask: int, size: int, kind: str, colour: str, inset:
 
 class _Metrics:
     """Where things go on a tile of `size` pixels: text lines on top, tokens below them, the
-    position and rotation on the bottom line."""
+    position and rotation on the bottom line. The tokens' badges are measured, not drawn
+    (`tokens` draws them): choosing a size measures every tile at every size."""
 
     def __init__(self, tile: Tile, size: int) -> None:
+        self.tile, self.size = tile, size
         self.small = min(11, max(9, size // 7))  # text keeps its size; big tiles hold more tokens
         self.edge = 3 + size // 16  # clear of the walls
         self.kind, self.price, self.rest = _names(tile.tile)
@@ -110,14 +116,26 @@ class _Metrics:
                    > size - 2 * self.edge)
         self.price_line = 2 if self.price and crowded else 1
         self.lines = self.price_line + (1 if self.rest else 0)
-        self.badges = [badge(text, colour, 9 if size >= 64 else 8, class_="token", data_token=field)
-                       for text, colour, field in _badges(tile)]
-        self.tokens = flow(self.badges, size - 2 * self.edge, gap=2) if self.badges else None
+        self.badge_size = 9 if size >= 64 else 8
+        self.badges = _badges(tile)
         self.top = self.edge + self.lines * (self.small + 2) + 2
         self.bottom = size - self.edge - self.small  # the bottom line's top
 
+    def tokens(self) -> Box | None:
+        """The badges flowed into the tile's width (None without tokens)."""
+        if not self.badges:
+            return None
+        drawn = [badge(text, colour, self.badge_size, class_="token", data_token=field)
+                 for text, colour, field in self.badges]
+        return flow(drawn, self.size - 2 * self.edge, gap=2)
+
     def fits(self) -> bool:
-        return self.tokens is None or self.top + self.tokens.height <= self.bottom
+        if not self.badges:
+            return True
+        widths = [badge_width(text, self.badge_size) for text, _, _ in self.badges]
+        lines = len(flow_lines(widths, self.size - 2 * self.edge, gap=2))
+        height = lines * (self.badge_size + 4) + (lines - 1) * 2  # as `tokens` stacks them
+        return self.top + height <= self.bottom
 
 
 def size_for(tiles: Sequence[Tile], sizes: Sequence[int]) -> int:
@@ -168,8 +186,9 @@ def tile_box(tile: Tile, size: int = 64) -> Box:
     if tile.added_walls:
         _wall_lines(group, rotate(parse_walls(tile.added_walls), rotation), size, "added",
                     palette.ADDED_WALL, 0)
-    if m.tokens is not None:
-        group.append(placed(m.tokens, edge, m.top))
+    tokens = m.tokens()
+    if tokens is not None:
+        group.append(placed(tokens, edge, m.top))
     group.append(draw.Title(_tooltip(tile)))
     return Box(group, size, size)
 

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import drawsvg as draw
 import msgspec
 
 from service.engine.acting import ToAct
@@ -22,6 +21,7 @@ from service.engine.rules import registered
 from service.engine.state import Dirk, MarketSpace, PlacedTile, RankEntry, Tile, market_tile
 
 from . import palette
+from . import svg as draw
 from .layout import Box, attrs, flow, framed, label, placed, row, stack, titled
 from .pieces import card_back, card_box, chip, empty_space, marker, size_for, tile_box
 
@@ -295,7 +295,7 @@ def page(parts: Iterable[Box | None]) -> str:
     """The finished SVG document: the boxes one under the other on the page's paper."""
     body = stack(parts, gap=14)
     width, height = body.width + 32, body.height + 32
-    drawing = draw.Drawing(width, height, id_prefix="r")
+    drawing = draw.Drawing(width, height)
     drawing.append(draw.Rectangle(0, 0, width, height, fill="#efe8da"))
     root = draw.Group(font_family=palette.FONT, transform="translate(16,16)")
     root.append(body.element)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import drawsvg as draw
 import msgspec
 
 from service.engine.records import PerType, counts_of
 from service.engine.tally import Tally
 
 from . import palette
+from . import svg as draw
 from .layout import Box, attrs, framed, label, row, stack
 
 ROUNDS = (1, 2, 3)
