@@ -313,6 +313,14 @@ def tally_bonus(part: ExtensionsTally) -> Mapping[str, int]:
     return counts_of(part.extended)
 
 
+def held_tally(p: PositionPlayer) -> ExtensionsTally:
+    """For the table's totals (extensions.setup, seed 001.14: 2 of each type): the extended
+    buildings a player given by tiles holds anywhere, the reserve too (extensions.owns-type: an
+    extension stays on its building)."""
+    return ExtensionsTally(extended=per_type(Counter(
+        kind for t in (*p.alhambra, *p.reserve, *p.tiles) if t.extension and (kind := building_type(t)))))
+
+
 def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
     """A building takes at most one extension (extensions.owns-type); 2 of each type exist."""
     out = over_buildings(position, lambda t: t.extensions.extended if t.extensions else None,
@@ -419,7 +427,8 @@ EXTENSIONS = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
-    tally=TallyPart(type=ExtensionsTally, of_tiles=count_tally, bonus=tally_bonus, check=check_tally),
+    tally=TallyPart(type=ExtensionsTally, of_tiles=count_tally, bonus=tally_bonus, held=held_tally,
+                    check=check_tally),
     events=(ExtensionBought,),
     tokens=("extension",),
     play_tokens={"extension": "extensions.owns-type"},  # never on a leftover tile (base.end.leftovers)
