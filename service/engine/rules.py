@@ -124,7 +124,8 @@ class TallyPart(NamedTuple):
     tally gives the breakdown scoring the layout gives (a property test holds every module to it).
     `score(position, round, tallies)`: its breakdown lines from every player's tally (a player
     given by tiles is counted first), {name: [Line]} like `Module.scoring`.
-    `bonus(part)`: buildings of each type its part adds for the majorities (extensions).
+    `bonus(part)`: buildings of each type its part adds for the majorities (extensions);
+    `most_bonus`: the most it adds to the counts of each type on the whole table.
     `held(player)`: its part counted from every component a player given by tiles holds
     anywhere (the Alhambra, the reserve; Dirk: his tiles), for the table's totals; None: as
     `of_tiles` (the module's components lie only where that counts them).
@@ -154,6 +155,7 @@ class TallyPart(NamedTuple):
     of_tiles: Callable[[PositionPlayer], Any] | None = None
     score: Callable[[Position, int, Sequence[Tally]], dict[str, list[Line]]] | None = None
     bonus: Callable[[Any], Mapping[str, int]] | None = None
+    most_bonus: Mapping[str, int] = MappingProxyType({})
     held: Callable[[PositionPlayer], Any] | None = None
     check: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
     check_of_lines: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None

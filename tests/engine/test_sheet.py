@@ -330,6 +330,65 @@ def allowed_then_refused_at(evening: list[Breakdown], name: str, category: str, 
     refused_line(ROUND_3, tampered(evening, 0, j, i, **fields), rule, at, *words, "round 1")
 
 
+def refused_tampered(rounds: Sequence[Position], changes: dict[tuple[str, str, str | None], dict[str, Any]],
+                     rule: str, *words: str) -> None:
+    """The referee's sheet of `rounds` is allowed in the next round; with the lines of round 1
+    in `changes` ((player, category, building): fields) tampered, it is refused under `rule`
+    alone, in a message naming every line changed (a table's total names the others' lines
+    too), with the words."""
+    sheet = sheet_of(rounds)
+    now = replace(rounds[-1], round=len(rounds) + 1)
+    score_sheet(now, sheet)
+    at = []
+    for (name, category, building), fields in changes.items():
+        j, i = line_at(sheet, 0, name, category, building)
+        sheet = tampered(sheet, 0, j, i, **fields)
+        at.append(f"$.previous[0].players[{j}].lines[{i}] (")
+    assert sheet_problems(now, sheet) == []
+    with pytest.raises(InconsistentState) as refused:
+        score_sheet(now, sheet)
+    assert {v.rule for v in refused.value.violations} == {rule}, refused.value.violations
+    message = refused.value.violations[0].message
+    for word in (*at, *words, "round 1"):
+        assert word in message, (word, message)
+
+
+# --- extensions: majority counts are the buildings and the extensions of the type at most ------
+
+
+EXTENDED = [table(1, tally(buildings={"pavilion": 5}, wall=2, extensions={"extended": {"pavilion": 2}}),
+                  tally(buildings={"pavilion": 2}, wall=1), tally(buildings={"tower": 1}, wall=3),
+                  modules=("extensions",))]
+
+
+@pytest.mark.rule("extensions.score")
+def test_extensions_score_allows_a_sheets_pavilion_counts_of_7_pavilions_and_2_extensions() -> None:
+    """seeds 001.14, 001.26, 001.27 (extensions.setup, extensions.score): 2 pavilion extensions, "A
+    building can be extended only once", "An extended building counts as 2 buildings for
+    majorities": Ana's 5 pavilions, 2 extended, count 7, Ben's 2 count 2: the 7 pavilions and 2
+    extensions there are, 9 on the table."""
+    sheet = sheet_of(EXTENDED)
+    assert [sheet[0].players[j].lines[i].count for j, i in  # type: ignore[attr-defined]
+            (line_at(sheet, 0, n, "majority", "pavilion") for n in ("Ana", "Ben"))] == [7, 2]
+    score_sheet(replace(EXTENDED[0], round=2), sheet)
+
+
+@pytest.mark.rule("extensions.score")
+@pytest.mark.parametrize(("counts", "words"), [
+    ({"Ana": 10}, ("(buildings.pavilion) = 10", "12 pavilion buildings counted", "only 9")),
+    ({"Ana": 15}, ("(buildings.pavilion) = 15", "17 pavilion buildings counted", "only 9")),
+    ({"Ben": 3}, ("(buildings.pavilion) = 3", "10 pavilion buildings counted", "only 9")),
+    ({"Ana": 9, "Ben": 9}, ("(buildings.pavilion) = 9", "18 pavilion buildings counted", "only 9")),
+])
+def test_extensions_score_refuses_a_sheets_pavilion_counts_beyond_7_pavilions_and_2_extensions(
+        counts: dict[str, int], words: tuple[str, ...]) -> None:
+    """seeds 001.14, 001.26, 001.27 (extensions.setup, extensions.score): 7 pavilions and 2
+    extensions, each building extended once at most, count 9 at most, one player's or the
+    table's: a line of 10 or 15, Ben's 3 beside Ana's 7, Ana's and Ben's 9 each are refused."""
+    refused_tampered(EXTENDED, {(n, "majority", "pavilion"): {"count": c} for n, c in counts.items()},
+                     "extensions.score", *words)
+
+
 # --- Dirk: he scores majorities and chests, nothing else (dirk.scores) -----------------------
 
 
