@@ -137,6 +137,16 @@ def most_buildings(modules: Sequence[Module]) -> Counter[str]:
     return out
 
 
+def most_bonus(modules: Sequence[Module]) -> Counter[str]:
+    """How much the majority counts of each type on the table can exceed its buildings with
+    these modules: what modules' bonuses add at most (`TallyPart.most_bonus`: extensions)."""
+    out: Counter[str] = Counter()
+    for m in modules:
+        if m.tally is not None:
+            out.update(m.tally.most_bonus)
+    return out
+
+
 def _buildings(position: Position, modules: Sequence[Module]) -> list[Violation]:
     """base.score.majority: no more buildings of a type on the table than exist (players given
     by tiles count theirs, the reserve's too)."""

@@ -389,6 +389,44 @@ def test_extensions_score_refuses_a_sheets_pavilion_counts_beyond_7_pavilions_an
                      "extensions.score", *words)
 
 
+# --- grounds: a sheet's buildings under construction on the 8 sites ---------------------------
+
+
+def building_sites(*modules: str) -> list[Position]:
+    """Round 1: 8 buildings under construction (pavilions and seraglios 9 of 7, arcades and
+    chambers 11 of 9), Cyd with 11 gardens and towers (none under construction); with
+    extensions every extension on a building too: lines counting 11, 11, 13, 13, 13, 13."""
+    def of(*kinds: str) -> dict[str, Any]:
+        if "extensions" not in modules:
+            return {}
+        return {"extensions": {"extended": dict.fromkeys(kinds, 2)}}
+    return [table(1, tally(buildings={"pavilion": 9, "seraglio": 9}, wall=4, **of("pavilion", "seraglio")),
+                  tally(buildings={"arcades": 11, "chambers": 11}, wall=4, **of("arcades", "chambers")),
+                  tally(buildings={"garden": 11, "tower": 11}, wall=3, **of("garden", "tower")),
+                  modules=("grounds", *modules))]
+
+
+@pytest.mark.rule("grounds.setup")
+@pytest.mark.parametrize("modules", [(), ("extensions",)])
+def test_grounds_setup_allows_a_sheet_with_8_buildings_under_construction(modules: tuple[str, ...]) -> None:
+    """seeds 001.3, 001.7 (grounds.setup, grounds.buy): 8 building sites, each taking one building
+    under construction: 8 beyond the base game's tiles are real, also with every extension on
+    a building (seeds 001.14, 001.27: the lines count 2 more of each type)."""
+    rounds = building_sites(*modules)
+    score_sheet(replace(rounds[0], round=2), sheet_of(rounds))
+
+
+@pytest.mark.rule("grounds.setup")
+@pytest.mark.parametrize(("modules", "gardens"), [((), 12), (("extensions",), 14)])
+def test_grounds_setup_refuses_a_sheet_with_9_buildings_under_construction(modules: tuple[str, ...],
+                                                                           gardens: int) -> None:
+    """seeds 001.3, 001.7 (grounds.setup, grounds.buy): 8 building sites: Cyd's garden line of 12
+    (13 gardens exist with the grounds) needs a ninth building under construction; with
+    extensions one of 14 does (2 of them may be extensions, seeds 001.14, 001.27)."""
+    refused_tampered(building_sites(*modules), {("Cyd", "majority", "garden"): {"count": gardens}},
+                     "grounds.setup", "9 buildings under construction", "only 8")
+
+
 # --- Dirk: he scores majorities and chests, nothing else (dirk.scores) -----------------------
 
 

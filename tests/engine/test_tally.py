@@ -310,6 +310,39 @@ def test_zoo_setup_refuses_23_animals_on_the_table_counting_those_in_a_reserve()
     refused(beside(ben, keeper(animals[3:13], mixed=animals[13:23])), "zoo.setup", "23 animals", "only 22")
 
 
+# --- grounds: a building under construction stands on one of the 8 sites ---------------------
+
+
+def grounds_table(*counts: dict[str, int]) -> Position:
+    return table(*(tally(buildings=c) for c in counts), modules=("grounds",))
+
+
+@pytest.mark.rule("grounds.setup")
+def test_grounds_setup_allows_8_buildings_under_construction_on_the_8_sites() -> None:
+    """seeds 001.3, 001.7 (grounds.setup, grounds.buy): "Shuffle the 8 building site tiles in with
+    the other Alhambra tiles", and on each bought site its buyer places one building under
+    construction: 4 types 2 above the tiles of the base game (7, 7, 9, 9) are 8 on 8 sites."""
+    assert position_problems(grounds_table({"pavilion": 9, "seraglio": 9},
+                                           {"arcades": 11, "chambers": 11})) == []
+
+
+@pytest.mark.rule("grounds.setup")
+def test_grounds_setup_refuses_more_buildings_under_construction_than_sites() -> None:
+    """seeds 001.3, 001.7 (grounds.setup, grounds.buy): 8 building sites, one building under
+    construction on each: the issue's tally of every type 2 above its base count needs 12 (seed
+    001.2: 12 exist, 2 of each type, but 4 stay in the columns); 9 with one more in a reserve
+    (a site with its building, given by tiles) too."""
+    refused(grounds_table({"pavilion": 9, "seraglio": 9, "arcades": 11}, {"chambers": 11, "garden": 13},
+                          {"tower": 13}), "grounds.setup", "$.players[2].tally.buildings.tower = 13",
+            "12 buildings under construction", "only 8")
+    cyd = PositionPlayer(name="Cyd", alhambra=(FOUNTAIN,),
+                         reserve=(Tile(tile="site-1-8-N", construction="tower"),))
+    eight = grounds_table({"pavilion": 9, "seraglio": 9}, {"arcades": 11, "chambers": 11, "tower": 11})
+    assert position_problems(eight) == []
+    refused(beside(eight, cyd), "grounds.setup", "and Cyd's tiles", "1 tower",
+            "9 buildings under construction", "only 8")
+
+
 @pytest.mark.rule("staff.score")
 def test_staff_score_refuses_impossible_unserved_and_leftover_counts() -> None:
     refused(table(tally(buildings={"tower": 2}, staff={"unserved": 3}), modules=("staff",)), "staff.score",
