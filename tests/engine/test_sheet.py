@@ -353,6 +353,78 @@ def refused_tampered(rounds: Sequence[Position], changes: dict[tuple[str, str, s
         assert word in message, (word, message)
 
 
+# --- vendors: a sheet's inhabitants on the buildings its majority lines count -----------------
+
+
+def vendors_round(*extended: str) -> list[Position]:
+    """Round 1: Ana's 2 gardens and tower each hold an inhabitant (sets [2, 1]), the gardens
+    `extended` extended (extensions.score: counted twice)."""
+    extensions = {"extensions": {"extended": {"garden": len(extended)}}} if extended else {}
+    return [table(1, tally(buildings={"garden": 2, "tower": 1}, wall=4,
+                           vendors={"inhabitants": {"garden": 2, "tower": 1}}, **extensions),
+                  tally(buildings={"pavilion": 2}, wall=1, vendors={"inhabitants": {"pavilion": 1}}),
+                  tally(buildings={"tower": 1}, wall=3),
+                  modules=("vendors", "extensions") if extended else ("vendors",))]
+
+
+@pytest.mark.rule("vendors.one-per-building")
+@pytest.mark.parametrize("extended", [(), ("garden",)])
+def test_vendors_one_per_building_allows_a_sheets_inhabitant_on_every_building_counted(
+        extended: tuple[str, ...]) -> None:
+    """seed 003.35 (vendors.one-per-building): "Un edifici només rep un habitant"; seeds
+    003.38-003.40 (vendors.score): Ana's 3 buildings of 2 colours hold 3 inhabitants, sets
+    [2, 1]: her round-1 line is real, also when an extended garden makes her garden line 3."""
+    rounds = vendors_round(*extended)
+    sheet = sheet_of(rounds)
+    j, i = line_at(sheet, 0, "Ana", "vendors")
+    assert sheet[0].players[j].lines[i].sets == (2, 1)  # type: ignore[attr-defined]
+    score_sheet(replace(rounds[0], round=2), sheet)
+
+
+@pytest.mark.rule("vendors.one-per-building")
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"inhabitants": 6, "sets": (6,), "points": 21}, ("the sets [6]", "each of 6 colours", "2 types")),
+    ({"inhabitants": 4, "sets": (2, 2), "points": 6}, ("the sets [2, 2]", "2 or more inhabitants",
+                                                      "each of 2 colours", "1 types with 2 or more")),
+])
+def test_vendors_one_per_building_refuses_a_sheets_inhabitants_the_buildings_counted_cannot_hold(
+        fields: dict[str, Any], words: tuple[str, ...]) -> None:
+    """seed 003.35 (vendors.one-per-building): "Un edifici només rep un habitant", of its colour;
+    seeds 003.38-003.40 (vendors.score): the sets are of different colours. Ana's majority lines
+    of round 1 count 2 gardens and 1 tower: a set of 6 colours (6 inhabitants) needs buildings of
+    6 types; sets [2, 2] (4 inhabitants) need 2 types with 2 buildings each. The issue's lines."""
+    refused_tampered(vendors_round(), {("Ana", "vendors", None): fields}, "vendors.one-per-building",
+                     *words)
+
+
+def crowded() -> list[Position]:
+    """Round 1 of six players, each with one building of every type and one more of its own type
+    (Fay also a second garden), an inhabitant on each but Fay's second garden: 7 of each colour,
+    the 42 there are (vendors.setup)."""
+    kinds = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+    counts = [{k: 1 + (k == own) for k in kinds} for own in kinds]
+    return [table(1, *(tally(buildings={**c, "garden": c["garden"] + (n == 5)}, vendors={"inhabitants": c})
+                       for n, c in enumerate(counts)), modules=("vendors",))]
+
+
+@pytest.mark.rule("vendors.setup")
+def test_vendors_setup_allows_a_sheet_with_the_42_inhabitants_settled() -> None:
+    """seed 003.2 (vendors.setup): 42 inhabitants, 7 of each colour: all settled, 7 each of six
+    players, is a real round 1."""
+    sheet = sheet_of(crowded())
+    assert sum(line.inhabitants for p in sheet[0].players for line in p.lines  # type: ignore[attr-defined]
+               if line.__struct_config__.tag == "vendors") == 42
+    score_sheet(replace(crowded()[0], round=2), sheet)
+
+
+@pytest.mark.rule("vendors.setup")
+def test_vendors_setup_refuses_a_sheet_with_43_inhabitants_settled() -> None:
+    """seed 003.2 (vendors.setup): 42 inhabitants: Fay's line of sets [6, 2] (her 2 gardens and 2
+    towers can hold them) makes 43 on the table."""
+    refused_tampered(crowded(), {("Fay", "vendors", None): {"inhabitants": 8, "sets": (6, 2), "points": 24}},
+                     "vendors.setup", "43 inhabitants settled", "only 42")
+
+
 # --- extensions: majority counts are the buildings and the extensions of the type at most ------
 
 
