@@ -385,7 +385,7 @@ def test_vendors_one_per_building_allows_a_sheets_inhabitant_on_every_building_c
 @pytest.mark.parametrize(("fields", "words"), [
     ({"inhabitants": 6, "sets": (6,), "points": 21}, ("the sets [6]", "each of 6 colours", "2 types")),
     ({"inhabitants": 4, "sets": (2, 2), "points": 6}, ("the sets [2, 2]", "2 or more inhabitants",
-                                                      "each of 2 colours", "1 types with 2 or more")),
+                                                      "each of 2 colours", "1 type with 2 or more")),
 ])
 def test_vendors_one_per_building_refuses_a_sheets_inhabitants_the_buildings_counted_cannot_hold(
         fields: dict[str, Any], words: tuple[str, ...]) -> None:

@@ -538,10 +538,11 @@ def _unsettled(i: int, t: Tally) -> Violation | None:
         want, have = sum(1 for c in colours if c >= n), sum(1 for b in types if b >= n)
         if want > have:
             sets = sets_of([str(k) for k, c in enumerate(colours) for _ in range(c)])
+            counted = f"{have} type{'s' * (have != 1)}"
             return Violation("vendors.one-per-building", f"{field(i, 'vendors.inhabitants')}: the sets "
                                                          f"{sets} hold {n} or more inhabitants of each of "
                                                          f"{want} colours, but {field(i, 'buildings')} "
-                                                         f"counts {have} types with {n} or more buildings: "
+                                                         f"counts {counted} with {n} or more buildings: "
                                                          "one inhabitant a building, of its colour")
     return None
 
