@@ -128,9 +128,14 @@ class TallyPart(NamedTuple):
     tally gives the breakdown scoring the layout gives (a property test holds every module to it).
     `score(position, round, tallies)`: its breakdown lines from every player's tally (a player
     given by tiles is counted first), {name: [Line]} like `Module.scoring`.
-    `bonus(part)`: buildings of each type its part adds for the majorities (extensions).
+    `bonus(part)`: buildings of each type its part adds for the majorities (extensions);
+    `most_bonus`: the most it adds to the counts of each type on the whole table.
+    `held(player)`: its part counted from every component a player given by tiles holds
+    anywhere (the Alhambra, the reserve; Dirk: his tiles), for the table's totals; None: as
+    `of_tiles` (the module's components lie only where that counts them).
     `check(position, tallies)`: its refusals of counts that cannot occur; `tallies` holds every
-    player's (counted for those given by tiles), so the table's totals can be checked too.
+    player's (for those given by tiles all they hold: `held`, the buildings of the reserve too:
+    `tally_checks.held_tallies`), so the table's totals can be checked too.
     `check_of_lines(position, tallies)`: those of its refusals that hold for tallies read back
     from an earlier round's lines (`of_lines`, a score sheet): only what cannot refuse a real
     sheet, whose lines carry no colours and whose majority counts may exceed the buildings by
@@ -154,6 +159,8 @@ class TallyPart(NamedTuple):
     of_tiles: Callable[[PositionPlayer], Any] | None = None
     score: Callable[[Position, int, Sequence[Tally]], dict[str, list[Line]]] | None = None
     bonus: Callable[[Any], Mapping[str, int]] | None = None
+    most_bonus: Mapping[str, int] = MappingProxyType({})
+    held: Callable[[PositionPlayer], Any] | None = None
     check: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
     check_of_lines: Callable[[Position, Sequence[Tally]], list[Violation]] | None = None
     of_lines: Callable[[PositionPlayer, Sequence[Line]], Any] | None = None

@@ -26,13 +26,16 @@ majority count is the buildings or more (extensions' `bonus`), so every bound it
 holds: the wall within the outline of the buildings (base.score.wall), the unserved buildings
 at most the buildings (staff.score), the zoo's animals at most 3 a garden and 22 on the table,
 power's second wall and 18 black pips on the table, the chests at most the buildings and 42 on
-the table (each module's `TallyPart.check_of_lines`).
+the table, the inhabitants no more colours with n or more than types counting n or more and 42
+on the table, the counts beyond the other tiles of their types and what extensions add at
+most the 8 building sites (grounds) (each module's `TallyPart.check_of_lines`).
 The bounds of the buildings themselves (the buildings of a type on the table, the servants each
 colour supplies: staff.setup) hold only when no module adds to the majority counts
-(`tally_checks.exact_buildings`). The checks that read colours (chests and inhabitants per
-colour: treasure, vendors) do not apply: the lines carry none (treasure checks the chests'
-number instead). Each refusal names the line a
-count was read from.
+(`tally_checks.exact_buildings`); with extensions on, the counts of a type on the table are at
+most its buildings and its extensions (extensions.score). The checks that read colours (chests
+and inhabitants per colour: treasure, vendors) do not apply: the lines carry none (treasure
+checks the chests' number, vendors the numbers of the colours instead). Each refusal names the
+line a count was read from.
 """
 
 from __future__ import annotations

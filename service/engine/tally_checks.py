@@ -6,7 +6,7 @@ base game checks its own counts (buildings per type against the tiles that exist
 against the outline the tiles could make, Dirk without a wall) and who gives what (tiles or a
 tally, not both; no counts of a module that is off); each module checks its part through its
 `tally` hook (`rules.TallyPart.check`), with every player's tally, so the table's totals count
-the players given by tiles too.
+the players given by tiles too: all they hold, the reserve included (`held_tallies`).
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
+from msgspec.structs import replace
+
 from .catalogue import CATALOGUE
 from .census import CENSUS
-from .records import counts_of
+from .records import counts_of, per_type
 from .rules import Module, registered
-from .scoring import Position, PositionPlayer, building_type, tallies_of
+from .scoring import Position, PositionPlayer, building_type, tallies_of, tally_of
 from .tally import Tally
 from .violations import Violation
 
@@ -79,13 +81,29 @@ def tally_problems(position: Position, modules: Sequence[Module]) -> list[Violat
     out = _who_gives_what(position, modules)
     if out:
         return out
-    tallies = tallies_of(position, modules)
+    tallies = held_tallies(position, modules)
     out += _buildings(position, modules)
     out += _walls(position, modules)
     for m in modules:
         if m.tally is not None and m.tally.check is not None:
             out += m.tally.check(position, tallies)
     return out
+
+
+def held_tallies(position: Position, modules: Sequence[Module]) -> list[Tally]:
+    """Every player's tally for the table's totals: the one given, or what a player given by
+    tiles holds anywhere: the buildings of the Alhambra, the reserve (and Dirk's tiles), and each
+    module's part of all of them (`TallyPart.held`; `of_tiles` where the module has none). A
+    component in a reserve is on the table as much as one in an Alhambra (extensions.setup: 2
+    extensions a type; zoo.setup: 22 animals in play), though it scores nothing."""
+    return [p.tally if p.tally is not None else _held(p, modules) for p in position.players]
+
+
+def _held(p: PositionPlayer, modules: Sequence[Module]) -> Tally:
+    kinds = Counter(kind for t in (*p.alhambra, *p.reserve, *p.tiles)
+                    if (kind := building_type(t)) is not None)
+    parts = {m.id: m.tally.held(p) for m in modules if m.tally is not None and m.tally.held is not None}
+    return replace(tally_of(p, modules), buildings=per_type(kinds), **parts)
 
 
 def _who_gives_what(position: Position, modules: Sequence[Module]) -> list[Violation]:
@@ -116,6 +134,16 @@ def most_buildings(modules: Sequence[Module]) -> Counter[str]:
     for m in modules:
         if m.tally is not None:
             out.update(m.tally.more_buildings)
+    return out
+
+
+def most_bonus(modules: Sequence[Module]) -> Counter[str]:
+    """How much the majority counts of each type on the table can exceed its buildings with
+    these modules: what modules' bonuses add at most (`TallyPart.most_bonus`: extensions)."""
+    out: Counter[str] = Counter()
+    for m in modules:
+        if m.tally is not None:
+            out.update(m.tally.most_bonus)
     return out
 
 

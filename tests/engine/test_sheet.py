@@ -330,6 +330,175 @@ def allowed_then_refused_at(evening: list[Breakdown], name: str, category: str, 
     refused_line(ROUND_3, tampered(evening, 0, j, i, **fields), rule, at, *words, "round 1")
 
 
+def refused_tampered(rounds: Sequence[Position], changes: dict[tuple[str, str, str | None], dict[str, Any]],
+                     rule: str, *words: str) -> None:
+    """The referee's sheet of `rounds` is allowed in the next round; with the lines of round 1
+    in `changes` ((player, category, building): fields) tampered, it is refused under `rule`
+    alone, in a message naming every line changed (a table's total names the others' lines
+    too), with the words."""
+    sheet = sheet_of(rounds)
+    now = replace(rounds[-1], round=len(rounds) + 1)
+    score_sheet(now, sheet)
+    at = []
+    for (name, category, building), fields in changes.items():
+        j, i = line_at(sheet, 0, name, category, building)
+        sheet = tampered(sheet, 0, j, i, **fields)
+        at.append(f"$.previous[0].players[{j}].lines[{i}] (")
+    assert sheet_problems(now, sheet) == []
+    with pytest.raises(InconsistentState) as refused:
+        score_sheet(now, sheet)
+    assert {v.rule for v in refused.value.violations} == {rule}, refused.value.violations
+    message = refused.value.violations[0].message
+    for word in (*at, *words, "round 1"):
+        assert word in message, (word, message)
+
+
+# --- vendors: a sheet's inhabitants on the buildings its majority lines count -----------------
+
+
+def vendors_round(*extended: str) -> list[Position]:
+    """Round 1: Ana's 2 gardens and tower each hold an inhabitant (sets [2, 1]), the gardens
+    `extended` extended (extensions.score: counted twice)."""
+    extensions = {"extensions": {"extended": {"garden": len(extended)}}} if extended else {}
+    return [table(1, tally(buildings={"garden": 2, "tower": 1}, wall=4,
+                           vendors={"inhabitants": {"garden": 2, "tower": 1}}, **extensions),
+                  tally(buildings={"pavilion": 2}, wall=1, vendors={"inhabitants": {"pavilion": 1}}),
+                  tally(buildings={"tower": 1}, wall=3),
+                  modules=("vendors", "extensions") if extended else ("vendors",))]
+
+
+@pytest.mark.rule("vendors.one-per-building")
+@pytest.mark.parametrize("extended", [(), ("garden",)])
+def test_vendors_one_per_building_allows_a_sheets_inhabitant_on_every_building_counted(
+        extended: tuple[str, ...]) -> None:
+    """seed 003.35 (vendors.one-per-building): "Un edifici només rep un habitant"; seeds
+    003.38-003.40 (vendors.score): Ana's 3 buildings of 2 colours hold 3 inhabitants, sets
+    [2, 1]: her round-1 line is real, also when an extended garden makes her garden line 3."""
+    rounds = vendors_round(*extended)
+    sheet = sheet_of(rounds)
+    j, i = line_at(sheet, 0, "Ana", "vendors")
+    assert sheet[0].players[j].lines[i].sets == (2, 1)  # type: ignore[attr-defined]
+    score_sheet(replace(rounds[0], round=2), sheet)
+
+
+@pytest.mark.rule("vendors.one-per-building")
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"inhabitants": 6, "sets": (6,), "points": 21}, ("the sets [6]", "each of 6 colours", "2 types")),
+    ({"inhabitants": 4, "sets": (2, 2), "points": 6}, ("the sets [2, 2]", "2 or more inhabitants",
+                                                      "each of 2 colours", "1 type with 2 or more")),
+])
+def test_vendors_one_per_building_refuses_a_sheets_inhabitants_the_buildings_counted_cannot_hold(
+        fields: dict[str, Any], words: tuple[str, ...]) -> None:
+    """seed 003.35 (vendors.one-per-building): "Un edifici només rep un habitant", of its colour;
+    seeds 003.38-003.40 (vendors.score): the sets are of different colours. Ana's majority lines
+    of round 1 count 2 gardens and 1 tower: a set of 6 colours (6 inhabitants) needs buildings of
+    6 types; sets [2, 2] (4 inhabitants) need 2 types with 2 buildings each. The issue's lines."""
+    refused_tampered(vendors_round(), {("Ana", "vendors", None): fields}, "vendors.one-per-building",
+                     *words)
+
+
+def crowded() -> list[Position]:
+    """Round 1 of six players, each with one building of every type and one more of its own type
+    (Fay also a second garden), an inhabitant on each but Fay's second garden: 7 of each colour,
+    the 42 there are (vendors.setup)."""
+    kinds = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
+    counts = [{k: 1 + (k == own) for k in kinds} for own in kinds]
+    return [table(1, *(tally(buildings={**c, "garden": c["garden"] + (n == 5)}, vendors={"inhabitants": c})
+                       for n, c in enumerate(counts)), modules=("vendors",))]
+
+
+@pytest.mark.rule("vendors.setup")
+def test_vendors_setup_allows_a_sheet_with_the_42_inhabitants_settled() -> None:
+    """seed 003.2 (vendors.setup): 42 inhabitants, 7 of each colour: all settled, 7 each of six
+    players, is a real round 1."""
+    sheet = sheet_of(crowded())
+    assert sum(line.inhabitants for p in sheet[0].players for line in p.lines  # type: ignore[attr-defined]
+               if line.__struct_config__.tag == "vendors") == 42
+    score_sheet(replace(crowded()[0], round=2), sheet)
+
+
+@pytest.mark.rule("vendors.setup")
+def test_vendors_setup_refuses_a_sheet_with_43_inhabitants_settled() -> None:
+    """seed 003.2 (vendors.setup): 42 inhabitants: Fay's line of sets [6, 2] (her 2 gardens and 2
+    towers can hold them) makes 43 on the table."""
+    refused_tampered(crowded(), {("Fay", "vendors", None): {"inhabitants": 8, "sets": (6, 2), "points": 24}},
+                     "vendors.setup", "43 inhabitants settled", "only 42")
+
+
+# --- extensions: majority counts are the buildings and the extensions of the type at most ------
+
+
+EXTENDED = [table(1, tally(buildings={"pavilion": 5}, wall=2, extensions={"extended": {"pavilion": 2}}),
+                  tally(buildings={"pavilion": 2}, wall=1), tally(buildings={"tower": 1}, wall=3),
+                  modules=("extensions",))]
+
+
+@pytest.mark.rule("extensions.score")
+def test_extensions_score_allows_a_sheets_pavilion_counts_of_7_pavilions_and_2_extensions() -> None:
+    """seeds 001.14, 001.26, 001.27 (extensions.setup, extensions.score): 2 pavilion extensions, "A
+    building can be extended only once", "An extended building counts as 2 buildings for
+    majorities": Ana's 5 pavilions, 2 extended, count 7, Ben's 2 count 2: the 7 pavilions and 2
+    extensions there are, 9 on the table."""
+    sheet = sheet_of(EXTENDED)
+    assert [sheet[0].players[j].lines[i].count for j, i in  # type: ignore[attr-defined]
+            (line_at(sheet, 0, n, "majority", "pavilion") for n in ("Ana", "Ben"))] == [7, 2]
+    score_sheet(replace(EXTENDED[0], round=2), sheet)
+
+
+@pytest.mark.rule("extensions.score")
+@pytest.mark.parametrize(("counts", "words"), [
+    ({"Ana": 10}, ("(buildings.pavilion) = 10", "12 pavilion buildings counted", "only 9")),
+    ({"Ana": 15}, ("(buildings.pavilion) = 15", "17 pavilion buildings counted", "only 9")),
+    ({"Ben": 3}, ("(buildings.pavilion) = 3", "10 pavilion buildings counted", "only 9")),
+    ({"Ana": 9, "Ben": 9}, ("(buildings.pavilion) = 9", "18 pavilion buildings counted", "only 9")),
+])
+def test_extensions_score_refuses_a_sheets_pavilion_counts_beyond_7_pavilions_and_2_extensions(
+        counts: dict[str, int], words: tuple[str, ...]) -> None:
+    """seeds 001.14, 001.26, 001.27 (extensions.setup, extensions.score): 7 pavilions and 2
+    extensions, each building extended once at most, count 9 at most, one player's or the
+    table's: a line of 10 or 15, Ben's 3 beside Ana's 7, Ana's and Ben's 9 each are refused."""
+    refused_tampered(EXTENDED, {(n, "majority", "pavilion"): {"count": c} for n, c in counts.items()},
+                     "extensions.score", *words)
+
+
+# --- grounds: a sheet's buildings under construction on the 8 sites ---------------------------
+
+
+def building_sites(*modules: str) -> list[Position]:
+    """Round 1: 8 buildings under construction (pavilions and seraglios 9 of 7, arcades and
+    chambers 11 of 9), Cyd with 11 gardens and towers (none under construction); with
+    extensions every extension on a building too: lines counting 11, 11, 13, 13, 13, 13."""
+    def of(*kinds: str) -> dict[str, Any]:
+        if "extensions" not in modules:
+            return {}
+        return {"extensions": {"extended": dict.fromkeys(kinds, 2)}}
+    return [table(1, tally(buildings={"pavilion": 9, "seraglio": 9}, wall=4, **of("pavilion", "seraglio")),
+                  tally(buildings={"arcades": 11, "chambers": 11}, wall=4, **of("arcades", "chambers")),
+                  tally(buildings={"garden": 11, "tower": 11}, wall=3, **of("garden", "tower")),
+                  modules=("grounds", *modules))]
+
+
+@pytest.mark.rule("grounds.setup")
+@pytest.mark.parametrize("modules", [(), ("extensions",)])
+def test_grounds_setup_allows_a_sheet_with_8_buildings_under_construction(modules: tuple[str, ...]) -> None:
+    """seeds 001.3, 001.7 (grounds.setup, grounds.buy): 8 building sites, each taking one building
+    under construction: 8 beyond the base game's tiles are real, also with every extension on
+    a building (seeds 001.14, 001.27: the lines count 2 more of each type)."""
+    rounds = building_sites(*modules)
+    score_sheet(replace(rounds[0], round=2), sheet_of(rounds))
+
+
+@pytest.mark.rule("grounds.setup")
+@pytest.mark.parametrize(("modules", "gardens"), [((), 12), (("extensions",), 14)])
+def test_grounds_setup_refuses_a_sheet_with_9_buildings_under_construction(modules: tuple[str, ...],
+                                                                           gardens: int) -> None:
+    """seeds 001.3, 001.7 (grounds.setup, grounds.buy): 8 building sites: Cyd's garden line of 12
+    (13 gardens exist with the grounds) needs a ninth building under construction; with
+    extensions one of 14 does (2 of them may be extensions, seeds 001.14, 001.27)."""
+    refused_tampered(building_sites(*modules), {("Cyd", "majority", "garden"): {"count": gardens}},
+                     "grounds.setup", "9 buildings under construction", "only 8")
+
+
 # --- Dirk: he scores majorities and chests, nothing else (dirk.scores) -----------------------
 
 

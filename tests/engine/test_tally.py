@@ -238,6 +238,111 @@ def test_zoo_dirk_refuses_animals_counted_for_dirk() -> None:
             "zoo.dirk", "$.players[2].tally.zoo.animals is 1")
 
 
+# --- the table's totals count what players given by tiles hold anywhere, the reserve too ------
+
+
+FOUNTAIN = PlacedTile(tile="fountain", x=0, y=0)
+KINDS = ("monkey", "pigeon", "cheetah", "camel", "peacock", "flamingo", "turtle", "elephant")
+
+
+def beside(position: Position, *players: PositionPlayer) -> Position:
+    return replace(position, players=(*position.players, *players))
+
+
+def reserve_extended(gardens: int) -> Position:
+    """Ana with a tower, Ben with 2 gardens of which `gardens` are extended (a tally), and Cyd
+    given by tiles: an extended garden in his reserve."""
+    cyd = PositionPlayer(name="Cyd", alhambra=(FOUNTAIN,),
+                         reserve=(Tile(tile="garden-10-open", extension=True),))
+    ben = tally(buildings={"garden": 2}, extensions={"extended": {"garden": gardens}})
+    return beside(table(tally(buildings={"tower": 1}), ben, modules=("extensions",)), cyd)
+
+
+@pytest.mark.rule("extensions.setup")
+def test_extensions_setup_allows_two_garden_extensions_one_of_them_in_a_reserve() -> None:
+    """seed 001.14 (extensions.setup): "12 Extension tiles", 2 of each type; seed 001.26: "A
+    building can be extended only once". Ben's tally counts 1 extended garden, Cyd's reserve
+    holds the other: 2 on the table."""
+    assert position_problems(reserve_extended(1)) == []
+
+
+@pytest.mark.rule("extensions.setup")
+def test_extensions_setup_refuses_a_third_garden_extension_in_a_reserve() -> None:
+    """seed 001.14 (extensions.setup): "12 Extension tiles", 2 of each type: Ben's tally of 2
+    extended gardens and the extended garden in Cyd's reserve make 3 (a reserve's tile scores
+    nothing, but its extension is on the table all the same)."""
+    refused(reserve_extended(2), "extensions.setup", "$.players[1].tally.extensions.extended.garden = 2",
+            "and Cyd's tiles", "3 garden extensions", "only 2")
+
+
+def keeper(*reserve: Sequence[str], mixed: Sequence[str] = ()) -> PositionPlayer:
+    """Cyd, given by tiles: gardens in the reserve with these animals, and a garden in the
+    Alhambra with animals of several kinds (`mixed`), which score nothing."""
+    return PositionPlayer(name="Cyd", alhambra=(FOUNTAIN, PlacedTile(tile="garden-10-open", x=1, y=0,
+                                                                     animals=tuple(mixed))),
+                          reserve=tuple(Tile(tile=t, animals=tuple(a)) for t, a in
+                                        zip(("garden-11-open", "garden-12-S"), reserve, strict=False)))
+
+
+@pytest.mark.rule("zoo.setup")
+def test_zoo_setup_allows_22_animals_on_the_table_with_those_in_a_reserve() -> None:
+    """seeds 000.29-000.30 (zoo.setup): "Shuffle the 24 animal tiles", "Two random tiles are placed
+    back in the box unseen": 22 in play. Ben's tally of 3 and Cyd's 19 (in his reserve and on a
+    garden of several kinds) are 22."""
+    animals = [k for k in KINDS for _ in range(3)]
+    ben = table(tally(buildings={"tower": 1}), tally(buildings={"garden": 1}, zoo={"animals": 3}),
+                modules=("zoo",))
+    assert position_problems(beside(ben, keeper(animals[3:13], mixed=animals[13:22]))) == []
+
+
+@pytest.mark.rule("zoo.setup")
+def test_zoo_setup_refuses_23_animals_on_the_table_counting_those_in_a_reserve() -> None:
+    """seeds 000.29-000.30 (zoo.setup): 22 animals in play; seed 000.32 (zoo.buy): the buyer
+    receives the animals, "placing them together with the garden" (RULES.md: "they stay on the
+    garden wherever it is placed (Alhambra or reserve)"). The issue's case: 20
+    animals on Cyd's reserve garden and Ben's tally of 3 are 23; so are Ben's 3 and Cyd's 20 of
+    which 10 stand on an Alhambra garden of several kinds (they score nothing but are in play)."""
+    animals = [k for k in KINDS for _ in range(3)]
+    ben = table(tally(buildings={"tower": 1}), tally(buildings={"garden": 1}, zoo={"animals": 3}),
+                modules=("zoo",))
+    refused(beside(ben, keeper(animals[:20])), "zoo.setup", "$.players[1].tally.zoo.animals = 3",
+            "and Cyd's tiles", "23 animals", "only 22")
+    refused(beside(ben, keeper(animals[3:13], mixed=animals[13:23])), "zoo.setup", "23 animals", "only 22")
+
+
+# --- grounds: a building under construction stands on one of the 8 sites ---------------------
+
+
+def grounds_table(*counts: dict[str, int]) -> Position:
+    return table(*(tally(buildings=c) for c in counts), modules=("grounds",))
+
+
+@pytest.mark.rule("grounds.setup")
+def test_grounds_setup_allows_8_buildings_under_construction_on_the_8_sites() -> None:
+    """seeds 001.3, 001.7 (grounds.setup, grounds.buy): "Shuffle the 8 building site tiles in with
+    the other Alhambra tiles", and on each bought site its buyer places one building under
+    construction: 4 types 2 above the tiles of the base game (7, 7, 9, 9) are 8 on 8 sites."""
+    assert position_problems(grounds_table({"pavilion": 9, "seraglio": 9},
+                                           {"arcades": 11, "chambers": 11})) == []
+
+
+@pytest.mark.rule("grounds.setup")
+def test_grounds_setup_refuses_more_buildings_under_construction_than_sites() -> None:
+    """seeds 001.3, 001.7 (grounds.setup, grounds.buy): 8 building sites, one building under
+    construction on each: the issue's tally of every type 2 above its base count needs 12 (seed
+    001.2: 12 exist, 2 of each type, but 4 stay in the columns); 9 with one more in a reserve
+    (a site with its building, given by tiles) too."""
+    refused(grounds_table({"pavilion": 9, "seraglio": 9, "arcades": 11}, {"chambers": 11, "garden": 13},
+                          {"tower": 13}), "grounds.setup", "$.players[2].tally.buildings.tower = 13",
+            "12 buildings under construction", "only 8")
+    cyd = PositionPlayer(name="Cyd", alhambra=(FOUNTAIN,),
+                         reserve=(Tile(tile="site-1-8-N", construction="tower"),))
+    eight = grounds_table({"pavilion": 9, "seraglio": 9}, {"arcades": 11, "chambers": 11, "tower": 11})
+    assert position_problems(eight) == []
+    refused(beside(eight, cyd), "grounds.setup", "and Cyd's tiles", "1 tower",
+            "9 buildings under construction", "only 8")
+
+
 @pytest.mark.rule("staff.score")
 def test_staff_score_refuses_impossible_unserved_and_leftover_counts() -> None:
     refused(table(tally(buildings={"tower": 2}, staff={"unserved": 3}), modules=("staff",)), "staff.score",

@@ -19,11 +19,11 @@ from ...flow import spend_action, with_player, without
 from ...places import beyond_supply
 from ...records import Text, counts_of, per_type
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, TallyPart, ViewPart, register
+from ...rules import ActionRule, Context, Module, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
 from ...state import GameState, Player, Tile
 from ...tally import Tally
-from ...tally_checks import over_buildings, over_table
+from ...tally_checks import most_buildings, over_buildings, over_table
 from ...violations import Violation
 from .model import ExtensionsState, ExtensionsTally
 
@@ -313,6 +313,14 @@ def tally_bonus(part: ExtensionsTally) -> Mapping[str, int]:
     return counts_of(part.extended)
 
 
+def held_tally(p: PositionPlayer) -> ExtensionsTally:
+    """For the table's totals (extensions.setup, seed 001.14: 2 of each type): the extended
+    buildings a player given by tiles holds anywhere, the reserve too (extensions.owns-type: an
+    extension stays on its building)."""
+    return ExtensionsTally(extended=per_type(Counter(
+        kind for t in (*p.alhambra, *p.reserve, *p.tiles) if t.extension and (kind := building_type(t)))))
+
+
 def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
     """A building takes at most one extension (extensions.owns-type); 2 of each type exist."""
     out = over_buildings(position, lambda t: t.extensions.extended if t.extensions else None,
@@ -321,6 +329,22 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
         out += over_table(position, tallies,
                           lambda t, k=kind: getattr(t.extensions.extended, k) if t.extensions else 0,  # type: ignore[misc]
                           f"extensions.extended.{kind}", n, "extensions.setup", f"{kind} extensions")
+    return out
+
+
+def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """An earlier round's majority lines (a score sheet) count an extended building twice
+    (extensions.score, seed 001.27), so their counts are not the buildings; but a building is
+    extended once at most (seed 001.26) and 2 extensions of each type exist (extensions.setup,
+    seed 001.14): the counts of a type on the table, and so each player's, add up to at most
+    the buildings of the type that exist and its extensions."""
+    most = most_buildings(modules_of_ids(position.modules, any(p.dirk for p in position.players)))
+    out = []
+    for kind, n in sorted(PER_TYPE.items()):
+        out += over_table(position, tallies, lambda t, k=kind: getattr(t.buildings, k),  # type: ignore[misc]
+                          f"buildings.{kind}", most[kind] + n, "extensions.score",
+                          f"{kind} buildings counted for majorities ({most[kind]} buildings exist and "
+                          f"{n} extensions, each counting one building more)")
     return out
 
 
@@ -419,7 +443,8 @@ EXTENSIONS = register(Module(
     expected=expected,
     consistency=consistency,
     check_position=check_position,
-    tally=TallyPart(type=ExtensionsTally, of_tiles=count_tally, bonus=tally_bonus, check=check_tally),
+    tally=TallyPart(type=ExtensionsTally, of_tiles=count_tally, bonus=tally_bonus, most_bonus=PER_TYPE,
+                    held=held_tally, check=check_tally, check_of_lines=check_of_lines),
     events=(ExtensionBought,),
     tokens=("extension",),
     play_tokens={"extension": "extensions.owns-type"},  # never on a leftover tile (base.end.leftovers)

@@ -25,12 +25,13 @@ from ...actions import Action, BuyBuilding
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
 from ...flow import with_player
-from ...records import Text
+from ...records import Text, counts_of
 from ...rng import Generator
 from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Position
 from ...state import GameState, Tile
-from ...tally_checks import most_leftovers
+from ...tally import Tally
+from ...tally_checks import field, given, most_bonus, most_buildings, most_leftovers
 from ...violations import Violation
 from .model import GroundsState
 
@@ -362,6 +363,48 @@ def _bare_in_position(position: Position) -> list[Violation]:
                                      f"but {when}")]
 
 
+# --- a tally: the buildings under construction are among the buildings counted --------------
+
+def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """grounds.setup (seeds 001.3, 001.7): each building under construction stands on one of
+    the 8 building sites, so the buildings of the types on the table beyond the other tiles of
+    each type are at most 8 (though 2 of each type, 12, exist)."""
+    return _beyond_sites(position, tallies, Counter(), "")
+
+
+def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """`check_tally` on an earlier round's majority lines (a score sheet), whose counts may
+    exceed the buildings by what modules add (extensions.score: an extended building counts
+    twice): beyond that too."""
+    spare = most_bonus(modules_of_ids(position.modules, any(p.dirk for p in position.players)))
+    return _beyond_sites(position, tallies, spare, " and the most modules add to the counts "
+                                                   "(extensions)" if spare else "")
+
+
+def _beyond_sites(position: Position, tallies: Sequence[Tally], spare: Counter[str],
+                  besides_tiles: str) -> list[Violation]:
+    """The table's buildings of each type beyond its other tiles (and `spare`) are buildings
+    under construction, on at most one site each."""
+    modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
+    others = most_buildings(modules) - PER_TYPE
+    table: Counter[str] = Counter()
+    for t in tallies:
+        table.update(counts_of(t.buildings))
+    beyond = {k: n for k in CATALOGUE.building_types if (n := table[k] - others[k] - spare[k]) > 0}
+    if sum(beyond.values()) <= len(SITES):
+        return []
+    named = [f"{field(i, f'buildings.{k}')} = {n}" for i, _, t in given(position)
+             for k in beyond if (n := getattr(t.buildings, k))]
+    tiles = [p.name for p, t in zip(position.players, tallies, strict=True)
+             if p.tally is None and any(getattr(t.buildings, k) for k in beyond)]
+    besides = f" and {', '.join(tiles)}'s tiles" if tiles else ""
+    listed = ", ".join(f"{n} {k}" for k, n in beyond.items())
+    return [Violation("grounds.setup", f"{', '.join(named)}{besides}: {listed} beyond the other tiles of the "
+                                       f"type{besides_tiles} are {sum(beyond.values())} buildings under "
+                                       f"construction on the table, but each stands on a building site "
+                                       f"and there are only {len(SITES)}")]
+
+
 def seen(state: GameState, seat: int | None) -> GroundsState:
     """grounds.setup: the columns lie face up; the sites in the bag are hidden with the bag."""
     grounds = state.grounds
@@ -387,7 +430,8 @@ GROUNDS = register(Module(
     check_position=check_position,
     # A tally counts a site by its building (grounds.score): the buildings under construction
     # add to the buildings of each type, and a bare site is a tile of no type (its walls count).
-    tally=TallyPart(more_buildings=PER_TYPE, more_tiles=bare_sites),
+    tally=TallyPart(more_buildings=PER_TYPE, more_tiles=bare_sites, check=check_tally,
+                    check_of_lines=check_of_lines),
     events=(GroundLaid, ConstructionChosen, SiteBuiltForDirk),
     tokens=("construction",),
     view=ViewPart(GroundsState, seen),

@@ -510,6 +510,43 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
     return out
 
 
+def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
+    """`check_tally` on an earlier round's vendors lines (a score sheet), which carry the sets'
+    sizes but no colours. An inhabitant settles on a building of its colour, one a building
+    (vendors.one-per-building, seed 003.35), so the colours the sets hold (seeds 003.38-003.40)
+    need as many types with a building, and the colours with n inhabitants or more as many types
+    with n buildings or more: at most the buildings the majority lines count (which extensions
+    only raise), no set of more colours than types counted. And the 42 inhabitants that exist
+    (vendors.setup) at most on the table."""
+    out = [v for i, _, t in given(position) if (v := _unsettled(i, t)) is not None]
+    return out + over_table(position, tallies, _settled_count, "vendors.inhabitants",
+                            PER_COLOUR * len(COLOURS), "vendors.setup", "inhabitants settled")
+
+
+def _settled_count(t: Tally) -> int:
+    return sum(counts_of(t.vendors.inhabitants).values()) if t.vendors is not None else 0
+
+
+def _unsettled(i: int, t: Tally) -> Violation | None:
+    """Player i's inhabitants that its buildings counted cannot hold, one a building of its colour:
+    for some n, more colours with n inhabitants or more than types with n buildings or more."""
+    if t.vendors is None:
+        return None
+    colours = [n for n in counts_of(t.vendors.inhabitants).values() if n]
+    types = counts_of(t.buildings).values()
+    for n in sorted(set(colours)):
+        want, have = sum(1 for c in colours if c >= n), sum(1 for b in types if b >= n)
+        if want > have:
+            sets = sets_of([str(k) for k, c in enumerate(colours) for _ in range(c)])
+            counted = f"{have} type{'s' * (have != 1)}"
+            return Violation("vendors.one-per-building", f"{field(i, 'vendors.inhabitants')}: the sets "
+                                                         f"{sets} hold {n} or more inhabitants of each of "
+                                                         f"{want} colours, but {field(i, 'buildings')} "
+                                                         f"counts {counted} with {n} or more buildings: "
+                                                         "one inhabitant a building, of its colour")
+    return None
+
+
 # --- components and consistency -------------------------------------------------------------
 
 def expected(state: GameState) -> Iterator[str]:
@@ -631,7 +668,7 @@ VENDORS = register(Module(
     consistency=consistency,
     check_position=check_position,
     tally=TallyPart(type=VendorsTally, of_tiles=count_tally, score=score_tally, check=check_tally,
-                    of_lines=tally_of_lines),
+                    of_lines=tally_of_lines, check_of_lines=check_of_lines),
     events=(InhabitantsChosen, DiscsRevealed, DiscLifted, VendorVisited, DiscPlaced, InhabitantsReturned),
     lines=(VendorsLine,),
     tokens=("inhabitant",),

@@ -259,6 +259,13 @@ def count_tally(p: PositionPlayer) -> ZooTally | None:
     return None if p.dirk else ZooTally(animals=scoring_animals(p.alhambra))
 
 
+def held_tally(p: PositionPlayer) -> ZooTally:
+    """For the table's total (zoo.setup, seeds 000.29-000.30: 22 animals in play): every animal
+    a player given by tiles holds, wherever it stands: on gardens of several kinds, on other
+    tiles, in the reserve (zoo.buy: animals stay on their tile)."""
+    return ZooTally(animals=sum(len(t.animals) for t in (*p.alhambra, *p.reserve, *p.tiles)))
+
+
 def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
     """zoo.score from the counted animals: 1 point each."""
     out: dict[str, list[Line]] = {}
@@ -401,9 +408,8 @@ ZOO = register(Module(
     check_position=check_position,
     # zoo.score: its checks hold for counts read from lines (more gardens only allow more
     # animals; the animals are the line's).
-    tally=TallyPart(type=ZooTally, of_tiles=count_tally, score=score_tally, check=check_tally,
-                    check_of_lines=check_tally,
-                    of_lines=tally_of_lines),
+    tally=TallyPart(type=ZooTally, of_tiles=count_tally, held=held_tally, score=score_tally,
+                    check=check_tally, check_of_lines=check_tally, of_lines=tally_of_lines),
     events=(AnimalsArrived, AnimalsMoved, AnimalsDiscarded),
     lines=(ZooLine,),
     tokens=("animals",),
