@@ -10,7 +10,7 @@ from msgspec.structs import astuple
 
 from .catalogue import CATALOGUE, FOUNTAIN
 from .rules import Module, Place, modules_of, registered
-from .state import MARKET_TOKENS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
+from .state import MARKET_TOKENS, MODULE_PARTS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
 from .tally_checks import leftovers_over, most_leftovers
 from .violations import Violation
 
@@ -103,6 +103,17 @@ def play_leftover_tokens(marked: Iterable[tuple[Tile | MarketSpace, str]],
             for tile, where in marked for token, rule in rules.items() if getattr(tile, token, None)]
 
 
+def foreign_parts(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
+    """A module's part of the state (the field named after it) while the module is off: seed
+    003.3, only the chosen modules' components are prepared, so the part is null (RULES.md §H)."""
+    on = {m.id for m in modules}
+    return [Violation(INCONSISTENT, f"`{m.id}` holds the part of the module {m.id} ({m.name}), which is "
+                                    f"not on in this game (modules {list(state.modules)}): only the "
+                                    f"chosen modules' components are prepared; leave `{m.id}` null")
+            for m in registered() if m.id in MODULE_PARTS and m.id not in on
+            and getattr(state, m.id) is not None]
+
+
 def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
                    modules: tuple[Module, ...]) -> list[Violation]:
     """Tokens of modules that are not on (API.md: refused, naming the tile and the token)."""
@@ -175,7 +186,7 @@ def check_consistency(state: GameState) -> list[Violation]:
     misplaced = misplaced_components(state, modules)
     if misplaced:  # the other checks read places by their kind: judge nothing more
         return misplaced
-    out: list[Violation] = token_problems(state, modules)
+    out: list[Violation] = foreign_parts(state, modules) + token_problems(state, modules)
     for m in modules:
         if m.consistency is not None:
             out += m.consistency(state)
