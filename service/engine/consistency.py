@@ -174,15 +174,21 @@ def check_consistency(state: GameState) -> list[Violation]:
         return [Violation(INCONSISTENT, f"unknown modules {bad}; supported: "
                                         f"{sorted(known - {'base', 'dirk'})}")]
     if len(set(state.modules)) != len(state.modules):
-        return [Violation(INCONSISTENT, f"a module is named twice in {list(state.modules)}")]
+        return [Violation(INCONSISTENT, f"the module {m!r} is named {n} times in {list(state.modules)}: "
+                                        "a game names each module once")
+                for m, n in Counter(state.modules).items() if n > 1]
     modules = modules_of(state)
     expected = expected_components(state, modules)
     census: Counter[str] = Counter()
     for m in modules:
         census.update(_ids(m, state))
-        if m.id == "base" and not KNOWN_IDS.issuperset(census):
-            # Nothing else can be judged about tiles or cards that do not exist.
-            return _census_problems(state, (m,), expected)
+        if m.id == "base" and not KNOWN_IDS.issuperset(census) and not all(
+                c in KNOWN_IDS or c in expected for c in census):
+            # Nothing else can be judged about tiles or cards that do not exist; what is missing
+            # is judged of the base game's own components only (the only ones counted so far).
+            # A module's component in a base place (a coin in a hand) exists: `places` names it.
+            own = frozenset(m.expected(state)) if m.expected is not None else frozenset()
+            return _census_problems(state, (m,), Counter({c: n for c, n in expected.items() if c in own}))
     misplaced = misplaced_components(state, modules)
     if misplaced:  # the other checks read places by their kind: judge nothing more
         return misplaced
