@@ -581,14 +581,16 @@ def _lifted_problems(state: GameState, seat: int, disc: Disc, built: bool) -> li
     one stands there; vendors.relocate (seed 003.34): it is put down at the end of that turn's
     construction. So during play a lifted disc is the active player's, once they have acted
     (never at the start of a turn). After the last turn nothing is put down: the leftovers'
-    placement may leave discs lifted."""
+    placement may leave discs lifted. The builder's redesign (craftsmen.builder, usable the whole
+    turn, craftsmen.use-one) may lift it before the first action, or move the building away."""
     name = state.players[seat].name
-    if not built:
+    turn = state.turn
+    builder = state.craftsmen is not None and state.craftsmen.used == "builder"
+    if not built and not builder:
         return [Violation("vendors.visit", f"{name}'s disc is lifted over the empty space ({disc.x}, "
                                            f"{disc.y}): a disc is lifted only when a building is placed "
                                            "on its space")]
-    turn = state.turn
-    if state.phase != "play" or (turn.player == seat and turn.acted):
+    if state.phase != "play" or (turn.player == seat and (turn.acted or builder)):
         return []
     return [Violation("vendors.relocate", f"{name}'s disc is lifted outside {name}'s construction: a "
                                           "disc lifted in its owner's turn is put down at the end of "
