@@ -219,6 +219,26 @@ def test_relocate_refuses_a_disc_still_lifted_outside_its_owners_construction() 
     assert [v.rule for v in check_consistency(again)] == ["vendors.relocate"]
 
 
+@pytest.mark.rule("vendors.visit")
+def test_visit_allows_a_disc_lifted_by_the_builders_redesign_before_the_first_action() -> None:
+    """vendors.visit, seed 003.31 ("Quan col·loquis un edifici a la casella ocupada pel venedor,
+    aparta temporalment el disc": when you place a building on the vendor's space, set the disc
+    aside) with craftsmen.use-one (the builder's redesign the whole turn, before the actions
+    too): a reserve building put on the disc's space before Ana acts lifts it, and the state is
+    consistent."""
+    from service.engine.modules.craftsmen.rules import BuilderRedesign
+    from tests.modules.test_craftsmen import hire
+
+    state = new_game(NAMES[:3], ["vendors", "craftsmen"], seed=1).state
+    for p in state.players:
+        state = allowed(state, ChooseInhabitants(player=p.name, inhabitants=CHOICE, x=1, y=0))
+    state = hire(arrange(state, reserves={"Ana": ["garden-10-open"]}, active="Ana"), "builder")
+    assert not state.turn.acted
+    lifted = allowed(state, BuilderRedesign(player="Ana", tile="garden-10-open", x=1, y=0))
+    assert lifted.vendors is not None and lifted.vendors.discs[0].lifted and not lifted.turn.acted
+    assert check_consistency(lifted) == []
+
+
 @pytest.mark.rule("vendors.one-per-building")
 def test_one_per_building_allows_returning_an_inhabitant_to_the_supply() -> None:
     """vendors.one-per-building, seed 003.36: "Si retires un edifici habitat, retorna l'habitant a
