@@ -10,7 +10,7 @@ from msgspec.structs import astuple
 
 from .catalogue import CATALOGUE, FOUNTAIN
 from .rules import Module, Place, modules_of, registered
-from .state import MARKET_TOKENS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
+from .state import MARKET_TOKENS, MODULE_PARTS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
 from .tally_checks import leftovers_over, most_leftovers
 from .violations import Violation
 
@@ -103,6 +103,17 @@ def play_leftover_tokens(marked: Iterable[tuple[Tile | MarketSpace, str]],
             for tile, where in marked for token, rule in rules.items() if getattr(tile, token, None)]
 
 
+def foreign_parts(state: GameState, modules: tuple[Module, ...]) -> list[Violation]:
+    """A module's part of the state (the field named after it) while the module is off: seed
+    003.3, only the chosen modules' components are prepared, so the part is null (RULES.md §H)."""
+    on = {m.id for m in modules}
+    return [Violation(INCONSISTENT, f"`{m.id}` holds the part of the module {m.id} ({m.name}), which is "
+                                    f"not on in this game (modules {list(state.modules)}): only the "
+                                    f"chosen modules' components are prepared; leave `{m.id}` null")
+            for m in registered() if m.id in MODULE_PARTS and m.id not in on
+            and getattr(state, m.id) is not None]
+
+
 def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
                    modules: tuple[Module, ...]) -> list[Violation]:
     """Tokens of modules that are not on (API.md: refused, naming the tile and the token)."""
@@ -163,7 +174,9 @@ def check_consistency(state: GameState) -> list[Violation]:
         return [Violation(INCONSISTENT, f"unknown modules {bad}; supported: "
                                         f"{sorted(known - {'base', 'dirk'})}")]
     if len(set(state.modules)) != len(state.modules):
-        return [Violation(INCONSISTENT, f"a module is named twice in {list(state.modules)}")]
+        return [Violation(INCONSISTENT, f"the module {m!r} is named {n} times in {list(state.modules)}: "
+                                        "a game names each module once")
+                for m, n in Counter(state.modules).items() if n > 1]
     if not 0 <= state.turn.player < len(state.players):
         # Checked first: every other check may read the active player's seat.
         return [Violation(INCONSISTENT, f"turn.player {state.turn.player} is not a seat of this game "
@@ -173,14 +186,15 @@ def check_consistency(state: GameState) -> list[Violation]:
     census: Counter[str] = Counter()
     for m in modules:
         census.update(_ids(m, state))
-        if m.id == "base" and not KNOWN_IDS.issuperset(census):
+        if m.id == "base" and not all(c in KNOWN_IDS or c in expected for c in census):
             # Nothing else can be judged about tiles or cards that do not exist: name only them
-            # (the modules' components were not counted yet, so none is "missing").
-            return _unknown_problems(state, m)
+            # (the modules' components were not counted yet, so none is "missing"). A module's
+            # component in a base place (a coin in a hand) exists: `places` names it below.
+            return _unknown_problems(state, m, expected)
     misplaced = misplaced_components(state, modules)
     if misplaced:  # the other checks read places by their kind: judge nothing more
         return misplaced
-    out: list[Violation] = token_problems(state, modules)
+    out: list[Violation] = foreign_parts(state, modules) + token_problems(state, modules)
     for m in modules:
         if m.consistency is not None:
             out += m.consistency(state)
@@ -215,11 +229,13 @@ def misplaced_components(state: GameState, modules: tuple[Module, ...]) -> list[
     return out
 
 
-def _unknown_problems(state: GameState, base: Module) -> list[Violation]:
+def _unknown_problems(state: GameState, base: Module, expected: Counter[str]) -> list[Violation]:
+    """The ids in the base game's places that are neither the catalogue's nor this game's."""
     assert base.components is not None
     return [Violation(INCONSISTENT, f"{component!r} is not a tile or card of any catalogue "
                                     f"(found in {where})")
-            for component, where in base.components(state) if component not in KNOWN_IDS]
+            for component, where in base.components(state)
+            if component not in KNOWN_IDS and component not in expected]
 
 
 def _census_problems(state: GameState, modules: tuple[Module, ...],

@@ -3,6 +3,7 @@ score. Each is a pure function of its arguments; randomness comes from the state
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 import msgspec
@@ -83,8 +84,9 @@ def setup_problems(players: Sequence[str], modules: Sequence[str]) -> list[Viola
         elif m not in known:
             out.append(Violation("modules.unknown", f"unknown module {m!r}; supported: "
                                                     f"{sorted(known)}"))
-    if len(set(modules)) != len(modules):
-        out.append(Violation("modules.unknown", "a module is named twice"))
+    out += [Violation("modules.unknown", f"the module {m!r} is named {n} times in {list(modules)}: "
+                                         "name each module once")
+            for m, n in Counter(modules).items() if n > 1]
     return out
 
 

@@ -67,7 +67,8 @@ def arrange(
     Locations not mentioned keep what they hold (less what was moved away). Cards displaced
     from a named location go to the bottom of the deck (or to the discard pile when the deck is
     given); tiles go to the bottom of the bag (or out of the game when the bag is given). A
-    market space whose tile was taken elsewhere is refilled from the bag. With `rounds_held`,
+    market space whose tile was taken elsewhere is refilled from the bag, and a display card
+    taken elsewhere is replaced from the deck (below `deck_top`). With `rounds_held`,
     the scoring cards of those rounds are set aside.
     """
     hands = dict(hands or {})
@@ -181,6 +182,13 @@ def arrange(
     else:
         new_deck = [*deck_top, *keep(state.deck, spare_cards), *spare_cards]
     new_deck = [c for c in new_deck if c not in set_aside or c in deck_top]
+    if display is None:  # base.turn.refill: cards taken elsewhere are replaced from the deck
+        while len(new_display) < len(state.display):
+            card = next((c for c in new_deck[len(deck_top):] if c in CATALOGUE.money and c not in gone), None)
+            if card is None:
+                break
+            new_deck.remove(card)
+            new_display.append(card)
 
     if turn is None and active is not None:
         turn = Turn.start([p.name for p in players].index(active))

@@ -141,3 +141,21 @@ def test_one_unknown_id_gives_one_violation_naming_it() -> None:
     assert [v.message for v in check_consistency(bad)] == [
         "'purple-3-a' is not a tile or card of any catalogue (found in Ben's hand)"]
     assert check_consistency(state) == []
+
+
+def test_a_module_component_where_its_kind_never_goes_is_named_and_nothing_else_missing() -> None:
+    """RULES.md §1 "Each player has [...] a hand of money cards", seed 003.24 (coins go back into
+    the bag): a coin moved from the coin bag into Ana's hand is named there (the review got "29
+    components are missing: chest:arcades, ..." and never coin-yellow-6); an unknown id lists
+    as missing none of the components of the modules, which were not counted. The coin in the
+    coin bag, where it belongs, is allowed."""
+    state = new_game(["Ana", "Ben", "Cyd"], ["change", "treasure"], seed=5).state
+    assert state.change is not None and check_consistency(state) == []
+    ana, coin = state.players[0], state.change.bag[-1]
+    moved = replace(state, players=(replace(ana, hand=(*ana.hand, coin)), *state.players[1:]),
+                    change=replace(state.change, bag=state.change.bag[:-1]))
+    problems = check_consistency(moved)
+    assert [v.message for v in problems] == [f"{coin} cannot be in Ana's hand: it holds only money cards"]
+    unknown = replace(state, players=(replace(ana, hand=(*ana.hand, "gold-1-a")), *state.players[1:]))
+    problems = check_consistency(unknown)
+    assert len(problems) == 1 and "'gold-1-a'" in problems[0].message, problems

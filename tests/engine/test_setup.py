@@ -59,6 +59,23 @@ def test_base_setup_players_refuses_two_players_of_the_same_name() -> None:
     assert "'Ana'" in refused.value.violations[0].message
 
 
+def test_a_module_named_twice_is_refused_naming_the_module() -> None:
+    """seed 003.1: the modules "s'afegeixen al joc bàsic d'Alhambra, separadament o combinats"
+    (are added to the base game, separately or combined): a module is on or off, so a game that
+    names one twice is refused naming that module (the review's `["zoo", "zoo"]` got "a module
+    is named twice"); a state naming it twice is inconsistent, naming it too. Each module named
+    once is a game."""
+    with pytest.raises(GameRequestError) as refused:
+        new_game(["Ana", "Ben"], ["zoo", "walls", "zoo"])
+    assert [v.rule for v in refused.value.violations] == ["modules.unknown"]
+    assert "'zoo' is named 2 times" in refused.value.violations[0].message
+    state = new_game(["Ana", "Ben"], ["zoo", "walls"], seed=1).state
+    assert check_consistency(state) == []
+    problems = check_consistency(replace(state, modules=("zoo", "walls", "zoo")))
+    assert [v.rule for v in problems] == ["inconsistent-state"]
+    assert "'zoo' is named 2 times" in problems[0].message
+
+
 # --- base.setup.starting-money --------------------------------------------------------------
 
 

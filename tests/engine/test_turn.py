@@ -433,6 +433,42 @@ def test_base_turn_refill_refuses_more_than_four_display_cards() -> None:
     assert "orange-9-c" in after.display and after.display.count("orange-9-c") == 1
 
 
+@pytest.mark.rule("base.turn.refill")
+def test_base_turn_refill_refuses_a_short_display_at_the_start_of_a_turn_while_cards_are_left() -> None:
+    """base.turn.refill: "then the money display is refilled to 4 cards from the deck", and
+    base.turn.deck-empty: "when the money deck is empty, the discarded (paid) cards are shuffled
+    into a new deck". So when a turn starts the display is short only if both are empty: 3
+    cards with a deck of 90 (the review's state) is refused, and so is 3 cards with an empty
+    deck but a discard pile to shuffle."""
+    state = game(seed=31)
+    assert not state.turn.acted and len(state.display) == 4 and check_consistency(state) == []
+    short = replace(state, display=state.display[:-1], deck=(state.display[-1], *state.deck))
+    problems = check_consistency(short)
+    assert [v.rule for v in problems] == ["base.turn.refill"], problems
+    assert "holds 3 cards at the start of a turn" in problems[0].message
+    assert f"the deck holds {len(short.deck)}" in problems[0].message
+    emptied = table(deck=(), rounds_held=(1, 2))  # rounds held: no scoring card left in the deck
+    assert not emptied.turn.acted and emptied.discard and check_consistency(emptied) == []
+    emptied = replace(emptied, display=emptied.display[:-1], discard=(*emptied.discard, emptied.display[-1]))
+    assert [v.rule for v in check_consistency(emptied)] == ["base.turn.refill"]
+
+
+@pytest.mark.rule("base.turn.refill")
+def test_base_turn_refill_allows_a_short_display_within_a_turn_or_with_deck_and_discard_empty() -> None:
+    """base.turn.refill: the display is refilled only at the end of the turn ("then the money
+    display is refilled to 4 cards from the deck"), so after a take it is short until then; and
+    with deck and discard both empty (base.turn.deck-empty has nothing to shuffle) the next turn
+    starts with a short display."""
+    state = arrange(table(), deck_top=("orange-9-c",), bag_top=("pavilion-8-open",))
+    state = buy_exact(state)
+    taken = allowed(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
+    assert len(taken.display) == 3 and taken.deck and check_consistency(taken) == []
+    state = table(deck=(), rounds_held=(1, 2))
+    state = arrange(state, hands={"Ben": (*state.discard, "yellow-4-a")}, discard=())
+    after = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",))).state
+    assert not after.turn.acted and len(after.display) == 3 and check_consistency(after) == []
+
+
 # --- base.turn.deck-empty -------------------------------------------------------------------
 
 

@@ -4,9 +4,12 @@ the base game's rules, each bringing only its own components."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from msgspec.structs import replace
 
-from service.engine import new_game, score
+from service.api import handlers
+from service.engine import check_consistency, new_game, score
 from service.engine.actions import PlaceBuilding, TakeMoney
 from service.engine.modules.thieves.rules import Steal
 from service.engine.modules.vendors.rules import ChooseInhabitants, VisitVendor
@@ -95,3 +98,34 @@ def test_with_the_four_modules_majorities_and_the_outer_wall_score_as_in_the_bas
             assert base_lines == list(a.lines), round_
             assert b.total == a.total  # nothing on the table for the modules to score
 
+
+
+ELEVEN = ("vendors", "extensions", "change", "zoo", "treasure", "thieves", "walls", "staff", "grounds",
+          "craftsmen", "power")
+
+
+@pytest.mark.parametrize("part", ELEVEN)
+def test_a_state_carrying_the_part_of_a_module_that_is_off_is_refused(part: str) -> None:
+    """seed 003.3: "Prepareu només els components dels mòduls triats." (Prepare only the
+    components of the chosen modules.) RULES.md §H: a base game (modules []) has every module's
+    part null; a part filled in (the review's coin held by Ana) cannot occur: 422
+    inconsistent-state naming the field and the module, and /v1/apply hands nothing on."""
+    full = new_game(NAMES[:3], list(ELEVEN), seed=5).state
+    base = new_game(NAMES[:3], [], seed=5).state
+    crafted = replace(base, **{part: getattr(full, part)})
+    problems = check_consistency(crafted)
+    assert [v.rule for v in problems] == ["inconsistent-state"], problems
+    assert f"`{part}`" in problems[0].message and f"module {part} " in problems[0].message
+    raw = b'{"state":%s,"action":%s}' % (msgspec.json.encode(crafted), msgspec.json.encode(
+        TakeMoney(player=base.active.name, cards=base.display[:1])))
+    with pytest.raises(handlers.RequestError) as refused_:
+        handlers.handle("apply", raw)
+    assert refused_.value.status == 422 and refused_.value.error == "inconsistent-state"
+
+
+def test_a_state_carrying_the_parts_of_its_chosen_modules_only_is_allowed() -> None:
+    """seed 003.3 (Prepare only the components of the chosen modules): with all eleven modules
+    on every part is filled in and the state is consistent; a base game with every part null
+    is too."""
+    assert check_consistency(new_game(NAMES[:3], list(ELEVEN), seed=5).state) == []
+    assert check_consistency(new_game(NAMES[:3], [], seed=5).state) == []

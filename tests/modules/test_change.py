@@ -205,8 +205,6 @@ def test_change_spend_refuses_coins_not_held_of_another_currency_or_without_the_
     state, _ = buy(change_game(), "blue", "pavilion-6-N", ("blue-5-a",), coins={"Ben": ("coin-blue-1",)})
     refused(state, BuyBuilding(player="Ana", tile="pavilion-6-N", payment=("blue-5-a",),
                                coins=("coin-blue-1",)), "change.spend", "coin-blue-1")
-    refused(state, BuyBuilding(player="Ana", tile="pavilion-6-N", payment=("blue-5-a",), coins=()),
-            "change.spend", "no coin")
     state, _ = buy(change_game(), "blue", "pavilion-6-N", ("blue-5-a",), coins={"Ana": ("coin-green-1",)})
     refused(state, BuyBuilding(player="Ana", tile="pavilion-6-N", payment=("blue-5-a",),
                                coins=("coin-green-1",)), "base.buy.currency", "green")
@@ -224,6 +222,44 @@ def test_change_spend_refuses_coins_not_held_of_another_currency_or_without_the_
                     hands={"Ana": ("blue-5-a",)}, active="Ana")
     refused(plain, BuyBuilding(player="Ana", tile="pavilion-6-N", payment=("blue-5-a",),
                                coins=("coin-blue-1",)), "change.spend", "change")
+
+
+@pytest.mark.rule("change.spend")
+def test_change_spend_allows_an_empty_coins_list_as_paying_no_coin() -> None:
+    """change.spend, seed 003.24: coins "es poden combinar amb bitllets de la mateixa moneda per
+    pagar" (may be combined with notes of the same currency to pay): combining none is paying
+    with notes alone, so `coins: []` gets the verdict of `coins` left out or null, on a building
+    (allowed, and refused alike for a short payment) and on a treasure room."""
+    state, _ = buy(change_game(), "blue", "pavilion-6-N", ("blue-6-a",))
+    for coins in (None, ()):
+        after = allowed(state, BuyBuilding(player="Ana", tile="pavilion-6-N", payment=("blue-6-a",),
+                                           coins=coins))
+        assert after.turn.actions == 1 and change(after) == change(state)
+    short, _ = buy(change_game(), "blue", "pavilion-7-E", ("blue-6-a",))
+    for coins in (None, ()):
+        assert [v.rule for v in refused(short, BuyBuilding(
+            player="Ana", tile="pavilion-7-E", payment=("blue-6-a",), coins=coins), "base.buy.amount")] \
+            == ["base.buy.amount"]
+    tstate = arrange(change_game(modules=("change", "treasure")), hands={"Ana": ("blue-8-a",)}, active="Ana")
+    for coins in (None, ()):
+        allowed(tstate, BuyTreasure(player="Ana", room=1, payment=("blue-8-a",), buildings=(), coins=coins))
+
+
+@pytest.mark.rule("change.spend")
+def test_change_spend_refuses_a_coin_bag_out_of_order_saying_the_order_expected() -> None:
+    """change.spend, seed 003.24: "quan les gastes tornen a la bossa" (when spent they go back
+    into the bag). The referee keeps the bag sorted (a coin is drawn from it at random): a bag
+    listed in another order is refused, the message saying the bag is kept sorted and which
+    order it expects; the same bag sorted is allowed."""
+    state = change_game()
+    assert check_consistency(state) == [] and list(change(state).bag) == sorted(COINS)
+    shuffled = replace(state, change=replace(change(state), bag=tuple(reversed(change(state).bag))))
+    problems = check_consistency(shuffled)
+    assert [v.rule for v in problems] == ["change.spend"], problems
+    message = problems[0].message
+    assert "kept sorted" in message
+    assert "item 0 is coin-yellow-6 where the sorted bag has coin-blue-1" in message
+    assert message.endswith(", ".join(sorted(COINS)))
 
 
 # --- change.count ---------------------------------------------------------------------------

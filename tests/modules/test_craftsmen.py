@@ -297,7 +297,7 @@ def test_craftsmen_use_one_allows_the_builder_after_the_actions_while_placing() 
                          ("mortar-mixer", SwapMarketTiles(player="Ana", first="tower-12-open",
                                                           second="chambers-11-open"))):
         where = {**BOUGHT, "hands": {"Ana": ["green-6-a", "green-5-a", "blue-2-a"]},
-                 "display": ["blue-9-a", "yellow-3-a"],
+                 "display": ["blue-9-a", "yellow-3-a", "orange-4-a", "green-2-a"],  # a full display
                  "market": {"green": "garden-10-open", "blue": "tower-12-open", "yellow": "chambers-11-open"}}
         placing = allowed(ana(cgame(), card, **where), BUY)  # type: ignore[arg-type]
         assert placing.turn.actions == 0 and placing.active.held
@@ -758,7 +758,8 @@ def test_craftsmen_coiner_allows_hand_and_display_cards() -> None:
                                        from_display=("green-6-a",)))
     assert "green-6-a" in after.discard and "green-6-a" not in after.display
     assert after.turn.actions == 1  # 4 + 6 is exact
-    only = ana(cgame(), "coiner", **{**COIN, "display": ["green-6-a", "green-5-a", "yellow-3-a"]})
+    full = ["green-6-a", "green-5-a", "yellow-3-a", "orange-4-a"]  # a turn starts with 4 (base.turn.refill)
+    only = ana(cgame(), "coiner", **{**COIN, "display": full})
     after = allowed(only, BuyBuilding(player="Ana", tile="garden-10-open", payment=(),
                                       from_display=("green-6-a", "green-5-a")))  # the display alone
     assert after.players[0].hand == ("green-4-a",) and after.turn.actions == 0
@@ -870,11 +871,15 @@ def test_craftsmen_brickmaker_refuses_mismatching_sides_or_no_brickmaker() -> No
 # --- craftsmen.stonemason -------------------------------------------------------------------
 
 
+# A turn starts with a full display (base.turn.refill).
+STONEMASON_DISPLAY = ["blue-9-a", "green-2-a", "yellow-3-a", "orange-4-a"]
+
+
 @pytest.mark.rule("craftsmen.stonemason")
 def test_craftsmen_stonemason_allows_exchanging_cards_of_one_currency() -> None:
     """seed 000.27: "Exchange one money card from your hand with one money card of the same
     currency from the display." """
-    state = ana(cgame(), "stonemason", hands={"Ana": ["blue-2-a"]}, display=["blue-9-a", "green-2-a"])
+    state = ana(cgame(), "stonemason", hands={"Ana": ["blue-2-a"]}, display=STONEMASON_DISPLAY)
     after = allowed(state, ExchangeMoney(player="Ana", give="blue-2-a", take="blue-9-a"))
     assert after.players[0].hand == ("blue-9-a",) and "blue-2-a" in after.display
 
@@ -882,7 +887,7 @@ def test_craftsmen_stonemason_allows_exchanging_cards_of_one_currency() -> None:
 @pytest.mark.rule("craftsmen.stonemason")
 def test_craftsmen_stonemason_refuses_another_currency() -> None:
     """seed 000.27: "one money card of the same currency" """
-    state = ana(cgame(), "stonemason", hands={"Ana": ["blue-2-a"]}, display=["blue-9-a", "green-2-a"])
+    state = ana(cgame(), "stonemason", hands={"Ana": ["blue-2-a"]}, display=STONEMASON_DISPLAY)
     refused(state, ExchangeMoney(player="Ana", give="blue-2-a", take="green-2-a"), "craftsmen.stonemason",
             "same currency")
 

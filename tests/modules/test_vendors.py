@@ -180,6 +180,65 @@ def test_relocate_refuses_a_taken_or_distant_space_and_other_actions() -> None:
     refused(state, TakeMoney(player="Ben", cards=(state.display[0],)), "vendors.relocate")
 
 
+def _lifted(state: GameState, seat: int = 0) -> GameState:
+    """`state` with the disc of `seat` marked lifted (nothing else changed)."""
+    assert state.vendors is not None
+    discs = list(state.vendors.discs)
+    discs[seat] = replace(discs[seat], lifted=True)
+    return replace(state, vendors=replace(state.vendors, discs=tuple(discs)))
+
+
+@pytest.mark.rule("vendors.visit")
+def test_visit_refuses_a_disc_lifted_over_an_empty_space_at_the_start_of_a_turn() -> None:
+    """vendors.visit, seed 003.31: "Quan col·loquis un edifici a la casella ocupada pel venedor,
+    aparta temporalment el disc." (When you place a building on the space the vendor occupies,
+    set the disc aside for a while.) Only a building placed on its space lifts a disc: at the
+    start of Ana's turn, nothing built, her disc lifted over the empty (1, 0) cannot occur (the
+    review's state, which then asked her to put the disc down after taking money)."""
+    state = chosen_game()
+    assert state.turn.player == 0 and not state.turn.acted and check_consistency(state) == []
+    problems = check_consistency(_lifted(state))
+    assert [v.rule for v in problems] == ["vendors.visit"], problems
+    assert "Ana's disc is lifted over the empty space (1, 0)" in problems[0].message
+
+
+@pytest.mark.rule("vendors.relocate")
+def test_relocate_refuses_a_disc_still_lifted_outside_its_owners_construction() -> None:
+    """vendors.relocate, seed 003.34: "Al final de la construcció, situa el disc en una casella
+    lliure adjacent" (at the end of the construction, put the disc on a free space next to the
+    Alhambra): a disc lifted in Ana's turn is put down before that turn ends. Lifted under her
+    garden while she builds: allowed; the same disc lifted once Ben's turn has begun (Ana done),
+    or at the start of her own next turn before she acts: refused."""
+    state = building_turn()
+    built = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
+    assert built.vendors is not None and built.vendors.discs[0].lifted and check_consistency(built) == []
+    bens = replace(built, turn=Turn.start(1))
+    assert [v.rule for v in check_consistency(bens)] == ["vendors.relocate"]
+    assert "Ana's disc is lifted outside Ana's construction" in check_consistency(bens)[0].message
+    again = replace(built, turn=Turn.start(0))
+    assert [v.rule for v in check_consistency(again)] == ["vendors.relocate"]
+
+
+@pytest.mark.rule("vendors.visit")
+def test_visit_allows_a_disc_lifted_by_the_builders_redesign_before_the_first_action() -> None:
+    """vendors.visit, seed 003.31 ("Quan col·loquis un edifici a la casella ocupada pel venedor,
+    aparta temporalment el disc": when you place a building on the vendor's space, set the disc
+    aside) with craftsmen.use-one (the builder's redesign the whole turn, before the actions
+    too): a reserve building put on the disc's space before Ana acts lifts it, and the state is
+    consistent."""
+    from service.engine.modules.craftsmen.rules import BuilderRedesign
+    from tests.modules.test_craftsmen import hire
+
+    state = new_game(NAMES[:3], ["vendors", "craftsmen"], seed=1).state
+    for p in state.players:
+        state = allowed(state, ChooseInhabitants(player=p.name, inhabitants=CHOICE, x=1, y=0))
+    state = hire(arrange(state, reserves={"Ana": ["garden-10-open"]}, active="Ana"), "builder")
+    assert not state.turn.acted
+    lifted = allowed(state, BuilderRedesign(player="Ana", tile="garden-10-open", x=1, y=0))
+    assert lifted.vendors is not None and lifted.vendors.discs[0].lifted and not lifted.turn.acted
+    assert check_consistency(lifted) == []
+
+
 @pytest.mark.rule("vendors.one-per-building")
 def test_one_per_building_allows_returning_an_inhabitant_to_the_supply() -> None:
     """vendors.one-per-building, seed 003.36: "Si retires un edifici habitat, retorna l'habitant a

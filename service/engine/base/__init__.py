@@ -8,9 +8,7 @@ from ..rules import Module, register
 from ..scoring import MajorityLine, WallLine
 from . import buy, components, money, placement, redesign, turn
 from .setup import SETUP_STEPS
-
-# End-of-turn positions of RULES.md §H (the held buildings are placed before the turn ends).
-REFILL, SCORING = 30, 40
+from .turn import REFILL, SCORING
 
 BASE = register(Module(
     id="base",

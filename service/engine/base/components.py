@@ -14,6 +14,7 @@ from ..names import clash, stored_problem, table_problems
 from ..rules import Place, pending_decision, plan_of, registered
 from ..state import GameState
 from ..violations import Violation
+from .turn import short_display
 
 INCONSISTENT = "inconsistent-state"
 
@@ -101,7 +102,7 @@ def places(state: GameState) -> Iterator[Place]:
 
 
 def check(state: GameState) -> list[Violation]:
-    out = _players(state) + _turn(state) + _market(state)
+    out = _players(state) + _turn(state) + _market(state) + short_display(state)
     for p in state.players:
         out += [Violation(v.rule, f"{p.name}'s Alhambra: {v.message}") for v in check_layout(p.alhambra)]
     return out

@@ -24,6 +24,10 @@ from ..flow import hand_total, next_turn, with_player
 from ..rules import Context, modules_of, pending_decision, plan_of
 from ..scoring import position_of, score_position
 from ..state import GameState, MarketSpace, Turn, emptied, market_tile
+from ..violations import Violation
+
+# End-of-turn positions of RULES.md §H (the held buildings are placed before the turn ends).
+REFILL, SCORING = 30, 40
 
 
 def draw_money(state: GameState, ctx: Context) -> tuple[GameState, str | None]:
@@ -82,6 +86,24 @@ def _taken(takers: tuple[Callable[[GameState, str, Context], GameState | None], 
         if taken is not None:
             return taken
     return None
+
+
+def short_display(state: GameState) -> list[Violation]:
+    """base.turn.refill: the display is refilled to 4 cards at the end of every turn, from the
+    deck and, once it is empty, from the discard pile shuffled (base.turn.deck-empty); a theft
+    is refilled at once (thieves.steal). So at the start of a turn, and once this turn's refill
+    has run, the display is short only while the deck and the discard pile are both empty.
+    (Within a turn, before its refill, takes and purchases leave it short.)"""
+    size, turn = CATALOGUE.display_size, state.turn
+    if len(state.display) >= size or state.phase != "play" or (turn.acted and turn.ending <= REFILL):
+        return []
+    if not state.deck and not state.discard:
+        return []
+    when = "at the start of a turn" if not turn.acted else "after this turn's refill"
+    return [Violation("base.turn.refill", (
+        f"the money display holds {len(state.display)} cards {when}, while the deck holds "
+        f"{len(state.deck)} and the discard pile {len(state.discard)}: the display is refilled to "
+        f"{size} at the end of every turn and is short only once both are empty"))]
 
 
 def refill_market(state: GameState, ctx: Context) -> GameState:

@@ -81,13 +81,12 @@ def payment_values(state: GameState, action: Action) -> tuple[tuple[str, int], .
 
 
 def check_coins(state: GameState, action: Action) -> list[Violation]:
-    """change.spend: the coins named are the player's own, each once, and at least one."""
+    """change.spend: the coins named are the player's own, each once. `coins: []` pays no coin,
+    as `coins` left out or null does: the same payment gets the same verdict."""
     coins = _coins_paid(action)
-    if coins is None:
+    if not coins:
         return []
     rule = "change.spend"
-    if not coins:
-        return [Violation(rule, "coins names no coin: leave it out")]
     seat = state.turn.player
     player = state.players[seat]
     own = _change(state).coins[seat] if seat < len(_change(state).coins) else ()
@@ -295,9 +294,20 @@ def consistency(state: GameState) -> list[Violation]:
     if len(change.coins) != len(state.players):
         out.append(Violation("change.give", f"coins are kept for {len(change.coins)} seats, but the game "
                                             f"has {len(state.players)} players"))
-    if list(change.bag) != sorted(change.bag):
-        out.append(Violation("change.spend", "the coin bag is kept sorted (coins are drawn at random)"))
-    return out
+    return out + unsorted_bag(change.bag)
+
+
+def unsorted_bag(bag: tuple[str, ...]) -> list[Violation]:
+    """change.spend: spent coins go back into the bag, which the referee keeps sorted by coin id
+    (a coin is drawn from it at random, so its order carries nothing: one bag, one form)."""
+    want = sorted(bag)
+    if list(bag) == want:
+        return []
+    at = next(i for i, (got, wanted) in enumerate(zip(bag, want, strict=True)) if got != wanted)
+    return [Violation("change.spend", (
+        f"`change.bag` is out of order: the coin bag is kept sorted by coin id (a coin is drawn from "
+        f"it at random, so its order means nothing), but its item {at} is {bag[at]} where the sorted "
+        f"bag has {want[at]}; list it in this order: {', '.join(want)}"))]
 
 
 def seen(state: GameState, seat: int | None) -> ChangeState:

@@ -582,7 +582,7 @@ def consistency(state: GameState) -> list[Violation]:
         out.append(Violation("vendors.setup", f"{len(vendors.discs)} vendor discs for "
                                               f"{len(state.players)} players"))
         return out
-    for p, disc in zip(state.players, vendors.discs, strict=True):
+    for seat, (p, disc) in enumerate(zip(state.players, vendors.discs, strict=True)):
         if not disc.chosen:
             if sorted_colours(disc.inhabitants) != COLOURS or state.turn.acted or disc.lifted:
                 out.append(Violation("vendors.setup", f"{p.name} has not chosen yet, so holds one "
@@ -596,6 +596,8 @@ def consistency(state: GameState) -> list[Violation]:
         if not disc.lifted and building is not None:
             out.append(Violation("vendors.visit", f"{p.name}'s disc stands under {building.tile} at "
                                                   f"({disc.x}, {disc.y}) without being lifted"))
+        if disc.lifted:
+            out += _lifted_problems(state, seat, disc, building is not None)
     for p in state.players:
         for t in (*p.reserve, *p.held):
             if t.inhabitant:
@@ -609,6 +611,27 @@ def consistency(state: GameState) -> list[Violation]:
         if t.inhabitant:
             out.append(Violation("vendors.one-per-building", f"{t.tile} off the table keeps an inhabitant"))
     return out
+
+
+def _lifted_problems(state: GameState, seat: int, disc: Disc, built: bool) -> list[Violation]:
+    """vendors.visit (seed 003.31): a disc is lifted only by a building placed on its space, so
+    one stands there; vendors.relocate (seed 003.34): it is put down at the end of that turn's
+    construction. So during play a lifted disc is the active player's, once they have acted
+    (never at the start of a turn). After the last turn nothing is put down: the leftovers'
+    placement may leave discs lifted. The builder's redesign (craftsmen.builder, usable the whole
+    turn, craftsmen.use-one) may lift it before the first action, or move the building away."""
+    name = state.players[seat].name
+    turn = state.turn
+    builder = state.craftsmen is not None and state.craftsmen.used == "builder"
+    if not built and not builder:
+        return [Violation("vendors.visit", f"{name}'s disc is lifted over the empty space ({disc.x}, "
+                                           f"{disc.y}): a disc is lifted only when a building is placed "
+                                           "on its space")]
+    if state.phase != "play" or (turn.player == seat and (turn.acted or builder)):
+        return []
+    return [Violation("vendors.relocate", f"{name}'s disc is lifted outside {name}'s construction: a "
+                                          "disc lifted in its owner's turn is put down at the end of "
+                                          "that turn's construction")]
 
 
 def check_position(position: Position) -> list[Violation]:
