@@ -14,6 +14,7 @@ from msgspec.structs import replace
 from service.engine import Outcome, apply, check_consistency, new_game, validate
 from service.engine.actions import Action
 from service.engine.catalogue import CATALOGUE, FOUNTAIN
+from service.engine.modules.dirk import least_tiles
 from service.engine.state import GameState, PlacedTile, Tile, Turn
 from service.engine.violations import Violation
 
@@ -170,6 +171,10 @@ def arrange(
     for i in refill:  # from below the tiles put on top
         assert len(new_bag) > len(bag_top), "no tile left in the bag to refill the market"
         spaces[i] = replace(spaces[i], tile=new_bag.pop(len(bag_top)))
+    if new_dirk is not None and dirk is None:  # Dirk never holds fewer than dirk.setup/refills give
+        while len(new_bag) > len(bag_top) and len(new_dirk.tiles) < least_tiles(
+                replace(state, bag=tuple(new_bag), rounds_held=rounds)):
+            new_dirk = replace(new_dirk, tiles=(*new_dirk.tiles, Tile(tile=new_bag.pop())))
 
     if new_deck is not None:
         displaced(state.deck, spare_cards)

@@ -14,6 +14,8 @@ from service.engine.state import Dirk, GameState, Tile
 from tests.engine.helpers import alhambra, allowed, arrange, game, play, refused
 
 SIX = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW", "tower-7-NEW")
+# Dirk's tiles after round 1 (dirk.setup, dirk.refills: 6 and 6 more).
+TWELVE = (*SIX, "pavilion-3-SW", "seraglio-4-NE", "arcades-5-NW", "chambers-7-SW", "garden-7-NSW", "tower-8-NES")
 
 
 def duel(**kw: object) -> GameState:
@@ -109,21 +111,22 @@ def test_dirk_refills_allows_six_tiles_after_round_1() -> None:
 def test_dirk_refills_allows_a_third_of_the_bag_after_round_2() -> None:
     state = duel(deck_top=("scoring-2", "orange-9-b"), rounds_held=(1,))
     left = len(state.bag)
-    assert left == 44
+    assert left == 44 - 6 and state.dirk is not None and len(state.dirk.tiles) == 12
     outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
     dirk = outcome.state.dirk
-    assert dirk is not None and len(dirk.tiles) == 6 + 44 // 3 == 20
-    assert len(outcome.state.bag) == 44 - 14
+    assert dirk is not None and len(dirk.tiles) == 12 + 38 // 3 == 24
+    assert len(outcome.state.bag) == 38 - 12
 
 
 @pytest.mark.rule("dirk.refills")
 def test_dirk_refills_refuses_a_tile_when_a_third_rounds_down_to_nothing() -> None:
-    state = duel(deck_top=("scoring-2", "orange-9-b"), rounds_held=(1,), bag=("tower-13-E", "tower-12-open"))
+    state = duel(deck_top=("scoring-2", "orange-9-b"), rounds_held=(1,), bag=("tower-13-E", "tower-12-open"),
+                 dirk=TWELVE)
     outcome = play(state, TakeMoney(player="Ana", cards=("yellow-1-a",)))
     assert outcome.scoring[0].round == 2
     assert outcome.state.dirk is not None and state.dirk is not None
     assert outcome.state.dirk.tiles == state.dirk.tiles
-    assert outcome.state.bag == ("tower-13-E", "tower-12-open")
+    assert 0 < len(state.bag) < 3 and outcome.state.bag == state.bag  # a third of 1 or 2: none
 
 
 @pytest.mark.rule("dirk.refills")
@@ -141,7 +144,7 @@ def test_dirk_refills_refuses_tiles_without_a_scoring_round() -> None:
 def test_dirk_scores_allows_majorities_with_all_his_tiles_and_a_place_in_the_ranking() -> None:
     state = duel(
         deck_top=("scoring-1", "orange-9-b"),
-        dirk=("tower-13-E", "tower-7-NEW", "garden-6-ESW"),
+        dirk=("tower-13-E", "tower-7-NEW", "garden-6-ESW", *SIX[:3]),  # his 6 setup tiles
         alhambras={
             "Ana": [("tower-11-open", 1, 0)],
             "Ben": [("garden-10-open", 1, 0), ("garden-11-open", 2, 0)],
@@ -155,7 +158,8 @@ def test_dirk_scores_allows_majorities_with_all_his_tiles_and_a_place_in_the_ran
     ana = breakdown.players[0]
     assert MajorityLine(building="tower", count=1, place=2, points=0) in ana.lines
     assert [r.name for r in breakdown.ranking] == ["Dirk", "Ben", "Ana"]
-    assert outcome.state.dirk is not None and outcome.state.dirk.score == 6
+    # towers 6, and first with one pavilion, seraglio and arcades each: 1 + 2 + 3
+    assert outcome.state.dirk is not None and outcome.state.dirk.score == 6 + 1 + 2 + 3
 
 
 @pytest.mark.rule("dirk.scores")
@@ -165,9 +169,7 @@ def test_dirk_scores_refuses_a_wall_for_dirk() -> None:
         players=(
             PositionPlayer(name="Ana", alhambra=alhambra(("pavilion-7-E", 1, 0))),
             PositionPlayer(name="Ben", alhambra=alhambra()),
-            PositionPlayer(
-                name="Dirk", dirk=True, tiles=(Tile(tile="pavilion-2-NEW"), Tile(tile="tower-7-NEW"))
-            ),
+            PositionPlayer(name="Dirk", dirk=True, tiles=tuple(Tile(tile=t) for t in SIX)),
         ),
     )
     players = score(position).players

@@ -82,12 +82,18 @@ def tally(**fields: object) -> Tally:
     return msgspec.convert(fields, Tally)
 
 
+NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eve", "Fay")
+
+
 def table(*tallies: Tally, modules: Sequence[str] = (), round_: int = 2,
           dirk: Tally | None = None) -> Position:
-    players = [PositionPlayer(name=n, tally=t)
-               for n, t in zip(("Ana", "Ben", "Cyd", "Dov"), tallies, strict=False)]
+    """The tallies, then Dirk's, then players counting nothing up to a table that can occur
+    (base.setup.players: 2 to 6 players, Dirk joining 2)."""
+    players = [PositionPlayer(name=n, tally=t) for n, t in zip(NAMES, tallies, strict=False)]
     if dirk is not None:
         players.append(PositionPlayer(name="Dirk", dirk=True, tally=dirk))
+    seats = 2 if dirk is not None else 3
+    players += [PositionPlayer(name=n, tally=Tally()) for n in NAMES[len(tallies):seats]]
     return Position(round=round_, players=tuple(players), modules=tuple(modules))
 
 
