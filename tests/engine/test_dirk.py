@@ -15,7 +15,8 @@ from tests.engine.helpers import alhambra, allowed, arrange, game, play, refused
 
 SIX = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW", "tower-7-NEW")
 # Dirk's tiles after round 1 (dirk.setup, dirk.refills: 6 and 6 more).
-TWELVE = (*SIX, "pavilion-3-SW", "seraglio-4-NE", "arcades-5-NW", "chambers-7-SW", "garden-7-NSW", "tower-8-NES")
+TWELVE = (*SIX, "pavilion-3-SW", "seraglio-4-NE", "arcades-5-NW", "chambers-7-SW", "garden-7-NSW",
+          "tower-8-NES")
 
 
 def duel(**kw: object) -> GameState:

@@ -373,8 +373,9 @@ def test_base_score_wall_refuses_to_add_up_two_separate_walls() -> None:
 @pytest.mark.rule("base.score.wall")
 def test_base_score_wall_allows_wall_points_in_every_round() -> None:
     for round_ in (1, 2, 3):
+        others = tuple(PositionPlayer(name=n, alhambra=alhambra()) for n in ("Ben", "Cyd"))
         breakdown = score(
-            Position(round=round_, players=(PositionPlayer(name="Ana", alhambra=alhambra(*RING)),))
+            Position(round=round_, players=(PositionPlayer(name="Ana", alhambra=alhambra(*RING)), *others))
         )
         assert WallLine(length=12, points=12) in breakdown.players[0].lines
 

@@ -37,9 +37,13 @@ def tally(**fields: object) -> Tally:
 
 def table(round_: int, *tallies: Tally, dirk: Tally | None = None,
           modules: Sequence[str] = SCORING) -> Position:
+    """The tallies, then Dirk's, then players counting nothing up to a table that can occur
+    (base.setup.players: 2 to 6 players, Dirk joining 2)."""
     players = [PositionPlayer(name=n, tally=t) for n, t in zip(NAMES, tallies, strict=False)]
     if dirk is not None:
         players.append(PositionPlayer(name="Dirk", dirk=True, tally=dirk))
+    seats = 2 if dirk is not None else 3
+    players += [PositionPlayer(name=n, tally=Tally()) for n in NAMES[len(tallies):seats]]
     return Position(round=round_, players=tuple(players), modules=tuple(modules))
 
 
@@ -336,7 +340,7 @@ def allowed_then_refused_at(evening: list[Breakdown], name: str, category: str, 
 DIRK_ROUNDS = [
     table(1, tally(buildings={"garden": 2}, wall=3, zoo={"animals": 2}),
           tally(buildings={"tower": 1}, wall=2, treasure={"chests": {"tower": 1}}),
-          dirk=tally(buildings={"garden": 3, "tower": 1}, treasure={"chests": {"garden": 2}})),
+          dirk=tally(buildings={"pavilion": 2, "garden": 3, "tower": 1}, treasure={"chests": {"garden": 2}})),
 ]
 
 

@@ -424,8 +424,10 @@ def test_zoo_move_refuses_to_cross_a_wall() -> None:
 # --- zoo.score ------------------------------------------------------------------------------
 
 def _zoo_points(*tiles: PlacedTile) -> int:
+    fountain = PlacedTile(x=0, y=0, tile="fountain")
+    others = tuple(PositionPlayer(name=n, alhambra=(fountain,)) for n in ("Ben", "Cyd"))
     position = Position(round=2, modules=("zoo",), players=(PositionPlayer(name="Ana", alhambra=(
-        PlacedTile(x=0, y=0, tile="fountain"), *tiles)),))
+        fountain, *tiles)), *others))
     line = next(ln for ln in score(position).players[0].lines if isinstance(ln, ZooLine))
     return line.points
 
