@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
 from service.engine import GameRequestError, InconsistentState, check_consistency, new_game, score
 from service.engine.actions import BuyBuilding, PlaceBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE
+from service.engine.game import position_problems
 from service.engine.modules.dirk import DirkReceivedTiles, GiveToDirk
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import Dirk, GameState, Tile
+from service.engine.tally import Tally
 from tests.engine.helpers import alhambra, allowed, arrange, game, play, refused
 
 SIX = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW", "tower-7-NEW")
@@ -247,3 +250,77 @@ def test_dirk_gift_refuses_a_leftover_tile_at_the_end() -> None:
     state = outcome.state
     assert state.phase == "final-placement" and [t.tile for t in state.players[1].held] == ["pavilion-8-open"]
     refused(state, GiveToDirk(player="Ben", tile="pavilion-8-open"), "dirk.gift", "leftover")
+
+
+# --- dirk.setup, dirk.refills: the least Dirk holds (issue 22, review C) ---------------------
+
+
+def dirk_problems(state: GameState) -> list[str]:
+    return [v.rule for v in check_consistency(state) if v.rule in ("dirk.setup", "dirk.refills")]
+
+
+@pytest.mark.rule("dirk.setup")
+def test_dirk_setup_refuses_a_fresh_game_where_dirk_holds_fewer_than_6_tiles() -> None:
+    """RULES.md dirk.setup: "Dirk, a virtual third player, receives 6 tiles drawn from the bag at
+    setup", and no rule takes a tile from him: a fresh game of his 6 is allowed, 5 or 0 refused."""
+    fresh = new_game(["Ana", "Ben"], seed=9).state
+    assert fresh.dirk is not None and dirk_problems(fresh) == []
+    five = replace(fresh, dirk=replace(fresh.dirk, tiles=fresh.dirk.tiles[1:]),
+                   bag=(*fresh.bag, fresh.dirk.tiles[0].tile))
+    assert dirk_problems(five) == ["dirk.setup"]
+    assert "Dirk holds 5 tiles" in check_consistency(five)[0].message
+    none = replace(fresh, dirk=replace(fresh.dirk, tiles=()),
+                   bag=(*fresh.bag, *(t.tile for t in fresh.dirk.tiles)))
+    assert dirk_problems(none) == ["dirk.setup"]
+
+
+@pytest.mark.rule("dirk.refills")
+def test_dirk_refills_refuses_round_1_held_with_only_the_setup_tiles_while_the_bag_holds_tiles() -> None:
+    """RULES.md dirk.refills: "after scoring round 1 he receives 6 more tiles from the bag". With
+    tiles still in the bag the refill was whole: 12 allowed, 6 refused. With the bag empty the
+    refill may have come short (it takes what the bag holds): 8 allowed."""
+    twelve = duel(rounds_held=(1,), dirk=TWELVE)
+    assert len(twelve.bag) > 0 and dirk_problems(twelve) == []
+    six = duel(rounds_held=(1,), dirk=SIX, check=False)
+    assert len(six.bag) > 0 and dirk_problems(six) == ["dirk.refills"]
+    market = dict(zip(("yellow", "green", "blue", "orange"),
+                      ("tower-13-E", "tower-12-open", "tower-11-open", "tower-11-N"), strict=True))
+    short = duel(rounds_held=(1,), dirk=TWELVE[:8], bag=(), market=market, check=False)
+    assert dirk_problems(short) == []
+
+
+@pytest.mark.rule("dirk.refills")
+def test_dirk_refills_refuses_fewer_than_a_third_of_the_bag_after_round_2() -> None:
+    """RULES.md dirk.refills: "after scoring round 2 he receives one third of the tiles then left
+    in the bag, rounded down". 4 tiles left now: the bag held 5 or more then (a third of 4 is 1,
+    leaving 3), so he took 1 at least: 12 + 1 allowed, 12 refused."""
+    bag = ("tower-13-E", "tower-12-open", "tower-11-open", "tower-11-N")
+    more = duel(rounds_held=(1, 2), bag=bag, dirk=(*TWELVE, "garden-12-S"))
+    assert dirk_problems(more) == []
+    twelve = duel(rounds_held=(1, 2), bag=bag, dirk=TWELVE, check=False)
+    assert dirk_problems(twelve) == ["dirk.refills"]
+    assert "Dirk holds 12 tiles, but he holds at least 13" in check_consistency(twelve)[0].message
+
+
+def dirk_position(round_: int, dirk: PositionPlayer) -> Position:
+    players = (PositionPlayer(name="Ana", alhambra=alhambra(("garden-10-open", 1, 0))),
+               PositionPlayer(name="Ben", alhambra=alhambra(("tower-11-N", 1, 0))), dirk)
+    return Position(round=round_, players=players)
+
+
+@pytest.mark.rule("dirk.setup")
+@pytest.mark.parametrize("round_", [1, 2, 3])
+def test_dirk_setup_refuses_a_position_where_dirk_holds_fewer_than_6_buildings(round_: int) -> None:
+    """RULES.md dirk.setup: 6 tiles at setup, never lost: Dirk given by 5 tiles or a tally of 5
+    buildings is refused in every round, 6 allowed. (dirk.refills: a position does not show the
+    bag, and a refill comes short when the bag runs out, so 6 is the least in rounds 2 and 3.)"""
+    for held, allowed_ in ((SIX, True), (SIX[:5], False)):
+        tiles = PositionPlayer(name="Dirk", dirk=True, tiles=tuple(Tile(tile=t) for t in held))
+        counted = PositionPlayer(name="Dirk", dirk=True, tally=msgspec.convert(
+            {"buildings": {"tower": len(held)}}, Tally))
+        for dirk, at in ((tiles, "$.players[2].tiles"), (counted, "$.players[2].tally.buildings")):
+            problems = position_problems(dirk_position(round_, dirk))
+            if allowed_:
+                assert problems == []
+            else:
+                assert [v.rule for v in problems] == ["dirk.setup"] and problems[0].message.startswith(at)

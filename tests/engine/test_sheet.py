@@ -421,3 +421,17 @@ def test_every_module_that_scores_a_line_reads_its_counts_back_from_it() -> None
             assert line.rule in m.rule_ids, (m.id, line)
         if m.lines and m.id != "base":
             assert m.tally is not None and m.tally.of_lines is not None, m.id
+
+
+@pytest.mark.rule("dirk.setup")
+def test_dirk_setup_refuses_a_round_1_line_giving_dirk_fewer_than_his_6_setup_tiles() -> None:
+    """RULES.md dirk.setup: "Dirk ... receives 6 tiles drawn from the bag at setup", so his
+    majority lines of round 1 count 6 buildings at least: the referee's sheet (2 pavilions, 3
+    gardens, 1 tower) is allowed; the same with 1 pavilion (still 1st, the same points) is not."""
+    sheet = sheet_of(DIRK_ROUNDS)
+    now = replace(DIRK_ROUNDS[0], round=2)
+    score_sheet(now, sheet)
+    j, i = line_at(sheet, 0, "Dirk", "majority", "pavilion")
+    assert sheet[0].players[j].lines[i].place == 1  # type: ignore[attr-defined]
+    refused_line(now, tampered(sheet, 0, j, i, count=1), "dirk.setup",
+                 f"$.previous[0].players[{j}]'s majority", "Dirk holds 5 buildings in round 1")
