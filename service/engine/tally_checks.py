@@ -221,10 +221,12 @@ def _leftovers_of(i: int, p: PositionPlayer, modules: Sequence[Module]) -> tuple
 
 
 def dirk_least(position: Position) -> list[Violation]:
-    """dirk.setup: Dirk holds his setup tiles (6) in every round, each a building, and never loses
-    one. A refill can come short: the bag may run out before round 1 (the cheapest tiles cost
-    no more than the money the first two piles bring, less with the carpenter), so a position,
-    which does not show the bag, holds Dirk to his setup tiles in rounds 2 and 3 too."""
+    """dirk.setup: Dirk holds his setup tiles (6) in every round, each a building (a site
+    reaching him takes one, grounds.dirk), and never loses one. dirk.refills can come short: the
+    bag may run low before round 1 (the starting hands, the display and the first two piles can
+    hold as much money as the 39 cheapest tiles cost, and the carpenter takes 2 off a price), so
+    a position, which does not show the bag, holds Dirk to his setup tiles in rounds 2 and 3
+    too. (States show the bag: `modules.dirk.least_tiles`.)"""
     least = CATALOGUE.dirk_tiles_at_setup
     out = []
     for i, p in enumerate(position.players):
