@@ -159,7 +159,8 @@ def test_keygen_makes_a_key_the_cli_seals_and_opens_with(
 
 ROUND_1 = {"round": 1, "modules": ["zoo"], "players": [
     {"name": "Ana", "tally": {"buildings": {"garden": 2, "tower": 1}, "wall": 4, "zoo": {"animals": 2}}},
-    {"name": "Ben", "tally": {"buildings": {"pavilion": 2, "garden": 1}, "wall": 3}}]}
+    {"name": "Ben", "tally": {"buildings": {"pavilion": 2, "garden": 1}, "wall": 3}},
+    {"name": "Cyd", "tally": {}}]}  # base.setup.players: two players need Dirk, so three
 ROUND_1_TOML = """round = 1
 modules = ["zoo"]
 
@@ -170,6 +171,10 @@ tally = { buildings = { garden = 2, tower = 1 }, wall = 4, zoo = { animals = 2 }
 [[players]]
 name = "Ben"
 tally = { buildings = { pavilion = 2, garden = 1 }, wall = 3 }
+
+[[players]]
+name = "Cyd"
+tally = {}
 """
 
 

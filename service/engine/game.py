@@ -38,7 +38,7 @@ from .rules import (
 )
 from .scoring import Breakdown, Position, position_of, score_position
 from .state import Dirk, GameState, Player, Turn
-from .tally_checks import position_leftovers, tally_problems
+from .tally_checks import dirk_least, position_leftovers, tally_problems
 from .violations import IllegalAction, InconsistentState, Violation
 
 register_all()
@@ -360,6 +360,7 @@ def position_problems(position: Position) -> list[Violation]:
         out.append(Violation("dirk.setup", "there is at most one Dirk"))
     if dirks and len(position.players) != 3:
         out.append(Violation("dirk.setup", "Dirk joins only a two-player game"))
+    out += _seats(position, len(dirks))
     seen: Counter[str] = Counter()
     modules = modules_of_ids(tuple(m for m in position.modules if m in known),
                              any(p.dirk for p in position.players))
@@ -405,6 +406,26 @@ def position_problems(position: Position) -> list[Violation]:
     if not out:  # players given by tiles are counted for the table's totals: only sound tiles
         out += tally_problems(position, modules)
     return out
+
+
+def _seats(position: Position, dirks: int) -> list[Violation]:
+    """base.setup.players: 2 to 6 players, and with 2 the virtual third player Dirk joins (§9);
+    base.score.rounds: points come only from scoring rounds, so none before round 1."""
+    out = []
+    players = len(position.players) - dirks
+    if players < CENSUS.players_at_least:
+        out.append(Violation("base.setup.players", f"the position has {players} player(s) besides "
+                                                   f"Dirk, but Alhambra is played by "
+                                                   f"{CENSUS.players_at_least} to {CENSUS.players}"))
+    elif players == 2 and not dirks:
+        out.append(Violation("base.setup.players", "with two players the virtual third player Dirk "
+                                                   "joins (§9): add him (`dirk: true`)"))
+    if position.round == 1:
+        out += [Violation("base.score.rounds", f"$.players[{i}].score is {p.score}, but before "
+                                               "scoring round 1 nobody has points: they come only "
+                                               "from scoring rounds")
+                for i, p in enumerate(position.players) if p.score]
+    return out + dirk_least(position)
 
 
 def _leftovers(position: Position, modules: tuple[Module, ...]) -> list[Violation]:

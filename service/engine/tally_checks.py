@@ -248,6 +248,27 @@ def _leftovers_of(i: int, p: PositionPlayer, modules: Sequence[Module]) -> tuple
     return sum(n for _, n in parts), [f"{field(i, path)} = {n}" for path, n in parts if n]
 
 
+def dirk_least(position: Position) -> list[Violation]:
+    """dirk.setup: Dirk holds his setup tiles (6) in every round, each a building (a site
+    reaching him takes one, grounds.dirk), and never loses one. dirk.refills can come short: the
+    bag may run low before round 1 (the starting hands, the display and the first two piles can
+    hold as much money as the 39 cheapest tiles cost, and the carpenter takes 2 off a price), so
+    a position, which does not show the bag, holds Dirk to his setup tiles in rounds 2 and 3
+    too. (States show the bag: `modules.dirk.least_tiles`.)"""
+    least = CATALOGUE.dirk_tiles_at_setup
+    out = []
+    for i, p in enumerate(position.players):
+        if not p.dirk:
+            continue
+        held, path = (len(p.tiles), f"$.players[{i}].tiles") if p.tally is None else (
+            sum(counts_of(p.tally.buildings).values()), field(i, "buildings"))
+        if held < least:
+            out.append(Violation("dirk.setup", f"{path}: Dirk holds {held} buildings in round "
+                                               f"{position.round}, but he receives {least} tiles at setup "
+                                               "and never loses one"))
+    return out
+
+
 def _walls(position: Position, modules: Sequence[Module]) -> list[Violation]:
     out = []
     for i, p, tally in given(position):
@@ -273,7 +294,7 @@ def read_problems(position: Position, modules: Sequence[Module]) -> list[Violati
     allow a longer wall), the buildings per type on the table when the majority counts are the
     buildings (`exact_buildings`), and each module's `check_of_lines`."""
     tallies = tallies_of(position, modules)
-    out = _walls(position, modules)
+    out = _walls(position, modules) + dirk_least(position)
     if exact_buildings(modules):
         out += _buildings(position, modules)
     for m in modules:

@@ -76,7 +76,9 @@ def test_score_of_a_state_and_of_a_position(client: TestClient, state: Any) -> N
         "players": [
             {"name": "Ana", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
             {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
-            {"name": "Dirk", "dirk": True},
+            {"name": "Dirk", "dirk": True, "tiles": [{"tile": t} for t in (  # dirk.setup: his 6
+                "pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW",
+                "tower-7-NEW")]},
         ],
     }
     r = client.post("/v1/score", json=position)

@@ -218,7 +218,8 @@ def test_zoo_move_allows_a_ninth_animal_onto_a_garden_read_back_everywhere(clien
         assert answer.status_code == 200, (path, answer.text)
     position = {"round": 1, "modules": ["zoo"], "players": [
         {"name": "Ana", "alhambra": after["players"][0]["alhambra"]},
-        {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
+        {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
+        {"name": "Cyd", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}  # base.setup.players
     answer = client.post("/v1/score", json=position)
     assert answer.status_code == 200, answer.text
 
@@ -243,7 +244,8 @@ def test_zoo_setup_refuses_more_animals_on_one_tile_than_are_in_play(client: Tes
         tiles = [{**t, "animals": kinds[:n] if i == garden else []} for i, t in enumerate(ana["alhambra"])]
         position = {"round": 1, "modules": ["zoo"], "check_layout": False, "players": [
             {"name": "Ana", "alhambra": tiles},
-            {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
+            {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
+            {"name": "Cyd", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
         answer = client.post("/v1/score", json=position)
         assert answer.status_code == status, (n, answer.text)
     assert "$.players[0].alhambra[1].animals" in answer.json()["message"], answer.text

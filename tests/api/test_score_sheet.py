@@ -178,7 +178,8 @@ def test_vendors_score_refuses_a_sheets_set_of_1_worth_21(client: TestClient) ->
     first = {"round": 1, "modules": ["vendors"], "players": [
         {"name": "Ana", "tally": {"buildings": {"garden": 1}, "wall": 2,
                                   "vendors": {"inhabitants": {"garden": 1}}}},
-        {"name": "Ben", "tally": {"buildings": {"tower": 1}, "wall": 2}}]}
+        {"name": "Ben", "tally": {"buildings": {"tower": 1}, "wall": 2}},
+        {"name": "Cyd", "tally": {}}]}  # base.setup.players: 2 players need Dirk, so 3
     answer = scored(client, first)
     second = {**first, "round": 2}
     scored(client, {**second, "previous": [answer]})
@@ -202,7 +203,8 @@ def test_a_tally_out_of_its_bounds_is_a_400_naming_the_field(client: TestClient)
 def test_an_impossible_tally_is_a_422_naming_the_field_and_the_limit(client: TestClient) -> None:
     body = {"round": 1, "modules": ["treasure"], "players": [
         {"name": "Ana", "tally": {"buildings": {"garden": 1}, "treasure": {"chests": {"garden": 2}}}},
-        {"name": "Ben", "tally": {"buildings": {"pavilion": 8}, "zoo": {"animals": 1}}}]}
+        {"name": "Ben", "tally": {"buildings": {"pavilion": 8}, "zoo": {"animals": 1}}},
+        {"name": "Cyd", "tally": {}}]}
     answer = scored(client, body, 422)
     assert answer["violations"] == [{"rule": "inconsistent-state", "message":
                                      "$.players[1].tally.zoo: counts of the module 'zoo', which is not on "
@@ -217,7 +219,8 @@ def test_a_position_may_mix_tiles_and_tallies(client: TestClient) -> None:
     tiles = [{"x": 0, "y": 0, "tile": "fountain"}, {"x": 1, "y": 0, "tile": "garden-10-open"},
              {"x": 0, "y": 1, "tile": "tower-11-S"}]
     bens = [tiles[0], {"x": -1, "y": 0, "tile": "garden-11-open"}]
-    layouts = {"round": 2, "players": [{"name": "Ana", "alhambra": tiles}, {"name": "Ben", "alhambra": bens}]}
+    layouts = {"round": 2, "players": [{"name": "Ana", "alhambra": tiles}, {"name": "Ben", "alhambra": bens},
+                                       {"name": "Cyd", "alhambra": tiles[:1]}]}
     mixed = copy.deepcopy(layouts)
     mixed["players"][1] = {"name": "Ben", "tally": {"buildings": {"garden": 1}, "wall": 0}}
     assert scored(client, mixed) == scored(client, layouts)

@@ -14,6 +14,8 @@ from msgspec.structs import replace
 from service.engine import Outcome, apply, check_consistency, new_game, validate
 from service.engine.actions import Action
 from service.engine.catalogue import CATALOGUE, FOUNTAIN
+from service.engine.modules.dirk import least_tiles
+from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, MarketSpace, PlacedTile, Player, Tile, Turn
 from service.engine.violations import Violation
 
@@ -173,6 +175,10 @@ def arrange(
     for i in refill:  # from below the tiles put on top
         assert len(new_bag) > len(bag_top), "no tile left in the bag to refill the market"
         spaces[i] = replace(spaces[i], tile=new_bag.pop(len(bag_top)))
+    if new_dirk is not None and dirk is None:  # Dirk never holds fewer than dirk.setup/refills give
+        while len(new_bag) > len(bag_top) and len(new_dirk.tiles) < least_tiles(
+                replace(state, bag=tuple(new_bag), rounds_held=rounds)):
+            new_dirk = replace(new_dirk, tiles=(*new_dirk.tiles, Tile(tile=new_bag.pop())))
 
     if new_deck is not None:
         displaced(state.deck, spare_cards)
@@ -283,3 +289,18 @@ def money(*cards: str) -> int:
 
 def event_types(outcome: Outcome) -> list[str]:
     return [type(e).__name__ for e in outcome.events]
+
+
+SEAT_NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
+
+
+def seated(position: Position) -> Position:
+    """`position` with players of a bare fountain added at the end up to a table that can occur
+    (base.setup.players: 2 to 6 players, Dirk joining 2): for tests of one player's lines."""
+    names = {p.name for p in position.players}
+    dirk = any(p.dirk for p in position.players)
+    missing = (2 if dirk else 3) - sum(not p.dirk for p in position.players)
+    free = [n for n in SEAT_NAMES if n not in names][:max(0, missing)]
+    fountain = (PlacedTile(tile=FOUNTAIN, x=0, y=0),)
+    return replace(position, players=(*position.players, *(PositionPlayer(name=n, alhambra=fountain)
+                                                            for n in free)))

@@ -93,11 +93,13 @@ def random_position(rng: random.Random, modules: Sequence[str], players: int | N
         k = rng.randint(0, min(16, len(pool)))
         mine, pool = pool[:k], pool[k:]
         alhambra, reserve = _lay_out(rng, mine, "craftsmen" in on)
-        seats.append(PositionPlayer(name=name, score=rng.randint(0, 80) if rng.random() < 0.7 else 0,
+        score = rng.randint(0, 80) if rng.random() < 0.7 else 0
+        seats.append(PositionPlayer(name=name, score=score if round_ > 1 else 0,  # base.score.rounds
                                     alhambra=tuple(alhambra), reserve=tuple(reserve)))
-    if n == 2:
-        k = rng.randint(0, min(12, len(pool)))
-        seats.append(PositionPlayer(name="Dirk", dirk=True, score=rng.randint(0, 60),
+    if n == 2:  # dirk.setup: his 6 tiles at least
+        k = rng.randint(CATALOGUE.dirk_tiles_at_setup, max(CATALOGUE.dirk_tiles_at_setup, min(12, len(pool))))
+        score = rng.randint(0, 60)
+        seats.append(PositionPlayer(name="Dirk", dirk=True, score=score if round_ > 1 else 0,
                                     tiles=tuple(Tile(tile=t) for t in pool[:k])))
     most = most_leftovers(modules_of_ids(tuple(modules), n == 2))  # the market's, at the end
     if "grounds" in on:
@@ -119,15 +121,16 @@ def _each_tile(p: PositionPlayer, fn: object) -> PositionPlayer:
 def _constructions(rng: random.Random, seats: list[PositionPlayer], bare: int) -> list[PositionPlayer]:
     """grounds.buy: a building under construction on most sites (2 of each type exist, 12 for 8
     sites); at most `bare` of the players' sites stay bare (in round 3: leftovers whose column
-    was emptied), Dirk's now and then."""
+    was emptied). Dirk's sites are built (grounds.dirk: a leftover never reaches him, and a
+    column runs out only for leftovers), so he holds his 6 buildings at least (dirk.setup)."""
     left = _Supply(dict(CONSTRUCTIONS))
     budget = [bare]
 
     def build(t: Tile, zone: str) -> Tile:
         if t.tile == FOUNTAIN or CATALOGUE.tiles[t.tile].type is not None:
             return t
-        if (zone == "dirk" or budget[0]) and rng.random() < 0.15:
-            budget[0] -= zone != "dirk"
+        if zone != "dirk" and budget[0] and rng.random() < 0.15:
+            budget[0] -= 1
             return t
         kind = rng.choice([k for k in CATALOGUE.building_types if left.left[k] > 0])
         left.take(kind)

@@ -33,8 +33,10 @@ def test_an_unknown_id_anywhere_is_refused_by_the_consistency_check(where: str) 
 
 
 def test_an_unknown_tile_in_a_scoring_position_is_refused() -> None:
+    fountain = (PlacedTile(tile="fountain", x=0, y=0),)
+    others = tuple(PositionPlayer(name=n, alhambra=fountain) for n in ("Ben", "Cyd"))
     position = Position(round=1, players=(PositionPlayer(name="Ana", alhambra=(
-        PlacedTile(tile="fountain", x=0, y=0), PlacedTile(tile="castle-99-N", x=1, y=0))),))
+        PlacedTile(tile="fountain", x=0, y=0), PlacedTile(tile="castle-99-N", x=1, y=0))), *others))
     with pytest.raises(InconsistentState) as refused:
         score(position)
     assert "castle-99-N" in refused.value.violations[0].message

@@ -53,10 +53,13 @@ def marked(tile: str, **tokens: object) -> PlacedTile:
 
 def layout(*players: tuple[PlacedTile, ...], modules: Sequence[str] = (), round_: int = 3,
            dirk: Sequence[Tile] | None = None) -> Position:
-    seats = [PositionPlayer(name=n, score=10, alhambra=a) for n, a in zip(("Ana", "Ben", "Cyd"), players,
-                                                                        strict=False)]
-    if len(seats) < 2:
-        seats.append(PositionPlayer(name="Ben", alhambra=(FOUNTAIN,)))
+    """The players' Alhambras, then Dirk, then fountains alone up to a table that can occur
+    (base.setup.players: 2 to 6 players, Dirk joining 2; base.score.rounds: no points before
+    round 1)."""
+    names = ("Ana", "Ben", "Cyd")
+    score = 10 if round_ > 1 else 0
+    seats = [PositionPlayer(name=n, score=score, alhambra=a) for n, a in zip(names, players, strict=False)]
+    seats += [PositionPlayer(name=n, alhambra=(FOUNTAIN,)) for n in names[len(players):2 if dirk else 3]]
     if dirk is not None:
         seats.append(PositionPlayer(name="Dirk", dirk=True, tiles=tuple(dirk)))
     return Position(round=round_, players=tuple(seats), modules=tuple(modules))
@@ -234,9 +237,11 @@ def test_power_end_hidden_refuses_more_than_one_leftover_tile_of_each_market_spa
 def test_base_end_leftovers_refuses_a_leftover_tile_at_dirks_in_a_position() -> None:
     """RULES.md dirk.scores: "Dirk ... holds no money", so the richest player of a currency is
     never Dirk (base.end.leftovers): his tiles are never leftover tiles."""
-    plain = layout(row("garden-10-open"), dirk=[Tile(tile="pavilion-8-open")])
+    five = [Tile(tile=t) for t in ("seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW",
+                                   "tower-7-NEW")]  # with pavilion-8-open his 6 of setup (dirk.setup)
+    plain = layout(row("garden-10-open"), dirk=[Tile(tile="pavilion-8-open"), *five])
     assert position_problems(plain) == []
-    gift = layout(row("garden-10-open"), dirk=[Tile(tile="pavilion-8-open", leftover=True)])
+    gift = layout(row("garden-10-open"), dirk=[Tile(tile="pavilion-8-open", leftover=True), *five])
     cited(position_problems(gift), "$.players[2].tiles[0].leftover", "Dirk")
 
 

@@ -282,7 +282,8 @@ def test_base_place_fountain_fixed_allows_the_fountain_at_0_0_through_redesigns(
     state = allowed(state, RemoveToReserve(player="Ana", tile="garden-10-open"))
     assert at(state) == {(0, 0): "fountain"}
     position = Position(
-        round=1, players=(PositionPlayer(name="Ana", alhambra=alhambra(("tower-11-open", 0, 1))),)
+        round=1, players=(PositionPlayer(name="Ana", alhambra=alhambra(("tower-11-open", 0, 1))),
+                          *(PositionPlayer(name=n, alhambra=alhambra()) for n in ("Ben", "Cyd")))
     )
     assert score(position).players[0].name == "Ana"
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from msgspec.structs import replace
 
-from service.engine import InconsistentState, score, score_state
+from service.engine import InconsistentState, check_consistency, score, score_state
 from service.engine.actions import TakeMoney
 from service.engine.grid import check_layout, layout_of, longest_wall, outer_wall_sides
 from service.engine.scoring import (
@@ -373,8 +374,9 @@ def test_base_score_wall_refuses_to_add_up_two_separate_walls() -> None:
 @pytest.mark.rule("base.score.wall")
 def test_base_score_wall_allows_wall_points_in_every_round() -> None:
     for round_ in (1, 2, 3):
+        others = tuple(PositionPlayer(name=n, alhambra=alhambra()) for n in ("Ben", "Cyd"))
         breakdown = score(
-            Position(round=round_, players=(PositionPlayer(name="Ana", alhambra=alhambra(*RING)),))
+            Position(round=round_, players=(PositionPlayer(name="Ana", alhambra=alhambra(*RING)), *others))
         )
         assert WallLine(length=12, points=12) in breakdown.players[0].lines
 
@@ -474,3 +476,56 @@ def test_base_score_rounds_refuses_calling_a_round_already_held() -> None:
     assert any(v.rule == "inconsistent-state" and "scoring_called" in v.message for v in problems), problems
     problems = check_consistency(replace(state, rounds_held=(2, 1)))
     assert any("rounds_held" in v.message for v in problems), problems
+
+
+# --- base.score.rounds, base.setup.players: scores and tables that can occur (review C) -----
+
+
+def rounds_problems(state: GameState) -> list[str]:
+    return [v.message for v in check_consistency(state) if v.rule == "base.score.rounds"]
+
+
+@pytest.mark.rule("base.score.rounds")
+def test_base_score_rounds_refuses_points_before_any_round_was_held() -> None:
+    """RULES.md base.score.rounds: "round 1 when `scoring-1` comes up, round 2 when `scoring-2`
+    comes up, round 3 at the end. Points accumulate over the rounds." No module scores between
+    rounds: with no round held Ana's 7 or Dirk's 5 are refused; after round 1 they are allowed."""
+    duel = game(2)
+    assert duel.dirk is not None and rounds_problems(duel) == []
+    ana = arrange(duel, scores={"Ana": 7}, check=False)
+    assert any("Ana's score is 7" in m for m in rounds_problems(ana))
+    dirk = replace(duel, dirk=replace(duel.dirk, score=5))
+    assert any("Dirk's score is 5" in m for m in rounds_problems(dirk))
+    after = arrange(duel, rounds_held=(1,), scores={"Ana": 7}, check=False)
+    assert rounds_problems(replace(after, dirk=replace(after.dirk, score=5))) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("base.score.rounds")
+def test_base_score_rounds_refuses_a_round_1_position_with_points_before_it() -> None:
+    """RULES.md base.score.rounds (API.md: `score` is "the player's points before this round"):
+    before round 1 nobody has points: a round-1 position with Ana's score 3 is refused, the same
+    in round 2 allowed."""
+    players = tuple(PositionPlayer(name=n, alhambra=alhambra()) for n in ("Ana", "Ben", "Cyd"))
+    ana = replace(players[0], score=3)
+    with pytest.raises(InconsistentState, match=r"\$\.players\[0\]\.score is 3") as refused:
+        score(Position(round=1, players=(ana, *players[1:])))
+    assert {v.rule for v in refused.value.violations} == {"base.score.rounds"}
+    assert score(Position(round=2, players=(ana, *players[1:]))).ranking[0].score == 3
+
+
+@pytest.mark.rule("base.setup.players")
+def test_base_setup_players_refuses_a_position_of_one_player_or_two_without_dirk() -> None:
+    """RULES.md base.setup.players: "2 to 6 players; with 2 players the virtual third player Dirk
+    joins (§9)": a position of 1 player, or of 2 without Dirk, is refused; 2 and Dirk, or 3,
+    are allowed."""
+    ana, ben, cyd = (PositionPlayer(name=n, alhambra=alhambra()) for n in ("Ana", "Ben", "Cyd"))
+    six = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW",
+           "tower-7-NEW")
+    dirk = PositionPlayer(name="Dirk", dirk=True, tiles=tuple(Tile(tile=t) for t in six))
+    for players in ((ana, ben, dirk), (ana, ben, cyd)):
+        score(Position(round=1, players=players))
+    for players, words in (((ana,), r"1 player\(s\) besides Dirk"), ((ana, ben), "Dirk joins"),
+                           ((ana, dirk), r"1 player\(s\) besides Dirk")):
+        with pytest.raises(InconsistentState, match=words) as refused:
+            score(Position(round=1, players=players))
+        assert "base.setup.players" in {v.rule for v in refused.value.violations}

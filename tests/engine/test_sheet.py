@@ -37,9 +37,13 @@ def tally(**fields: object) -> Tally:
 
 def table(round_: int, *tallies: Tally, dirk: Tally | None = None,
           modules: Sequence[str] = SCORING) -> Position:
+    """The tallies, then Dirk's, then players counting nothing up to a table that can occur
+    (base.setup.players: 2 to 6 players, Dirk joining 2)."""
     players = [PositionPlayer(name=n, tally=t) for n, t in zip(NAMES, tallies, strict=False)]
     if dirk is not None:
         players.append(PositionPlayer(name="Dirk", dirk=True, tally=dirk))
+    seats = 2 if dirk is not None else 3
+    players += [PositionPlayer(name=n, tally=Tally()) for n in NAMES[len(tallies):seats]]
     return Position(round=round_, players=tuple(players), modules=tuple(modules))
 
 
@@ -505,7 +509,7 @@ def test_grounds_setup_refuses_a_sheet_with_9_buildings_under_construction(modul
 DIRK_ROUNDS = [
     table(1, tally(buildings={"garden": 2}, wall=3, zoo={"animals": 2}),
           tally(buildings={"tower": 1}, wall=2, treasure={"chests": {"tower": 1}}),
-          dirk=tally(buildings={"garden": 3, "tower": 1}, treasure={"chests": {"garden": 2}})),
+          dirk=tally(buildings={"pavilion": 2, "garden": 3, "tower": 1}, treasure={"chests": {"garden": 2}})),
 ]
 
 
@@ -586,3 +590,17 @@ def test_every_module_that_scores_a_line_reads_its_counts_back_from_it() -> None
             assert line.rule in m.rule_ids, (m.id, line)
         if m.lines and m.id != "base":
             assert m.tally is not None and m.tally.of_lines is not None, m.id
+
+
+@pytest.mark.rule("dirk.setup")
+def test_dirk_setup_refuses_a_round_1_line_giving_dirk_fewer_than_his_6_setup_tiles() -> None:
+    """RULES.md dirk.setup: "Dirk ... receives 6 tiles drawn from the bag at setup", so his
+    majority lines of round 1 count 6 buildings at least: the referee's sheet (2 pavilions, 3
+    gardens, 1 tower) is allowed; the same with 1 pavilion (still 1st, the same points) is not."""
+    sheet = sheet_of(DIRK_ROUNDS)
+    now = replace(DIRK_ROUNDS[0], round=2)
+    score_sheet(now, sheet)
+    j, i = line_at(sheet, 0, "Dirk", "majority", "pavilion")
+    assert sheet[0].players[j].lines[i].place == 1  # type: ignore[attr-defined]
+    refused_line(now, tampered(sheet, 0, j, i, count=1), "dirk.setup",
+                 f"$.previous[0].players[{j}]'s majority", "Dirk holds 5 buildings in round 1")

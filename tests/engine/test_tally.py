@@ -82,12 +82,18 @@ def tally(**fields: object) -> Tally:
     return msgspec.convert(fields, Tally)
 
 
+NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eve", "Fay")
+
+
 def table(*tallies: Tally, modules: Sequence[str] = (), round_: int = 2,
           dirk: Tally | None = None) -> Position:
-    players = [PositionPlayer(name=n, tally=t)
-               for n, t in zip(("Ana", "Ben", "Cyd", "Dov"), tallies, strict=False)]
+    """The tallies, then Dirk's, then players counting nothing up to a table that can occur
+    (base.setup.players: 2 to 6 players, Dirk joining 2)."""
+    players = [PositionPlayer(name=n, tally=t) for n, t in zip(NAMES, tallies, strict=False)]
     if dirk is not None:
         players.append(PositionPlayer(name="Dirk", dirk=True, tally=dirk))
+    seats = 2 if dirk is not None else 3
+    players += [PositionPlayer(name=n, tally=Tally()) for n in NAMES[len(tallies):seats]]
     return Position(round=round_, players=tuple(players), modules=tuple(modules))
 
 
@@ -114,7 +120,7 @@ def test_tally_refuses_more_buildings_on_the_table_than_exist_counting_tiles_too
     assert position_problems(alone) == []
     cyd = PositionPlayer(name="Cyd", alhambra=(PlacedTile(tile="fountain", x=0, y=0),),
                          reserve=(Tile(tile="pavilion-8-open"),))
-    refused(replace(alone, players=(*alone.players, cyd)), "inconsistent-state",
+    refused(replace(alone, players=(*alone.players[:2], cyd)), "inconsistent-state",
             "$.players[0].tally.buildings.pavilion = 4", "$.players[1].tally.buildings.pavilion = 3",
             "and Cyd's tiles", "8 buildings of type pavilion", "only 7")
 
@@ -150,13 +156,13 @@ def test_tally_refuses_counts_of_a_module_that_is_off() -> None:
 @pytest.mark.rule("dirk.scores")
 def test_dirk_scores_refuses_a_tally_wall_for_dirk() -> None:
     """dirk.scores: Dirk builds no Alhambra and scores no wall."""
-    refused(table(tally(), tally(), dirk=tally(buildings={"tower": 2}, wall=3)), "dirk.scores",
+    refused(table(tally(), tally(), dirk=tally(buildings={"tower": 6}, wall=3)), "dirk.scores",
             "$.players[2].tally.wall is 3")
 
 
 @pytest.mark.rule("dirk.scores")
 def test_dirk_scores_allows_dirks_buildings_by_tally() -> None:
-    position = table(tally(buildings={"tower": 1}), tally(), dirk=tally(buildings={"tower": 2}), round_=1)
+    position = table(tally(buildings={"tower": 1}), tally(), dirk=tally(buildings={"tower": 6}), round_=1)
     breakdown = score(position)
     assert [p.total for p in breakdown.players] == [0, 0, 6]
 
@@ -164,7 +170,8 @@ def test_dirk_scores_allows_dirks_buildings_by_tally() -> None:
 def test_tally_refuses_a_player_given_by_tiles_and_by_a_tally() -> None:
     position = table(tally(buildings={"tower": 1}))
     both = replace(position.players[0], alhambra=(PlacedTile(tile="fountain", x=0, y=0),))
-    refused(replace(position, players=(both,)), "inconsistent-state", "$.players[0]", "give one")
+    refused(replace(position, players=(both, *position.players[1:])), "inconsistent-state", "$.players[0]",
+            "give one")
 
 
 @pytest.mark.rule("treasure.place")
@@ -186,7 +193,7 @@ def test_treasure_setup_refuses_more_chests_of_a_colour_on_the_table_than_exist(
 def test_vendors_one_per_building_refuses_more_inhabitants_than_buildings_and_any_at_dirks() -> None:
     refused(table(tally(buildings={"tower": 1}, vendors={"inhabitants": {"tower": 2}}), modules=("vendors",)),
             "vendors.one-per-building", "$.players[0].tally.vendors.inhabitants.tower is 2")
-    refused(table(tally(), tally(), dirk=tally(buildings={"tower": 1}, vendors={"inhabitants": {"tower": 1}}),
+    refused(table(tally(), tally(), dirk=tally(buildings={"tower": 6}, vendors={"inhabitants": {"tower": 1}}),
                   modules=("vendors",)), "vendors.one-per-building", "$.players[2].tally.vendors")
 
 
@@ -233,7 +240,7 @@ def test_zoo_setup_refuses_more_animals_than_are_in_play() -> None:
 
 @pytest.mark.rule("zoo.dirk")
 def test_zoo_dirk_refuses_animals_counted_for_dirk() -> None:
-    dirk = tally(buildings={"garden": 1}, zoo={"animals": 1})
+    dirk = tally(buildings={"garden": 6}, zoo={"animals": 1})
     refused(table(tally(), tally(), dirk=dirk, modules=("zoo",)),
             "zoo.dirk", "$.players[2].tally.zoo.animals is 1")
 
@@ -390,10 +397,11 @@ def test_base_end_leftovers_refuses_more_leftover_tiles_than_the_market_hands_ou
                                                PlacedTile(tile="garden-10-open", x=1, y=0, leftover=True)),
                          reserve=(Tile(tile="garden-11-open", leftover=True),))
     two = table(leftovers(2), modules=("staff",), round_=3)
-    refused(replace(two, players=(*two.players, cyd)), "base.end.leftovers",
-            "$.players[0].tally.staff.leftover = 2", "$.players[1].alhambra[1].leftover",
-            "$.players[1].reserve[0].leftover", "4 leftover tiles")
-    assert position_problems(replace(two, players=(replace(two.players[0], tally=leftovers(1)), cyd))) == []
+    refused(replace(two, players=(*two.players[:2], cyd)), "base.end.leftovers",
+            "$.players[0].tally.staff.leftover = 2", "$.players[2].alhambra[1].leftover",
+            "$.players[2].reserve[0].leftover", "4 leftover tiles")
+    assert position_problems(replace(two, players=(replace(two.players[0], tally=leftovers(1)),
+                                                   two.players[1], cyd))) == []
 
 
 @pytest.mark.rule("base.end.leftovers")
@@ -404,10 +412,11 @@ def test_base_end_leftovers_refuses_more_leftover_tiles_than_the_market_hands_ou
     ana = PositionPlayer(name="Ana", alhambra=(fountain, *(PlacedTile(tile=t, x=1 + i, y=0, leftover=True)
                                                            for i, t in enumerate(tiles[:3]))))
     ben = PositionPlayer(name="Ben", alhambra=(fountain, PlacedTile(tile=tiles[3], x=1, y=0, leftover=True)))
-    three = Position(round=3, players=(ana,), modules=("staff",))
+    cyd, dov = (PositionPlayer(name=n, alhambra=(fountain,)) for n in ("Cyd", "Dov"))
+    three = Position(round=3, players=(ana, cyd, dov), modules=("staff",))
     assert position_problems(three) == []
-    refused(replace(three, players=(ana, ben)), "base.end.leftovers", "$.players[1].alhambra[1].leftover",
-            "4 leftover tiles", "at most 3")
+    refused(replace(three, players=(ana, ben, cyd)), "base.end.leftovers",
+            "$.players[1].alhambra[1].leftover", "4 leftover tiles", "at most 3")
 
 
 def served(pavilion: int, unserved: int, **more: int) -> Tally:
@@ -444,7 +453,8 @@ def test_staff_setup_refuses_more_servants_counted_of_a_colour_than_exist() -> N
     cyd = PositionPlayer(name="Cyd", alhambra=(fountain,),
                          reserve=(Tile(tile="pavilion-8-open", servant=True),))
     assert position_problems(replace(table(served(8, 2), modules=grounds), players=(
-        PositionPlayer(name="Ana", tally=served(8, 2)), cyd))) == []
+        PositionPlayer(name="Ana", tally=served(8, 2)), PositionPlayer(name="Ben", tally=Tally()),
+        cyd))) == []
     refused(replace(table(served(7, 1), modules=grounds), players=(
         PositionPlayer(name="Ana", tally=served(7, 1)), PositionPlayer(name="Ben", tally=served(1, 0)), cyd)),
             "staff.setup", "at least 7 pavilion", "only 6")
@@ -452,7 +462,7 @@ def test_staff_setup_refuses_more_servants_counted_of_a_colour_than_exist() -> N
 
 @pytest.mark.rule("staff.dirk")
 def test_staff_dirk_refuses_servants_counted_for_dirk() -> None:
-    dirk = tally(buildings={"tower": 1}, staff={"unserved": 1})
+    dirk = tally(buildings={"tower": 6}, staff={"unserved": 1})
     refused(table(tally(), tally(), dirk=dirk, modules=("staff",)), "staff.dirk", "$.players[2].tally.staff")
 
 
@@ -469,7 +479,7 @@ def test_power_strength_refuses_a_second_wall_the_tiles_could_not_make() -> None
 
 @pytest.mark.rule("power.dirk")
 def test_power_dirk_refuses_dice_counted_for_dirk() -> None:
-    refused(table(tally(), tally(), dirk=tally(buildings={"garden": 1}, power={"black_pips": 3}),
+    refused(table(tally(), tally(), dirk=tally(buildings={"garden": 6}, power={"black_pips": 3}),
                   modules=("power",)), "power.dirk", "$.players[2].tally.power.black_pips is 3")
 
 
@@ -579,19 +589,22 @@ def test_staff_score_allows_the_deduction_down_to_a_running_score_of_0() -> None
     # Ana: garden 5 + tower 6 = 11, minus 5; Ben: no place, 0 points, so he loses nothing.
     assert lines_of(breakdown, "Ana")["staff"] == -5
     assert lines_of(breakdown, "Ben")["staff"] == 0
-    assert [p.total for p in breakdown.players] == [6, 0]
+    assert [p.total for p in breakdown.players] == [6, 0, 0]  # and Cyd, who counts nothing
 
 
 @pytest.mark.rule("staff.score")
 def test_staff_score_refuses_a_deduction_below_the_points_before_and_this_rounds_buildings() -> None:
     """seed 002.21 (staff.score): "A player may never have less than 0 points." With 3 points
-    before the round and 2 of buildings, 9 unserved buildings cost 5, not 9."""
-    ana = PositionPlayer(name="Ana", score=3, tally=tally(buildings={"seraglio": 1, "garden": 4, "tower": 4},
-                                                          staff={"unserved": 9}))
-    ben = PositionPlayer(name="Ben", tally=tally(buildings={"garden": 5, "tower": 5}))
-    breakdown = score(Position(round=1, players=(ana, ben), modules=("staff",)))
+    before round 2 and 2 of buildings (2nd in seraglios; Ben and Cyd ahead in the rest), 9
+    unserved buildings cost 5, not 9."""
+    four = {"garden": 4, "tower": 4, "chambers": 4, "arcades": 4}
+    ana = PositionPlayer(name="Ana", score=3, tally=tally(
+        buildings={"seraglio": 1, **{k: 2 for k in four}}, staff={"unserved": 9}))
+    ben = PositionPlayer(name="Ben", tally=tally(buildings={"seraglio": 2, **four}))
+    cyd = PositionPlayer(name="Cyd", tally=tally(buildings={k: 3 for k in four}))
+    breakdown = score(Position(round=2, players=(ana, ben, cyd), modules=("staff",)))
     assert lines_of(breakdown, "Ana")["staff"] == -5
-    assert breakdown.ranking[1].score == 0  # Ana: 3 + 2 - 5
+    assert next(r.score for r in breakdown.ranking if r.name == "Ana") == 0  # Ana: 3 + 2 - 5
 
 
 @pytest.mark.rule("staff.score")
@@ -600,7 +613,8 @@ def test_staff_score_refuses_to_deduct_leftover_tiles_in_round_3() -> None:
     are assigned." Of 4 buildings without a servant, 2 are leftover tiles: 2 are deducted."""
     ana = PositionPlayer(name="Ana", score=40, tally=tally(buildings={"tower": 4},
                                                            staff={"unserved": 4, "leftover": 2}))
-    breakdown = score(Position(round=3, players=(ana,), modules=("staff",)))
+    others = tuple(PositionPlayer(name=n, tally=Tally()) for n in ("Ben", "Cyd"))
+    breakdown = score(Position(round=3, players=(ana, *others), modules=("staff",)))
     assert lines_of(breakdown, "Ana")["staff"] == -2
 
 
@@ -610,5 +624,5 @@ def test_tally_allows_every_pair_of_modules_to_score_an_empty_tally() -> None:
         position = table(tally(), tally(), modules=pair)
         fountain = (PlacedTile(tile="fountain", x=0, y=0),)
         layouts = Position(round=2, modules=pair, players=tuple(
-            PositionPlayer(name=n, alhambra=fountain) for n in ("Ana", "Ben")))
+            PositionPlayer(name=n, alhambra=fountain) for n in ("Ana", "Ben", "Cyd")))
         assert ENCODE(score(position)) == ENCODE(score(layouts)), pair

@@ -541,3 +541,34 @@ def test_base_turn_scoring_card_refuses_a_scoring_card_in_a_hand() -> None:
     bad = arrange(state, hands={"Ana": ("scoring-2",)}, check=False)
     problems = check_consistency(bad)
     assert any(v.rule == "inconsistent-state" and "scoring-2" in v.message for v in problems)
+
+
+def order_problems(state: GameState) -> list[str]:
+    return [v.message for v in check_consistency(state) if v.rule == "base.turn.scoring-card"]
+
+
+@pytest.mark.rule("base.turn.scoring-card")
+def test_base_turn_scoring_card_refuses_round_2_held_before_round_1() -> None:
+    """RULES.md base.setup.scoring-cards: "`scoring-1` is shuffled into the 2nd pile and
+    `scoring-2` into the 4th; the piles are stacked with the 1st on top", and base.turn.scoring-card:
+    both in one refill are held "scoring 1 and then scoring 2". A wisdom draw (power.wisdom) spans
+    at most 6 cards, never all of pile 3: round 2 held while scoring-1 is still in the deck is
+    refused; rounds 1 and 2, or 1 alone, are allowed."""
+    state = table()
+    for held in ((1,), (1, 2)):
+        assert order_problems(arrange(state, rounds_held=held, check=False)) == []
+    early = arrange(state, rounds_held=(2,), check=False)
+    assert "scoring-1" in early.deck
+    assert any("round 2 was held" in m and "round 1 was not" in m for m in order_problems(early))
+
+
+@pytest.mark.rule("base.turn.scoring-card")
+def test_base_turn_scoring_card_refuses_scoring_2_called_before_scoring_1() -> None:
+    """RULES.md base.turn.scoring-card: scoring-1 comes up first, so scoring-2 is called only
+    after round 1 was held or scoring-1 was called (1 then 2): called [2] after round 1 and
+    [1, 2] are allowed; [2] with no round held and [2, 1] are refused."""
+    state = table()
+    assert order_problems(replace(arrange(state, rounds_held=(1,)), scoring_called=(2,))) == []
+    assert order_problems(replace(state, scoring_called=(1, 2))) == []
+    assert any("round 2 is called" in m for m in order_problems(replace(state, scoring_called=(2,))))
+    assert any("not in the order" in m for m in order_problems(replace(state, scoring_called=(2, 1))))

@@ -89,6 +89,7 @@ def test_with_the_four_modules_majorities_and_the_outer_wall_score_as_in_the_bas
         PositionPlayer(name="Ben", alhambra=(PlacedTile(tile="fountain", x=0, y=0),
                                              PlacedTile(tile="garden-10-open", x=-1, y=0),
                                              PlacedTile(tile="garden-11-open", x=0, y=-1))),
+        PositionPlayer(name="Cyd", alhambra=(PlacedTile(tile="fountain", x=0, y=0),)),  # base.setup.players
     )
     for round_ in (1, 2, 3):
         plain = score(Position(round=round_, players=players))

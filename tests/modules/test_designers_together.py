@@ -37,6 +37,7 @@ def test_the_scoring_position_endpoint_scores_every_category_of_the_six_modules(
                 {"x": 0, "y": 0, "tile": "fountain"},
                 {"x": 1, "y": 0, "tile": "tower-11-open", "servant": True},
             ]},
+            {"name": "Cyd", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},  # base.setup.players
         ],
     }
     with TestClient(create_app(Settings())) as client:

@@ -23,7 +23,7 @@ from service.engine.catalogue import CATALOGUE
 from service.engine.modules.extensions.rules import AMOUNTS, COLUMNS, BuyExtension, ExtensionBought, payments
 from service.engine.scoring import MajorityLine, Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
-from tests.engine.helpers import play
+from tests.engine.helpers import play, seated
 from tests.engine.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
@@ -363,9 +363,9 @@ def test_extensions_owns_type_refuses_an_extension_on_the_fountain() -> None:
 # --- extensions.score -----------------------------------------------------------------------
 
 def _garden_counts(*players: PositionPlayer, modules: tuple[str, ...] = ("extensions",)) -> dict[str, int]:
-    breakdown = score(Position(round=2, modules=modules, players=players))
+    breakdown = score(seated(Position(round=2, modules=modules, players=players)))
     return {s.name: next(ln.count for ln in s.lines if isinstance(ln, MajorityLine)
-                         and ln.building == "garden") for s in breakdown.players}
+                         and ln.building == "garden") for s in breakdown.players[:len(players)]}
 
 
 @pytest.mark.rule("extensions.score")
@@ -378,7 +378,8 @@ def test_extensions_score_allows_an_extended_building_to_count_as_two() -> None:
                                                PlacedTile(x=1, y=0, tile="garden-11-open"),
                                                PlacedTile(x=-1, y=0, tile="garden-10-W")))
     dirk = PositionPlayer(name="Dirk", dirk=True, tiles=(Tile(tile="garden-12-S", extension=True),
-                                                          Tile(tile="garden-9-E")))
+                                                          Tile(tile="garden-9-E"), *(Tile(tile=t) for t in (
+        "pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW"))))  # his 6 (dirk.setup)
     assert _garden_counts(ana, ben, dirk) == {"Ana": 2, "Ben": 2, "Dirk": 3}
     breakdown = score(Position(round=2, modules=("extensions",), players=(ana, ben, dirk)))
     garden = {s.name: next(ln for ln in s.lines if isinstance(ln, MajorityLine) and ln.building == "garden")

@@ -344,7 +344,8 @@ def _position(*tiles: PlacedTile, modules: tuple[str, ...] = ("grounds",), round
     return Position(round=round_, modules=modules, players=(
         PositionPlayer(name="Ana", alhambra=(PlacedTile(x=0, y=0, tile="fountain"), *tiles)),
         PositionPlayer(name="Ben", alhambra=(PlacedTile(x=0, y=0, tile="fountain"),
-                                             PlacedTile(x=1, y=0, tile="garden-10-open")))))
+                                             PlacedTile(x=1, y=0, tile="garden-10-open"))),
+        PositionPlayer(name="Cyd", alhambra=(PlacedTile(x=0, y=0, tile="fountain"),))))
 
 
 @pytest.mark.rule("grounds.score")

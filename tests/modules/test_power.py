@@ -29,7 +29,7 @@ from service.engine.rules import Context, pending_decision
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused
+from tests.engine.helpers import NAMES, allowed, arrange, play, refused, seated
 from tests.engine.play import play_random_game
 from tests.modules.test_craftsmen import hire
 
@@ -95,7 +95,7 @@ def holding(tile: str, modules: tuple[str, ...] = ("power",)) -> Position:
     fountain = PlacedTile(tile="fountain", x=0, y=0)
     return Position(round=1, modules=modules, players=(
         PositionPlayer(name="Ana", alhambra=(fountain, PlacedTile(tile=tile, x=1, y=0))),
-        PositionPlayer(name="Ben", alhambra=(fountain,))))
+        PositionPlayer(name="Ben", alhambra=(fountain,)), PositionPlayer(name="Cyd", alhambra=(fountain,))))
 
 
 @pytest.mark.rule("power.setup")
@@ -117,7 +117,7 @@ def test_power_setup_refuses_a_position_holding_a_replaced_base_tile(zone: str) 
     if zone == "reserve":
         ana = replace(position.players[0], alhambra=position.players[0].alhambra[:1],
                       reserve=(Tile(tile="garden-8-NE"),))
-        position = replace(position, players=(ana, position.players[1]))
+        position = replace(position, players=(ana, *position.players[1:]))
     with pytest.raises(InconsistentState) as error:
         score(position)
     index = 1 if zone == "alhambra" else 0
@@ -575,9 +575,9 @@ def _walls(dice: tuple[int, ...]) -> int:
             ("tower-9-NE-strength", "garden-8-NE-strength", "arcades-5-NW-strength"), dice, strict=False
         )
     )
-    position = Position(
+    position = seated(Position(
         round=1, modules=("power",), players=(PositionPlayer(name="Ana", alhambra=alhambra, reserve=reserve),)
-    )
+    ))
     lines = score(position).players[0].lines
     wall = next(ln for ln in lines if type(ln).__name__ == "WallLine")
     extra = next(ln for ln in lines if isinstance(ln, PowerLine))
@@ -611,7 +611,7 @@ def test_power_strength_refuses_a_second_wall_without_black_dice_or_a_die_elsewh
         ),
     )
     with pytest.raises(InconsistentState) as error:
-        score(position)
+        score(seated(position))
     assert any(v.rule == "power.strength" and "tower-12-open" in v.message for v in error.value.violations)
     plain = Position(
         round=1,
@@ -623,7 +623,7 @@ def test_power_strength_refuses_a_second_wall_without_black_dice_or_a_die_elsewh
             ),
         ),
     )
-    line = next(ln for ln in score(plain).players[0].lines if isinstance(ln, PowerLine))
+    line = next(ln for ln in score(seated(plain)).players[0].lines if isinstance(ln, PowerLine))
     assert line.points == 0
 
 

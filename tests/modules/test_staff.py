@@ -27,6 +27,7 @@ from service.engine.rules import pending_decision
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
+from tests.engine.helpers import seated
 from tests.engine.play import play_random_game
 from tests.modules.test_zoo import zoo_arrange
 
@@ -111,7 +112,7 @@ def tile_at(state: GameState, seat: int, x: int, y: int) -> PlacedTile:
 
 
 def staff_points(position: Position, name: str = "Ana") -> StaffLine:
-    player = next(p for p in score(position).players if p.name == name)
+    player = next(p for p in score(seated(position)).players if p.name == name)
     return next(ln for ln in player.lines if isinstance(ln, StaffLine))
 
 
@@ -157,7 +158,7 @@ def test_staff_setup_refuses_a_lost_servant_and_an_eighth_pavilion_servant() -> 
         PositionPlayer(name="Ben", alhambra=fountain(PlacedTile(x=1, y=0, tile="pavilion-8-open",
                                                                 servant=True)))))
     with pytest.raises(InconsistentState) as refused:
-        score(position)  # (pavilion-8-open twice as well: only building sites add pavilions)
+        score(seated(position))  # (pavilion-8-open twice as well: only building sites add pavilions)
     assert any(v.rule == "staff.setup" and "8 servants on pavilion" in v.message
                for v in refused.value.violations)
 
@@ -170,13 +171,13 @@ def test_staff_setup_refuses_more_pavilion_servants_than_7_naming_who_holds_them
     pavilions = sorted(t.id for t in CATALOGUE.tiles.values() if t.type == "pavilion" and t.module == "base")
     ana = tuple(PlacedTile(x=1 + i, y=0, tile=t, servant=True) for i, t in enumerate(pavilions[:6]))
     ben = (PlacedTile(x=1, y=0, tile=pavilions[6], servant=True),)
-    position = Position(round=1, modules=("staff",), check_layout=False, players=(
+    position = seated(Position(round=1, modules=("staff",), check_layout=False, players=(
         PositionPlayer(name="Ana", alhambra=fountain(*ana)),
-        PositionPlayer(name="Ben", alhambra=fountain(*ben))))
+        PositionPlayer(name="Ben", alhambra=fountain(*ben)))))
     assert score(position).players[0].total >= 0  # 7 pavilion servants: the box holds them
     over = replace(position.players[1], reserve=(Tile(tile="pavilion-8-open", servant=True),))
     with pytest.raises(InconsistentState) as refused:
-        score(replace(position, players=(position.players[0], over)))
+        score(replace(position, players=(position.players[0], over, *position.players[2:])))
     [problem] = [v for v in refused.value.violations if v.rule == "staff.setup"]
     assert "8 servants on pavilion tiles: there are only 7" in problem.message
     assert "Ana at $.players[0].alhambra[1]" in problem.message
@@ -497,6 +498,7 @@ def test_staff_score_allows_minus_1_per_unserved_building_right_after_the_types(
         PlacedTile(x=1, y=0, tile="garden-10-open", servant=True),
         PlacedTile(x=-1, y=0, tile="tower-11-open"),
         PlacedTile(x=0, y=1, tile="pavilion-8-open"))),))
+    position = seated(position)
     line = staff_points(position)
     assert (line.unserved, line.points) == (2, -2)
     encoded = msgspec.json.decode(msgspec.json.encode(line))
@@ -511,8 +513,11 @@ def test_staff_score_allows_minus_1_per_unserved_building_right_after_the_types(
 def test_staff_score_refuses_to_take_the_running_score_below_0() -> None:
     """seed 002.21 with staff.score: "A player may never have less than 0 points." RULES.md
     decides it is the running score (before this round plus this round's building points).
-    Ana's 3 buildings score nothing in round 1 (Ben has more of each type): starting the round
-    at 0 she loses nothing, at 1 point she loses 1, at 5 all 3."""
+    Ana's 3 buildings score nothing in round 2 (Ben and Cyd have more of each type): starting the
+    round at 0 she loses nothing, at 1 point she loses 1, at 5 all 3."""
+    cyds = ("garden-8-SW", "garden-8-NE", "tower-9-ES", "tower-9-NE", "pavilion-5-NW", "pavilion-4-ES")
+    cyd = PositionPlayer(name="Cyd", alhambra=fountain(*(PlacedTile(x=1 + i, y=0, tile=t)
+                                                         for i, t in enumerate(cyds))))
     ben = PositionPlayer(name="Ben", alhambra=fountain(
         PlacedTile(x=1, y=0, tile="garden-10-open"), PlacedTile(x=2, y=0, tile="garden-11-open"),
         PlacedTile(x=-1, y=0, tile="tower-11-open"), PlacedTile(x=-2, y=0, tile="tower-12-open"),
@@ -520,8 +525,8 @@ def test_staff_score_refuses_to_take_the_running_score_below_0() -> None:
     ana_tiles = fountain(PlacedTile(x=1, y=0, tile="garden-10-W"), PlacedTile(x=-1, y=0, tile="tower-11-N"),
                          PlacedTile(x=0, y=1, tile="pavilion-6-N"))
     for before, lost in ((0, 0), (1, 1), (5, 3)):
-        position = Position(round=1, modules=("staff",), check_layout=False, players=(
-            PositionPlayer(name="Ana", score=before, alhambra=ana_tiles), ben))
+        position = Position(round=2, modules=("staff",), check_layout=False, players=(
+            PositionPlayer(name="Ana", score=before, alhambra=ana_tiles), ben, cyd))
         breakdown = score(position)
         ana = breakdown.players[0]
         assert sum(ln.points for ln in ana.lines if isinstance(ln, MajorityLine)) == 0
@@ -560,7 +565,7 @@ def round_3(before: int, tally: bool = False) -> Position:
     ana = PositionPlayer(name="Ana", score=before, alhambra=ROUND_3)
     if tally:
         ana = PositionPlayer(name="Ana", score=before, tally=tally_of(ana, modules_of_ids(("staff",), False)))
-    return Position(round=3, modules=("staff",), players=(ana,))
+    return seated(Position(round=3, modules=("staff",), players=(ana,)))
 
 
 @pytest.mark.rule("staff.score")
@@ -699,8 +704,9 @@ def test_staff_dirk_allows_dirk_no_marshal_and_no_loss() -> None:
     position = Position(round=2, modules=("staff",), players=(
         PositionPlayer(name="Ana", alhambra=fountain()),
         PositionPlayer(name="Ben", alhambra=fountain()),
-        PositionPlayer(name="Dirk", dirk=True, tiles=tuple(Tile(tile=t) for t in
-                                                          ("tower-11-open", "garden-10-open")))))
+        PositionPlayer(name="Dirk", dirk=True, tiles=tuple(Tile(tile=t) for t in (  # his 6 (dirk.setup)
+            "tower-11-open", "garden-10-open", "pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES",
+            "chambers-5-NSW")))))
     assert staff_points(position, "Dirk") == StaffLine(unserved=0, points=0)
 
 

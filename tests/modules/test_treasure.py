@@ -35,7 +35,7 @@ from service.engine.modules.treasure.rules import (
 from service.engine.rules import pending_decision
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
-from tests.engine.helpers import allowed, arrange
+from tests.engine.helpers import allowed, arrange, seated
 from tests.engine.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov")
@@ -371,7 +371,9 @@ def test_treasure_pass_allows_dirk_first_with_two_players() -> None:
     "Any chests left over are then passed on further." (Dirk has no choice to make: his tiles
     never leave, so the engine places his.)"""
     state = table(2, alhambras={"Ana": ["garden-10-open"], "Ben": ["tower-11-open", "pavilion-8-open"]},
-                  dirk=["tower-12-open", "garden-11-open"],
+                  # his 6 (dirk.setup); the rooms hold no chest for the last 4
+                  dirk=["tower-12-open", "garden-11-open", "seraglio-3-ESW", "arcades-4-NES",
+                        "chambers-5-NSW", "seraglio-4-NE"],
                   rooms=(("garden", "garden", "tower", "pavilion"),) * 3)
     outcome = apply(state, buy(buildings=("garden-10-open",)))
     assert tile_of(outcome.state, "Dirk", "tower-12-open").chest
@@ -617,9 +619,14 @@ def _player(name: str, chests: int, tiles: Sequence[str]) -> PositionPlayer:
         *(PlacedTile(x=i + 1, y=0, tile=t, chest=i < chests) for i, t in enumerate(tiles))))
 
 
+# Dirk's tiles of setup besides the two a test names (dirk.setup: 6).
+DIRK_SETUP = tuple(Tile(tile=t) for t in ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES",
+                                          "chambers-5-NSW"))
+
+
 def _treasure_lines(position: Position) -> dict[str, TreasureLine]:
     return {s.name: next(ln for ln in s.lines if isinstance(ln, TreasureLine))
-            for s in score(position).players}
+            for s in score(seated(position)).players}
 
 
 @pytest.mark.rule("treasure.score")
@@ -634,7 +641,7 @@ def test_treasure_score_allows_places_by_number_of_chests_with_ties_and_dirk() -
     ana = _player("Ana", 2, ("garden-10-open", "tower-11-open"))
     ben = _player("Ben", 2, ("garden-11-open", "tower-12-open"))
     dirk = PositionPlayer(name="Dirk", dirk=True, tiles=(Tile(tile="arcades-9-open", chest=True),
-                                                         Tile(tile="chambers-10-open")))
+                                                         Tile(tile="chambers-10-open"), *DIRK_SETUP))
     lines = _treasure_lines(Position(round=3, modules=("treasure",), players=(ana, ben, dirk)))
     # Ana and Ben share 1st and 2nd (22 + 14) / 2; Dirk is 3rd: 7.
     assert (lines["Ana"].place, lines["Ana"].points, lines["Ana"].count) == (1, 18, 2)

@@ -31,7 +31,7 @@ from service.engine.modules.vendors.rules import (
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Turn
 from service.engine.view import view
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused
+from tests.engine.helpers import NAMES, allowed, arrange, play, refused, seated
 from tests.engine.play import play_random_game
 
 CHOICE = ("garden", "tower", "pavilion")
@@ -316,7 +316,7 @@ def _position(*inhabited: str, disc_only: bool = False) -> Position:
 
 
 def _line(position: Position) -> VendorsLine:
-    return next(ln for ln in score(position).players[0].lines if isinstance(ln, VendorsLine))
+    return next(ln for ln in score(seated(position)).players[0].lines if isinstance(ln, VendorsLine))
 
 
 @pytest.mark.rule("vendors.score")

@@ -20,7 +20,7 @@ from service.engine.scoring import Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
 from service.settings import Settings
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused
+from tests.engine.helpers import NAMES, allowed, arrange, play, refused, seated
 from tests.engine.play import play_random_game
 
 
@@ -293,8 +293,8 @@ def walled_row(*added: str, fountain: str = "", row: tuple[str, ...] = ROW) -> t
 
 def walls_position(*alhambras: tuple[PlacedTile, ...], modules: tuple[str, ...] = ("walls",),
                    check_layout: bool = True) -> Position:
-    return Position(round=1, modules=modules, check_layout=check_layout, players=tuple(
-        PositionPlayer(name=name, alhambra=tiles) for name, tiles in zip(NAMES, alhambras, strict=False)))
+    return seated(Position(round=1, modules=modules, check_layout=check_layout, players=tuple(
+        PositionPlayer(name=name, alhambra=tiles) for name, tiles in zip(NAMES, alhambras, strict=False))))
 
 
 def refusal_of(position: Position) -> list[str]:
@@ -426,7 +426,7 @@ def test_walls_fixed_allows_added_walls_moving_with_their_tile_and_scoring_as_ou
     position = Position(round=1, modules=("walls",), players=(
         PositionPlayer(name="Ana", alhambra=(PlacedTile(tile="fountain", x=0, y=0, added_walls="NES"),
                                              PlacedTile(tile="pavilion-8-open", x=-1, y=0))),))
-    line = next(x for x in score(position).players[0].lines if isinstance(x, WallLine))
+    line = next(x for x in score(seated(position)).players[0].lines if isinstance(x, WallLine))
     assert line.length == 3
 
 

@@ -476,8 +476,10 @@ def test_zoo_move_refuses_to_cross_a_wall() -> None:
 # --- zoo.score ------------------------------------------------------------------------------
 
 def _zoo_points(*tiles: PlacedTile) -> int:
+    fountain = PlacedTile(x=0, y=0, tile="fountain")
+    others = tuple(PositionPlayer(name=n, alhambra=(fountain,)) for n in ("Ben", "Cyd"))
     position = Position(round=2, modules=("zoo",), players=(PositionPlayer(name="Ana", alhambra=(
-        PlacedTile(x=0, y=0, tile="fountain"), *tiles)),))
+        fountain, *tiles)), *others))
     line = next(ln for ln in score(position).players[0].lines if isinstance(ln, ZooLine))
     return line.points
 
@@ -527,6 +529,30 @@ def test_zoo_dirk_refuses_a_state_where_dirk_keeps_animals() -> None:
     bad = replace(state, dirk=replace(state.dirk, tiles=tiles),
                   zoo=replace(state.zoo, supply=state.zoo.supply[1:]))
     assert any(v.rule == "zoo.dirk" for v in check_consistency(bad))
+
+
+@pytest.mark.rule("zoo.dirk")
+def test_zoo_dirk_refuses_a_position_where_dirks_tiles_carry_animals() -> None:
+    """zoo.dirk, seed 000.43: "If Dirk gets any animal tiles they are immediately discarded":
+    Dirk given by tiles (his 6 of setup) with bare gardens is allowed; the same with 3 monkeys
+    on his garden-11-open is refused, naming the tile, as a state or a tally already are."""
+    six = ("garden-10-open", "tower-11-N", "arcades-9-open", "chambers-10-open", "pavilion-8-open",
+           "garden-11-open")
+    fountain = PlacedTile(x=0, y=0, tile="fountain")
+    players = tuple(PositionPlayer(name=n, alhambra=(fountain,)) for n in ("Ana", "Ben"))
+
+    def dirk_with(tiles: tuple[Tile, ...]) -> Position:
+        return Position(round=1, modules=("zoo",), players=(
+            *players, PositionPlayer(name="Dirk", dirk=True, tiles=tiles)))
+
+    bare = tuple(Tile(tile=t) for t in six)
+    score(dirk_with(bare))
+    monkeys = (*bare[:5], Tile(tile="garden-11-open", animals=("monkey",) * 3))
+    with pytest.raises(InconsistentState) as refused_position:
+        score(dirk_with(monkeys))
+    (problem,) = refused_position.value.violations
+    assert problem.rule == "zoo.dirk"
+    assert problem.message.startswith("$.players[2].tiles[5]: Dirk's garden-11-open")
 
 
 # --- whole games ----------------------------------------------------------------------------

@@ -51,7 +51,10 @@ POSITION = {
             {"x": 0, "y": -1, "tile": "arcades-5-NW-strength", "added_walls": "E"},
         ]},
         {"name": "Dirk", "dirk": True,
-         "tiles": [{"tile": "arcades-9-open"}, {"tile": "tower-13-E", "chest": True}]},
+         "tiles": [{"tile": "arcades-9-open"}, {"tile": "tower-13-E", "chest": True},
+                   # his 6 of setup at least (dirk.setup)
+                   *({"tile": t} for t in ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES",
+                                           "chambers-5-NSW"))]},
     ],
 }
 

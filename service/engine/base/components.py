@@ -125,7 +125,20 @@ def _players(state: GameState) -> list[Violation]:
     for p in state.players:
         if p.score < 0:
             out.append(Violation(INCONSISTENT, f"{p.name}'s score {p.score} is negative"))
-    return out
+    return out + _scores_before_rounds(state)
+
+
+def _scores_before_rounds(state: GameState) -> list[Violation]:
+    """base.score.rounds: points come only from scoring rounds (no module gives any between
+    them), so before round 1 is held every score, Dirk's too, is 0."""
+    if state.rounds_held:
+        return []
+    scores = [(p.name, p.score) for p in state.players]
+    if state.dirk is not None:
+        scores.append((state.dirk.name, state.dirk.score))
+    return [Violation("base.score.rounds", f"{name}'s score is {score}, but no scoring round has been "
+                                           "held: points come only from scoring rounds")
+            for name, score in scores if score]
 
 
 def _turn(state: GameState) -> list[Violation]:
@@ -163,6 +176,32 @@ def _turn(state: GameState) -> list[Violation]:
         out.append(Violation(INCONSISTENT, "a scoring round is called but the game has ended"))
     if any(r not in (1, 2) or r in rounds for r in state.scoring_called):
         out.append(Violation(INCONSISTENT, f"scoring_called {list(state.scoring_called)} is wrong"))
+    return out + _round_order(state)
+
+
+def _round_order(state: GameState) -> list[Violation]:
+    """base.setup.scoring-cards, base.turn.scoring-card: scoring-1 lies in pile 2, above all of
+    pile 3, and scoring-2 in pile 4. A refill or the blacksmith draws scoring-1 before anything
+    below it; only a wisdom draw (power.wisdom: at most the red die's 6 cards, one kept) passes
+    it, and it spans both only once fewer than 5 cards lie between them, more than the 3
+    wisdom tiles' keeps can take out of pile 3. So scoring-2 is called only after scoring-1
+    and round 2 is held only after round 1 (both in one refill: 1 then 2)."""
+    called, held = state.scoring_called, state.rounds_held
+    upper, lower = sorted(CATALOGUE.scoring_cards, key=CATALOGUE.scoring_cards.__getitem__)
+    first, second = CATALOGUE.scoring_round_of(upper), CATALOGUE.scoring_round_of(lower)
+    why = f"{upper} lies in an earlier pile than {lower} and comes up first"
+    out = []
+    if second in held and first not in held:
+        out.append(Violation("base.turn.scoring-card", f"round {second} was held (rounds_held "
+                                                       f"{list(held)}) but round {first} was not: {why}"))
+    elif second in called and first not in (*held, *called):
+        out.append(Violation("base.turn.scoring-card", f"round {second} is called (scoring_called "
+                                                       f"{list(called)}) but round {first} is neither "
+                                                       f"held nor called: {why}"))
+    order = (first, second)
+    if set(called) <= set(order) and list(called) != sorted(set(called), key=order.index):
+        out.append(Violation("base.turn.scoring-card", f"scoring_called {list(called)} is not in the "
+                                                       f"order the scoring cards come up: {why}"))
     return out
 
 

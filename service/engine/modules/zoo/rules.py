@@ -376,7 +376,7 @@ def seen(state: GameState, seat: int | None) -> ZooSeen:
 
 
 def check_position(position: Position) -> list[Violation]:
-    """Scoring positions: known kinds, at most 3 of each on the table."""
+    """Scoring positions: known kinds, at most 3 of each on the table, none at Dirk's (zoo.dirk)."""
     counts: Counter[str] = Counter(
         kind for p in position.players for t in (*p.alhambra, *p.reserve, *p.tiles) for kind in t.animals)
     out = [Violation("zoo.setup", f"{kind!r} is not an animal of the zoo ({', '.join(KINDS)})")
@@ -388,6 +388,9 @@ def check_position(position: Position) -> list[Violation]:
         out.append(Violation("zoo.setup", f"{total} animals on the table: {DATA['removed_unseen_at_setup']} "
                                           f"of the {len(KINDS) * PER_KIND} were put back unseen, so only "
                                           f"{IN_PLAY} are in play"))
+    out += [Violation("zoo.dirk", f"$.players[{i}].tiles[{j}]: Dirk's {t.tile} carries "
+                                  f"{len(t.animals)} animals, but animals that reach Dirk are discarded")
+            for i, p in enumerate(position.players) if p.dirk for j, t in enumerate(p.tiles) if t.animals]
     return out
 
 
