@@ -205,26 +205,29 @@ def scratch() -> Iterator[Path]:
 
 def workload(games: int, steps: int) -> dict[str, Any]:
     """`games` random games of 2 to 4 players: the create body, and the first `steps` states with
-    the legal action taken in each (encoded once; the locustfile only concatenates bytes)."""
+    the legal action taken in each and the first scoring round not yet held in it (a held round
+    is not scored again, base.score.rounds), encoded once: the locustfile only concatenates
+    bytes."""
     encode = msgspec.json.encode
     out = []
     for seed in range(games):
         players = NAMES[: 2 + seed % 3]
         state = new_game(players, seed=seed).state
         rng = Generator(seed)
-        states, actions = [], []
+        states, actions, rounds = [], [], []
         for _ in range(steps):
             action = random_action(state, rng)
             if action is None:
                 break
             states.append(encode(state))
             actions.append(encode(action))
+            rounds.append(min({1, 2, 3} - set(state.rounds_held)))
             outcome = apply(state, action)
             if outcome.game_over:
                 break
             state = outcome.state
         out.append({"create": encode({"players": players, "seed": seed}), "states": states,
-                    "actions": actions})
+                    "actions": actions, "rounds": rounds})
     return {"games": out}
 
 

@@ -96,8 +96,9 @@ class Backend(FastHttpUser):
 
     @task(1)
     def score(self) -> None:
-        state = random.choice(_game()["states"])
-        self._send("/v1/score", b'{"state":%s,"round":1}' % state)
+        game = _game()
+        i = random.randrange(len(game["states"]))
+        self._send("/v1/score", b'{"state":%s,"round":%d}' % (game["states"][i], game["rounds"][i]))
 
 
 @events.quitting.add_listener
