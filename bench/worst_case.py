@@ -149,7 +149,8 @@ class PositionBodies:
         body: dict[str, Any] = {"round": rnd.randint(1, 3), "modules": ["craftsmen", "walls"],
                                 "check_layout": False, "players": [
                                     {"name": "Ana", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
-                                    {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
+                                    {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
+                                    {"name": "Cyd", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
         side = rnd.randint(4, 9)
         cells = rnd.sample([(x, y) for x in range(1, side + 1) for y in range(side)],
                            min(side * side, rnd.randint(8, 60)))

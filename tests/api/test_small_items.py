@@ -76,7 +76,8 @@ def test_names_with_invisible_or_control_characters_are_refused(client: TestClie
     assert refused.status_code == 422 and refused.json()["error"] == "inconsistent-state", refused.text
     # ... and in a scoring position.
     position = {"round": 1, "players": [{"name": name, "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
-                                        {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
+                                        {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
+                                        {"name": "Cyd", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}
     for path in ("/v1/score", "/v1/render"):
         answer = client.post(path, json=position)
         assert answer.status_code == 422 and answer.json()["error"] == "inconsistent-state", answer.text

@@ -253,7 +253,10 @@ KINDS = ("monkey", "pigeon", "cheetah", "camel", "peacock", "flamingo", "turtle"
 
 
 def beside(position: Position, *players: PositionPlayer) -> Position:
-    return replace(position, players=(*position.players, *players))
+    """`position` with `players` in place of the bare seats `table` added under their names."""
+    names = {p.name for p in players}
+    kept = tuple(p for p in position.players if p.name not in names or p.tally != Tally())
+    return replace(position, players=(*kept, *players))
 
 
 def reserve_extended(gardens: int) -> Position:

@@ -119,7 +119,8 @@ def _position(layout: dict[tuple[int, int], int]) -> bytes:
         alhambra.append(placed)
     return json.dumps({"round": 1, "modules": ["craftsmen", "walls"], "check_layout": False, "players": [
         {"name": "Ana", "alhambra": alhambra},
-        {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}).encode()
+        {"name": "Ben", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]},
+        {"name": "Cyd", "alhambra": [{"x": 0, "y": 0, "tile": "fountain"}]}]}).encode()
 
 
 def test_a_position_past_the_bound_is_422_naming_the_limit() -> None:

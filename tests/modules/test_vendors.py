@@ -212,6 +212,11 @@ def test_relocate_refuses_a_disc_still_lifted_outside_its_owners_construction() 
     state = building_turn()
     built = allowed(state, PlaceBuilding(player="Ana", tile="garden-10-open", x=1, y=0))
     assert built.vendors is not None and built.vendors.discs[0].lifted and check_consistency(built) == []
+    # The market refilled as at the end of Ana's turn (base.turn.refill), so only the disc is off.
+    bag = list(built.bag)
+    market = tuple(space if space.tile is not None else replace(space, tile=bag.pop(0))
+                   for space in built.market)
+    built = replace(built, market=market, bag=tuple(bag))
     bens = replace(built, turn=Turn.start(1))
     assert [v.rule for v in check_consistency(bens)] == ["vendors.relocate"]
     assert "Ana's disc is lifted outside Ana's construction" in check_consistency(bens)[0].message
