@@ -942,3 +942,29 @@ def test_base_end_trigger_allows_the_end_after_a_wisdom_decision_that_followed_t
     after = allowed(state, keep)
     assert after.phase in ("final-placement", "over")
     assert all(s.tile is None for s in after.market)
+
+
+@pytest.mark.rule("power.wisdom")
+def test_power_wisdom_refuses_holding_round_2_before_round_1_or_putting_scoring_2_above_scoring_1() -> None:
+    """seed 000.59 ("If they draw a scoring card, they may resolve it immediately ... or put it
+    back on the pile together with any other cards") with RULES.md base.turn.scoring-card
+    ("Decision: if both scoring cards come up in the same refill, scoring 1 and then scoring 2
+    are held, in that order"): the rounds are held in order. A wisdom draw of both scoring cards
+    may hold round 1, or put both back with scoring-1 above scoring-2; holding round 2 first, or
+    putting scoring-2 back above scoring-1 (the next refill would call round 2 first), is
+    refused, and legal-actions lists neither."""
+    state = wisdom_decision(deck_top=("scoring-1", "scoring-2", "green-1-a"))
+    deck = tuple(c for c in power(state).drawn if c not in ("scoring-1", "scoring-2"))
+    state = replace(state, power=replace(power(state), roll=2, drawn=("scoring-1", "scoring-2")),
+                    deck=(*deck, *state.deck))
+    assert check_consistency(state) == []
+    listed = legal_actions(state, 100_000)[0]
+    expected = [KeepCard(player="Ana", order=("scoring-1", "scoring-2")),
+                KeepCard(player="Ana", score="scoring-1", order=("scoring-2",))]
+    assert sorted(listed, key=str) == sorted(expected, key=str)
+    held = allowed(state, KeepCard(player="Ana", score="scoring-1", order=("scoring-2",)))
+    assert held.rounds_held == (1,) and held.deck[0] == "scoring-2"
+    refused(state, KeepCard(player="Ana", score="scoring-2", order=("scoring-1",)), "power.wisdom",
+            "round 1 is not held yet")
+    refused(state, KeepCard(player="Ana", order=("scoring-2", "scoring-1")), "power.wisdom",
+            "puts a later scoring card above an earlier one")

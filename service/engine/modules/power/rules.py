@@ -437,7 +437,33 @@ def apply_hide(state: GameState, action: HideTile, ctx: Context) -> GameState:
     return _resume(state, power)
 
 
+def _rounds_in_order(state: GameState, score: str | None, order: tuple[str, ...]) -> list[Violation]:
+    """power.wisdom with base.turn.scoring-card: the scoring rounds are held in order (both cards
+    in one refill: 1, then 2), so a drawn scoring card's round is held only once the rounds
+    before it are, and drawn scoring cards go back with the earlier round's above the later."""
+    waiting = sorted(({1, 2, 3} - set(state.rounds_held)) - set(state.scoring_called))
+    if score is not None and waiting and CATALOGUE.scoring_round_of(score) > waiting[0]:
+        return [Violation("power.wisdom", f"{score} calls round {CATALOGUE.scoring_round_of(score)}, "
+                                          f"but round {waiting[0]} is not held yet: the rounds are held "
+                                          "in order (resolve the earlier scoring card, or put both back)")]
+    rounds = [CATALOGUE.scoring_round_of(c) for c in order if c in CATALOGUE.scoring_cards]
+    if rounds != sorted(rounds):
+        return [Violation("power.wisdom", f"`order` {list(order)} puts a later scoring card above an earlier "
+                                          "one: the rounds are held in order, so the earlier goes first")]
+    return []
+
+
+def _in_round_order(cards: list[str]) -> list[str]:
+    """`cards` with the scoring cards among them moved into round order (the others stay put)."""
+    scoring = iter(sorted((c for c in cards if c in CATALOGUE.scoring_cards), key=CATALOGUE.scoring_round_of))
+    return [next(scoring) if c in CATALOGUE.scoring_cards else c for c in cards]
+
+
 def check_keep(state: GameState, action: KeepCard) -> list[Violation]:
+    return _check_keep(state, action) or _rounds_in_order(state, action.score, action.order)
+
+
+def _check_keep(state: GameState, action: KeepCard) -> list[Violation]:
     """power.wisdom, power.end-of-turn: keep one drawn money card, or hold the round of a drawn
     scoring card; nothing (every drawn card goes back) only when no money card was drawn (seed
     000.59: a scoring card may go back with the others); `order` lists those that go back."""
@@ -535,6 +561,10 @@ def sample_hide(state: GameState, seat: int, rng: Generator) -> HideTile | None:
 
 
 def candidates_keep(state: GameState, seat: int) -> Iterator[KeepCard]:
+    return (a for a in _every_keep(state, seat) if not _rounds_in_order(state, a.score, a.order))
+
+
+def _every_keep(state: GameState, seat: int) -> Iterator[KeepCard]:
     drawn = _power(state).drawn
     name = state.players[seat].name
     for card in sorted(c for c in drawn if c in CATALOGUE.money):
@@ -556,13 +586,16 @@ def sample_keep(state: GameState, seat: int, rng: Generator) -> KeepCard | None:
     name = state.players[seat].name
     money = sorted(c for c in drawn if c in CATALOGUE.money)
     scoring = sorted(c for c in drawn if c in CATALOGUE.scoring_cards)
+    scoring = [c for c in scoring if not _rounds_in_order(state, c, ())]
     if scoring and rng.below(3) == 0:
         score = rng.choice(scoring)
-        return KeepCard(player=name, score=score, order=rng.shuffled(_without(drawn, score)))
+        return KeepCard(player=name, score=score,
+                        order=tuple(_in_round_order(list(rng.shuffled(_without(drawn, score))))))
     if not money:
-        return KeepCard(player=name, order=rng.shuffled(drawn))
+        return KeepCard(player=name, order=tuple(_in_round_order(list(rng.shuffled(drawn)))))
     card = rng.choice(money)
-    return KeepCard(player=name, card=card, order=rng.shuffled(_without(drawn, card)))
+    return KeepCard(player=name, card=card,
+                    order=tuple(_in_round_order(list(rng.shuffled(_without(drawn, card))))))
 
 
 def _first(candidates):  # type: ignore[no-untyped-def]
