@@ -22,10 +22,11 @@ from service.engine.catalogue import CATALOGUE
 from service.engine.game import position_problems
 from service.engine.rng import Generator
 from service.engine.rules import registered
-from service.engine.scoring import Breakdown, Position, PositionPlayer, position_of, rank
+from service.engine.scoring import Breakdown, Position, position_of, rank
 from service.engine.sheet import score_sheet, sheet_problems
 from service.engine.tally import Tally
 from tests.engine.positions import NAMES, random_position
+from tests.engine.test_tally import table as tally_table
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 SCORING = ("power", "staff", "treasure", "vendors", "zoo")  # the modules with a line
@@ -37,14 +38,8 @@ def tally(**fields: object) -> Tally:
 
 def table(round_: int, *tallies: Tally, dirk: Tally | None = None,
           modules: Sequence[str] = SCORING) -> Position:
-    """The tallies, then Dirk's, then players counting nothing up to a table that can occur
-    (base.setup.players: 2 to 6 players, Dirk joining 2)."""
-    players = [PositionPlayer(name=n, tally=t) for n, t in zip(NAMES, tallies, strict=False)]
-    if dirk is not None:
-        players.append(PositionPlayer(name="Dirk", dirk=True, tally=dirk))
-    seats = 2 if dirk is not None else 3
-    players += [PositionPlayer(name=n, tally=Tally()) for n in NAMES[len(tallies):seats]]
-    return Position(round=round_, players=tuple(players), modules=tuple(modules))
+    """test_tally's table, round first, with the scoring modules on by default."""
+    return tally_table(*tallies, modules=modules, round_=round_, dirk=dirk)
 
 
 def sheet_of(rounds: Sequence[Position]) -> list[Breakdown]:
