@@ -42,6 +42,7 @@ import logging
 import re
 import secrets
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -157,8 +158,12 @@ class _Known:
 class Sealing:
     """The sealing keys (none: sealing off) and whether unsealed states are accepted."""
 
-    def __init__(self, keys: tuple[tuple[str, bytes], ...] = (), *, allow_unsealed: bool = False) -> None:
+    def __init__(self, keys: tuple[tuple[str, bytes], ...] = (), *, allow_unsealed: bool = False,
+                 game_ids: Callable[[], bytes] | None = None) -> None:
         self.keys = dict(keys)
+        # A new game's id: random, but for the contract's examples (fixed ids, the same bytes
+        # every time the contract is generated).
+        self._game_ids = game_ids or (lambda: secrets.token_bytes(GAME_ID_BYTES))
         self.current = keys[0][0] if keys else None
         self.allow_unsealed = allow_unsealed or not keys
         self._ciphers = {kid: AESSIV(key) for kid, key in keys}
@@ -194,7 +199,7 @@ class Sealing:
         """A fresh game id under the current key (None with sealing off)."""
         if self.current is None:
             return None
-        return Game(secrets.token_bytes(GAME_ID_BYTES), self.current)
+        return Game(self._game_ids(), self.current)
 
     def unsealed_game(self, whole: bytes) -> Game | None:
         """The game of a state that came in without a seal (ALLOW_UNSEALED), named by its digest
@@ -212,7 +217,7 @@ class Sealing:
             return state
         whole = _ENCODE(state) if whole is None else whole
         if game is None:
-            game = Game(secrets.token_bytes(GAME_ID_BYTES), self.current)
+            game = Game(self._game_ids(), self.current)
         if game.bucket is None:  # fixed from the public part, once: every seal of the game keeps it
             game = replace(game, bucket=bucket(tuple(p.name for p in state.players), state.modules))
         padded = _padded(whole, game)

@@ -5,8 +5,9 @@ msgspec Structs miss what the decoder enforces: unknown fields are refused (ever
 `forbid_unknown_fields` needs `additionalProperties: false`), tagged unions (actions, events,
 scoring lines) have a discriminator, and bounded variadic tuples come out as `oneOf [item, {}]`.
 So the component schemas are taken from msgspec's own JSON Schema of the same types (the names
-are the same), then every object and union is checked to carry both, and the OpenAPI links of
-a game's life (create -> legal actions -> apply -> legal actions ...) are added.
+are the same), then every object and union is checked to carry both, the OpenAPI links of a
+game's life (create -> legal actions -> apply -> legal actions ...) are added, and every
+operation's examples: real requests and the referee's answers to them (service.api.examples).
 
 Then it is made plain for the common client generators (openapi-python-client,
 datamodel-code-generator, openapi-typescript), without changing what it accepts:
@@ -205,6 +206,12 @@ def name_unions(document: dict[str, Any], components: dict[str, Any]) -> None:
 
 LINKS: dict[tuple[str, str], dict[str, Any]] = {
     ("/v1/games", "201"): {
+        "ValidateInNewGame": {
+            "operationId": "validateAction", "requestBody": {"state": "$response.body#/state"},
+            "description": "Validate an action in the new game (the body's `action` is the caller's)."},
+        "ApplyInNewGame": {
+            "operationId": "applyAction", "requestBody": {"state": "$response.body#/state"},
+            "description": "Apply an action to the new game (the body's `action` is the caller's)."},
         "ListLegalActionsOfNewGame": {
             "operationId": "listLegalActions", "requestBody": {"state": "$response.body#/state"},
             "description": "The legal first actions of the new game."},
@@ -239,6 +246,21 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
+def add_examples(doc: dict[str, Any]) -> None:
+    """The referee's own examples (service.api.examples) on every operation's request body and
+    answers."""
+    from .examples import collect
+
+    for path, parts in collect().items():
+        operation = next(iter(doc["paths"][path].values()))
+        for part, named in parts.items():
+            if part == "request":
+                target = operation["requestBody"]["content"]["application/json"]
+            else:
+                target = next(iter(operation["responses"][part]["content"].values()))
+            target["examples"] = named
+
+
 def complete(document: dict[str, Any]) -> dict[str, Any]:
     """Litestar's document with the components, closures, discriminators and links added."""
     doc = copy.deepcopy(document)
@@ -251,6 +273,7 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
     name_unions(doc, components)
     for (path, status), links in LINKS.items():
         doc["paths"][path]["post"]["responses"][status]["links"] = links
+    add_examples(doc)
     doc["components"]["schemas"] = dict(sorted(components.items()))
     return doc
 

@@ -1,7 +1,8 @@
 """Schemathesis over every operation of the contract, in-process, with all default checks:
 examples, coverage, fuzzing and the stateful phase that follows the contract's links
 (create a game -> legal actions -> apply -> legal actions -> apply ...); once with sealing off
-and once with it on (the stateful phase then plays sealed states)."""
+and once with it on (the stateful phase then plays sealed states). The hooks of st_hooks put
+real states and actions, mutated, in the generated requests (issue 24)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from schemathesis.config import SchemathesisConfig
 from service.api.app import create_app
 from service.seal import new_key
 from service.settings import Settings
+from tests.api import st_hooks  # noqa: F401  (registers the hooks)
 
 CONFIG = SchemathesisConfig.from_path(Path(__file__).with_name("schemathesis.toml"))
 app = create_app(Settings(cache_entries=256))

@@ -1,0 +1,183 @@
+"""The contract's examples: real requests and the referee's own answers to them (issue 24).
+
+Every operation's request body and answers carry examples a client can start from, and that
+Schemathesis' examples phase sends: a new game of three modules, a mid-game state with its legal
+actions, an action validated, applied and refused, a scoring position given by counts (a tally)
+and a score sheet, a view, a picture, a sealed game. Each answer is what the referee's handlers
+answer to that request, so the examples cannot drift from the engine: the contract is generated
+with them (`python -m service.api.openapi`) and the drift test compares the bytes.
+
+The states come from seeded games played with the engine's own random actions, so the examples
+are the same every time; the sealed game is sealed under a fixed example key with fixed game ids
+(no server uses that key: a state sealed under it is refused `bad-seal` everywhere else).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any
+
+import msgspec
+
+from service.cache import Cache
+from service.engine import Generator, apply, legal_actions, new_game, random_action
+from service.engine.rules import modules_of_ids
+from service.engine.scoring import Position, position_of, tally_of
+from service.seal import GAME_ID_BYTES, Sealing, parse_keys
+from service.settings import Settings
+
+from . import handlers, render
+from .bodies import Health, Readiness
+
+PLAYERS = ("Ana", "Ben", "Cyd")
+MODULES = ("zoo", "treasure", "vendors")
+SEED = 2026
+MID_GAME = 30  # random actions from the setup to the example's mid-game state
+# A sealing key for the examples only (published here, so it seals nothing anyone trusts).
+EXAMPLE_KEY = "example:" + "A" * 86
+
+# An example: OpenAPI's Example Object, {"summary", "value"}.
+Example = dict[str, Any]
+# path -> "request" -> name -> example, and path -> status -> name -> example.
+Examples = dict[str, dict[str, dict[str, Example]]]
+
+
+def _json(value: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def _answer(command: str, body: Any, sealing: Sealing = handlers.UNSEALED) -> tuple[str, Any]:
+    """The status and the JSON answer of the handler `command` to the body (as builtins)."""
+    raw = msgspec.json.encode(body)
+    try:
+        status = "201" if command == "games" else "200"
+        return status, _json(handlers.handle(command, raw, sealing))
+    except handlers.RequestError as e:
+        return str(e.status), _json(e.body())
+
+
+def _example(summary: str, value: Any) -> Example:
+    return {"summary": summary, "value": value}
+
+
+def _mid_game() -> tuple[Any, Any]:
+    """The example game's setup state and a state some rounds of turns later."""
+    setup = new_game(PLAYERS, MODULES, seed=SEED).state
+    state = setup
+    rng = Generator(SEED)
+    for _ in range(MID_GAME):
+        action = random_action(state, rng)
+        assert action is not None
+        state = apply(state, action).state
+    return setup, state
+
+
+def _played(players: tuple[str, ...], modules: tuple[str, ...], seed: int) -> tuple[Position, list[Any]]:
+    """A random game played to its end: its final position (points before round 3 left to the
+    sheet) and the breakdowns of the rounds it held."""
+    state = new_game(players, modules, seed=seed).state
+    rng = Generator(seed)
+    held: list[Any] = []
+    while True:
+        outcome = apply(state, random_action(state, rng))  # type: ignore[arg-type]
+        held += outcome.scoring
+        state = outcome.state
+        if outcome.game_over:
+            final = position_of(state, 3)
+            players = tuple(msgspec.structs.replace(p, score=0) for p in final.players)
+            return msgspec.structs.replace(final, players=players), held
+
+
+def _tallied(position: Position) -> dict[str, Any]:
+    """The position with every player given by counts, as a table's scorer writes them."""
+    modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
+    players = [{"name": p.name, "score": p.score, "tally": _json(tally_of(p, modules))}
+               for p in position.players]
+    return {"modules": list(position.modules), "round": position.round, "players": players}
+
+
+def _sealing() -> Sealing:
+    ids = itertools.count(1)
+    return Sealing(parse_keys(EXAMPLE_KEY), game_ids=lambda: next(ids).to_bytes(GAME_ID_BYTES, "big"))
+
+
+@functools.cache
+def collect() -> Examples:
+    """Every operation's examples, by path."""
+    out: Examples = {}
+
+    def add(path: str, part: str, name: str, summary: str, value: Any) -> None:
+        out.setdefault(path, {}).setdefault(part, {})[name] = _example(summary, value)
+
+    def ask(path: str, command: str, name: str, summary: str, body: Any, answer_summary: str) -> Any:
+        add(path, "request", name, summary, body)
+        status, answer = _answer(command, body)
+        add(path, status, name, answer_summary, answer)
+        return answer
+
+    new = {"players": list(PLAYERS), "modules": list(MODULES), "seed": SEED}
+    ask("/v1/games", "games", "threeModules", "Three players with the zoo, the treasure chamber and "
+        "the vendors", new, "The state after the setup of every part")
+    ask("/v1/games", "games", "sameName", "Two seats of one name", {"players": ["Ana", "Ana"]},
+        "Refused: the players cannot make a game")
+    status, sealed = _answer("games", new, _sealing())
+    add("/v1/games", status, "sealed", "With sealing on (SEAL_KEYS): the public part, the seal "
+        "and a seat token per seat", sealed)
+
+    _, mid = _mid_game()
+    state = _json(mid)
+    listed, _ = legal_actions(mid, 5)
+    actions = [_json(a) for a in listed]
+    ask("/v1/legal-actions", "legal-actions", "midGame", "A mid-game state, at most 5 actions",
+        {"state": state, "limit": 5}, "The first 5 legal actions, in their stable order")
+    action = actions[0]
+    other = next(n for n in PLAYERS if n != action["player"])
+    out_of_turn = {**action, "player": other}
+    ask("/v1/validate", "validate", "legal", "A listed action", {"state": state, "action": action},
+        "Legal")
+    ask("/v1/validate", "validate", "outOfTurn", "The same action by a player who may not act now",
+        {"state": state, "action": out_of_turn}, "Illegal, with the rule that forbids it")
+    ask("/v1/apply", "apply", "legal", "A listed action", {"state": state, "action": action},
+        "The state after it, its events and any scoring round it triggered")
+    ask("/v1/apply", "apply", "outOfTurn", "An action by a player who may not act now",
+        {"state": state, "action": out_of_turn}, "Refused: the violations, each with its rule id")
+    ask("/v1/view", "view", "player", "What Ben may see", {"state": state, "player": "Ben"},
+        "The state with the others' hands, the deck's and bag's order and the generator hidden")
+    ask("/v1/echo", "validate", "move", "A state and an action", {"state": state, "action": action},
+        "")  # the request only; echo answers its body below
+    out["/v1/echo"].pop("200", None)
+    add("/v1/echo", "200", "move", "The body decoded and encoded again", {"state": state, "action": action})
+
+    ask("/v1/score", "score", "stateRound", "A game state, scored as if round 1 were held now",
+        {"state": state, "round": 1}, "Round 1's breakdown")
+    ask("/v1/score", "score", "tally", "A real table, each player given by what was counted",
+        _tallied(position_of(mid, 1)), "Round 1's breakdown from the counts")
+    final, held = _played(PLAYERS[:2], (), SEED)
+    sheet = {**_json(final), "previous": _json(held[:2])}
+    ask("/v1/score", "score", "sheet", "Round 3 with rounds 1 and 2 as /v1/score answered them: a "
+        "score sheet", sheet, "Round 3's breakdown; the ranking holds the running totals (final)")
+    counted = _tallied(position_of(mid, 1))
+    counted["players"][0]["tally"]["buildings"]["pavilion"] = 99
+    # An answer only: the request breaks the contract's bound (the examples sent are valid).
+    status, refused = _answer("score", counted)
+    add("/v1/score", status, "countOverTheBox", "More pavilions than the box holds: refused by the "
+        "contract's bound, naming the field", refused)
+    counted = _tallied(position_of(mid, 1))
+    counted["players"][0]["tally"]["wall"] = 24
+    ask("/v1/score", "score", "wallTooLong", "A wall longer than the player's tiles could make",
+        counted, "Refused, naming the count and its limit")
+
+    add("/v1/render", "request", "sheet", "A score sheet drawn small enough for a phone",
+        {**sheet, "draw": "sheet"})
+    add("/v1/render", "200", "sheet", "The SVG picture",
+        render.render(render.decode(msgspec.json.encode({**sheet, "draw": "sheet"}))))
+    add("/v1/render", "request", "player", "What Ben may see of a state", {"state": state, "player": "Ben"})
+
+    add("/v1/modules", "200", "all", "Every module", _json(handlers.modules()))
+    add("/healthz", "200", "ok", "Serving", _json(Health(status="ok")))
+    add("/readyz", "200", "memoryOnly", "Ready without Redis",
+        _json(Readiness(status="ready", cache="memory", redis="off")))
+    add("/v1/cache/stats", "200", "fresh", "A process that has answered nothing yet",
+        _json(Cache.from_settings(Settings()).stats()))
+    return out
