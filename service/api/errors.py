@@ -65,7 +65,7 @@ def on_engine_refusal(_: Request[Any, Any, Any], exc: Exception) -> Response[byt
     """An engine refusal that reached the edge without a handler mapping it (belt and braces)."""
     violations = tuple(getattr(exc, "violations", ()))
     code = "illegal-action" if isinstance(exc, engine.IllegalAction) else (
-        "bad-game-request" if isinstance(exc, engine.GameRequestError) else "inconsistent-state")
+        "bad-game-request" if isinstance(exc, engine.GameRequestError) else engine.INCONSISTENT)
     return error_response(422, ErrorBody(error=code, message=str(exc), violations=violations))
 
 

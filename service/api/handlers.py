@@ -83,7 +83,7 @@ def _unchecked(what: str, error: Exception) -> list[engine.Violation]:
     """The consistency check itself failed on a client's input: an engine bug, logged with its
     traceback; the input is refused as one the referee cannot vouch for (never a 5xx)."""
     log.error("the engine's check of a %s failed (engine bug)", what, exc_info=error)
-    return [engine.Violation("inconsistent-state", f"the {what} could not be checked "
+    return [engine.Violation(engine.INCONSISTENT, f"the {what} could not be checked "
                                                    f"({type(error).__name__}: {error})")]
 
 
@@ -203,7 +203,7 @@ def opened(state: engine.GameState, sealing: Sealing = UNSEALED) -> Opened:
     except Exception as e:
         problems = _unchecked("state", e)
     if problems:
-        raise _refused("inconsistent-state", "the state cannot occur in a game", problems)
+        raise _refused(engine.INCONSISTENT, "the state cannot occur in a game", problems)
     KNOWN.add(found.digest)
     return found
 
@@ -342,7 +342,7 @@ def score(body: ScoreQuery, sealing: Sealing = UNSEALED, access: Access = BACKEN
         try:
             return engine.score_state(state, body.round)  # type: ignore[return-value]
         except engine.InconsistentState as e:  # a round already held (base.score.rounds)
-            raise _refused("inconsistent-state", "the round cannot be scored from this state",
+            raise _refused(engine.INCONSISTENT, "the round cannot be scored from this state",
                            e.violations) from None
         except engine.PositionTooComplex as e:
             raise _too_complex(e) from None
@@ -353,11 +353,11 @@ def score(body: ScoreQuery, sealing: Sealing = UNSEALED, access: Access = BACKEN
     except Exception as e:
         problems = _unchecked("position", e)
     if problems:
-        raise _refused("inconsistent-state", "the position cannot occur", problems)
+        raise _refused(engine.INCONSISTENT, "the position cannot occur", problems)
     try:
         return score_sheet(body, body.previous)  # type: ignore[return-value]  # the engine's: same fields
     except engine.InconsistentState as e:
-        raise _refused("inconsistent-state", "the score sheet is not this table's", e.violations) from None
+        raise _refused(engine.INCONSISTENT, "the score sheet is not this table's", e.violations) from None
     except engine.PositionTooComplex as e:
         raise _too_complex(e) from None
 

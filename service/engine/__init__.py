@@ -32,10 +32,11 @@ from .grid import PositionTooComplex
 from .rng import Generator
 from .scoring import Breakdown, Position
 from .state import GameState
-from .violations import IllegalAction, InconsistentState, Violation
+from .violations import INCONSISTENT, IllegalAction, InconsistentState, Violation
 
 __all__ = [
     "EDITION",
+    "INCONSISTENT",
     "Action",
     "Actor",
     "Breakdown",

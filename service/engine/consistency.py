@@ -12,9 +12,8 @@ from .catalogue import CATALOGUE, FOUNTAIN
 from .rules import Module, Place, modules_of, registered
 from .state import MARKET_TOKENS, MODULE_PARTS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
 from .tally_checks import leftovers_over, most_leftovers
-from .violations import Violation
+from .violations import INCONSISTENT, Violation
 
-INCONSISTENT = "inconsistent-state"
 LEFTOVERS = "base.end.leftovers"
 _KNOWN_LIMIT = 12  # list at most this many places per problem, so messages stay readable
 

@@ -39,7 +39,7 @@ from .rules import (
 from .scoring import Breakdown, Position, position_of, score_position
 from .state import Dirk, GameState, Player, Turn
 from .tally_checks import dirk_least, position_leftovers, tally_problems
-from .violations import IllegalAction, InconsistentState, Violation
+from .violations import INCONSISTENT, IllegalAction, InconsistentState, Violation
 
 register_all()
 
@@ -437,4 +437,3 @@ def _leftovers(position: Position, modules: tuple[Module, ...]) -> list[Violatio
     return position_leftovers(position, modules) + play_leftover_tokens(tiles, modules)
 
 
-INCONSISTENT = "inconsistent-state"

@@ -24,7 +24,7 @@ from .events import Event
 from .rng import Generator
 from .state import GameState
 from .tally import Tally
-from .violations import Violation
+from .violations import INCONSISTENT, Violation
 
 if TYPE_CHECKING:
     from .scoring import Breakdown, Line, Position, PositionPlayer
@@ -63,7 +63,7 @@ class Place(NamedTuple):
     ids: tuple[str, ...]
     holds: Container[str]
     why: str
-    rule: str = "inconsistent-state"
+    rule: str = INCONSISTENT
 
 
 PlacesFn = Callable[[GameState], Iterable[Place]]

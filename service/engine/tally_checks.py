@@ -22,9 +22,8 @@ from .records import counts_of, per_type
 from .rules import Module, registered
 from .scoring import Position, PositionPlayer, building_type, tallies_of, tally_of
 from .tally import Tally
-from .violations import Violation
+from .violations import INCONSISTENT, Violation
 
-INCONSISTENT = "inconsistent-state"
 LEFTOVERS = "base.end.leftovers"
 LAST_ROUND = 3  # base.end.final-scoring: held once the leftover tiles are placed
 

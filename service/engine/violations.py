@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
+# The rule id (and error code) of a well-formed state or position that cannot occur in a game
+# (API.md): defined here once, for the engine's checks and the HTTP layer's refusals.
+INCONSISTENT = "inconsistent-state"
+
 
 class Violation(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     rule: str

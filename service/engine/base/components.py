@@ -13,10 +13,8 @@ from ..grid import check_layout
 from ..names import clash, stored_problem, table_problems
 from ..rules import Place, pending_decision, plan_of, registered
 from ..state import GameState
-from ..violations import Violation
+from ..violations import INCONSISTENT, Violation
 from .turn import short_display
-
-INCONSISTENT = "inconsistent-state"
 
 
 def expected(state: GameState) -> Iterator[str]:
