@@ -4,7 +4,7 @@
 #   docker build -t alhambra-referee .
 #   docker run --rm -p 8000:8000 -e WORKERS=2 alhambra-referee
 #
-# Every setting of README.md ("Settings") is an environment variable; a wrong value stops the
+# Every setting of docs/operations/settings.md is an environment variable; a wrong value stops the
 # container at start with a message naming it. `referee serve` starts WORKERS uvicorn processes
 # and shuts down gracefully on SIGTERM (in-flight requests finish, SHUTDOWN_TIMEOUT_SECONDS at most).
 

@@ -16,7 +16,7 @@ Driven by `wrk` (install: `apt-get install wrk`), a small C load generator with 
 so that the generator does not compete with the one server worker as a Python one would. The
 runs are interleaved in `--rounds` rounds and each figure is the median over the rounds, so a
 burst of load from elsewhere on a shared machine moves one round, not one endpoint. Five rounds
-by default: on the 2-core VM of the README the CPU has slow phases of several seconds (the
+by default: on the 2-core VM of docs/performance.md the CPU has slow phases of several seconds (the
 requests per CPU-second of one run fell by 15 % against the others), and one of three rounds
 falling into one could move a median; two of five cannot.
 

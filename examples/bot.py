@@ -9,7 +9,7 @@ The choice prefers what ends a game sooner: buying a building, placing it, letti
 `--seed`). Such a game of 3 players with zoo, walls and treasure takes about 300 actions. A
 uniform random choice among the legal actions takes far longer: it redesigns, moves animals
 (each move discards a card) and buys treasure over and over, and did not finish a game within
-20000 actions (see the README's "Bots" note).
+20000 actions (see docs/clients/python.md, "Bots").
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 the master of a Sentinel service. The cache tier and the one-future records call `connect`; the
 settings call `check_url`, so a URL that could not make a client stops the start.
 
-The URL forms (README.md, "Settings"):
+The URL forms (docs/operations/settings.md):
 
 - `redis://[user:password@]host[:port][/db][?option=value...]`, `rediss://...` (TLS) and
   `unix://[user:password@]/path[?db=n]`: one server, read by redis-py's own `from_url`.

@@ -110,3 +110,60 @@ def test_the_link_check_finds_a_link_that_leaves_the_repository(tmp_path: Path) 
 def test_the_readme_links_the_rulebook_and_the_api_outline_in_the_repository() -> None:
     targets = links((ROOT / "README.md").read_text("utf-8"))
     assert "seeds/RULES.md" in targets and "docs/API.md" in targets
+
+
+# --- the docs site (mkdocs.yml) and the README's size -------------------------------------------
+
+README_MAX_LINES = 200
+
+
+def test_the_readme_is_at_most_200_lines() -> None:
+    """A newcomer reads what it is, the two commands, one session, the endpoints, the errors and
+    the links; the rest is the docs site (issue 25)."""
+    lines = (ROOT / "README.md").read_text("utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines: move a section to docs/"
+
+
+def nav_pages(nav: object) -> list[str]:
+    """The pages named in an mkdocs `nav` (its entries: a page, {title: page} or {title: [...]})."""
+    if isinstance(nav, str):
+        return [] if re.match(r"^[a-z][a-z0-9+.-]*:", nav, re.I) else [nav]
+    if isinstance(nav, list):
+        return [page for entry in nav for page in nav_pages(entry)]
+    if isinstance(nav, dict):
+        return [page for value in nav.values() for page in nav_pages(value)]
+    raise AssertionError(f"not a nav entry: {nav!r}")
+
+
+def unlisted_and_missing(docs: Path, config: dict[str, object]) -> tuple[list[str], list[str]]:
+    """The Markdown pages of `docs` the nav of `config` leaves out, and the pages it names that
+    do not exist."""
+    pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
+    named = nav_pages(config.get("nav", []))
+    return [p for p in pages if p not in named], [p for p in named if not (docs / p).is_file()]
+
+
+def site_config() -> dict[str, object]:
+    yaml = pytest.importorskip("yaml")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text("utf-8"))
+    assert isinstance(config, dict)
+    return config
+
+
+def test_every_page_under_docs_is_in_the_nav_of_mkdocs_yml() -> None:
+    config = site_config()
+    assert config.get("docs_dir", "docs") == "docs" and config.get("theme", {})["name"] == "material"
+    docs = [p for p in markdown_files() if p.relative_to(ROOT).parts[0] == "docs"]
+    assert docs, "no page under docs/"
+    unlisted, missing = unlisted_and_missing(ROOT / "docs", config)
+    assert not unlisted, f"pages under docs/ missing from mkdocs.yml's nav: {unlisted}"
+    assert not missing, f"mkdocs.yml's nav names pages that do not exist: {missing}"
+
+
+def test_the_nav_check_finds_an_orphaned_page_and_a_missing_one(tmp_path: Path) -> None:
+    (tmp_path / "guide").mkdir()
+    for page in ("index.md", "guide/one.md", "guide/orphan.md"):
+        (tmp_path / page).write_text("# a page\n")
+    config = {"nav": [{"Home": "index.md"}, {"Guide": [{"One": "guide/one.md"}, "guide/gone.md",
+                                                       {"Out": "https://example.org/"}]}]}
+    assert unlisted_and_missing(tmp_path, config) == (["guide/orphan.md"], ["guide/gone.md"])

@@ -5,7 +5,7 @@ carries the edition of the rules it was made under (`GameState.edition`, set by 
 Whatever changes the shape or meaning of a state bumps `EDITION` and adds an `Edition` here
 naming the rule ids that changed and what else changed in how states are written.
 
-The policy (README, "Editions of the rules"): a state of an older edition plays on when nothing
+The policy (docs/editions.md): a state of an older edition plays on when nothing
 that changed since concerns it (no changed rule applies to its game, states are written as they
 were) and is handed back as a state of the current edition; else it is refused as outdated
 (422 `outdated-state`), naming its edition, the current one and what changed since for its

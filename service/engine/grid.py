@@ -354,7 +354,7 @@ def _checked(found: tuple[int, int]) -> tuple[int, int]:
 
 # The search's bound, in steps (one step: one corner reached with one set of used walls, about
 # 1 us). The walls of every Alhambra a game can produce take far fewer (bench/wall_search.py
-# searches for the worst: README, "Bounded work"); past it a request is refused 422
+# searches for the worst: docs/hostile-input.md, "The longest wall"); past it a request is refused 422
 # `position-too-complex` (a position with `check_layout: false` can be any drawing). A scoring
 # makes at most one search per player and one more per strength die's owner (power), so a
 # request's searches together stay within about 11 of these, some 45 ms of CPU.

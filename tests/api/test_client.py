@@ -148,12 +148,13 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
 
 
 def test_the_readme_game_loop_plays_a_game_to_its_end(url: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's Python example, as printed there, against a live referee."""
+    """The Python quickstart's example (docs/clients/python.md, once the README's), as printed
+    there, against a live referee."""
     import re
 
-    readme = (ROOT / "README.md").read_text("utf-8")
-    (code,) = [block for block in re.findall(r"```python\n(.*?)```", readme, re.S) if "Referee(" in block]
+    page = (ROOT / "docs" / "clients" / "python.md").read_text("utf-8")
+    (code,) = [block for block in re.findall(r"```python\n(.*?)```", page, re.S) if "Referee(" in block]
     assert len(code.strip().splitlines()) <= 13
-    exec(compile(code.replace("http://localhost:8000", url), "README.md", "exec"), {})
+    exec(compile(code.replace("http://localhost:8000", url), "docs/clients/python.md", "exec"), {})
     printed = capsys.readouterr().out
     assert printed.count("RankEntry(") == 3, printed

@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def readme_evening() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The three rounds' bodies of the README's evening and the final ranking it shows."""
-    text = (ROOT / "README.md").read_text("utf-8")
+    """The three rounds' bodies of the README's evening (now in docs/scoring.md) and the final
+    ranking it shows."""
+    text = (ROOT / "docs" / "scoring.md").read_text("utf-8")
     bodies = {int(n): json.loads(body) for n, body in
               re.findall(r"cat > round(\d)\.json <<'EOF'\n(.*?)\nEOF", text, re.S)}
     ranking = re.search(r"jq -c \.ranking r3\.json\n# (\[.*\])\n", text)

@@ -13,7 +13,7 @@ How the abilities are used:
   (`exchange-money`) and builder (`builder-redesign`) are actions of their own that do not use
   up the turn's action (kind "free").
 
-Decisions where RULES.md is silent:
+Decisions where RULES.md is silent (gathered in docs/decisions.md, "Travelling Craftsmen"):
 - A second use in the same turn (of any craftsman, also the same one) is refused citing
   craftsmen.use-one; an action naming two abilities too.
 - The abilities work during the holder's whole turn while it is played (not while leftover

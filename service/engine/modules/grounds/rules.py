@@ -3,7 +3,7 @@ chooses a building under construction from the column of the site's number, and 
 tile of that building's type with the site's walls. A site that reaches Dirk takes the top
 building of its column.
 
-Where the rulebook is silent (see modules/README.md, "New Building Grounds"):
+Where the rulebook is silent (gathered in docs/decisions.md, "New Building Grounds"):
 - the top of a column is its first element (the building next to the number tile);
 - a bought site's building is chosen before anything else happens (a pending decision of the
   buyer, so before an exact payment's extra action and before a gift to Dirk, which then takes
