@@ -284,6 +284,24 @@ def test_base_score_ties_allows_shared_places_in_the_ranking() -> None:
     )
 
 
+@pytest.mark.rule("base.end.final-scoring")
+@pytest.mark.parametrize(("scores", "places"), [
+    ([10, 10, 10, 3], [1, 1, 1, 4]),
+    ([12, 10, 10, 10], [1, 2, 2, 2]),
+    ([7, 7, 7, 7], [1, 1, 1, 1]),
+    ([9, 5, 5, 5, 5, 2], [1, 2, 2, 2, 2, 6]),
+])
+def test_base_end_final_scoring_ranks_three_or_more_tied_players_on_one_place(
+        scores: list[int], places: list[int]) -> None:
+    """RULES.md base.end.final-scoring: "the state reports the ranking, ties included": every
+    tied player shares the place of the first of them, the next takes the place after all of
+    them (issue 30: with `place = pos` for a tie, 10/10/10/3 ranked 1, 1, 2, 4)."""
+    names = ["Ana", "Ben", "Cyd", "Dov", "Eli", "Fay"][: len(scores)]
+    ranking = rank(zip(names, scores, strict=True))
+    assert [e.place for e in ranking] == places
+    assert [e.score for e in ranking] == sorted(scores, reverse=True)
+
+
 # --- base.score.wall ------------------------------------------------------------------------
 
 

@@ -152,3 +152,26 @@ def test_every_alhambra_of_random_games_is_measured_exactly_far_within_the_bound
                 if len(edges) <= 40:
                     assert length == _exhaustive(edges)[0]
     assert worst * 10 < grid.WALL_SEARCH_STEPS
+
+
+def _comb(k: int) -> list[Edge]:
+    """A straight run of k sides with a tooth of one side at each of its k - 1 inner corners:
+    2k odd corners (past the exact pairing's 10), every chain one side long."""
+    spine = [((x, 0), (x + 1, 0)) for x in range(k)]
+    teeth = [((x, 0), (x, 1)) for x in range(1, k)]
+    return spine + teeth
+
+
+@pytest.mark.rule("base.score.wall")
+@pytest.mark.parametrize("k", [6, 7, 8])
+def test_the_bound_past_ten_odd_corners_is_tight_on_a_comb(k: int) -> None:
+    """RULES.md base.score.wall: "a continuous wall is a sequence of distinct outer wall sides".
+    On a comb the longest such sequence is the k sides of the run (a tooth is a dead end: a
+    trail takes at most the one it ends in, for one of the run's sides): the bound for more
+    than 10 odd corners, 2k - 1 sides less half the lightest chains of all odd corners but two,
+    is exactly k, so a bound one too low (issue 30: `+ 1` made `+ 2`) scores k - 1."""
+    edges = _comb(k)
+    chains = grid._chains(grid._adjacency(edges), {c for e in edges for c in e})
+    assert sum(1 for ways in chains.at.values() if len(ways) % 2) == 2 * k > grid._PAIRED
+    assert grid._upper_bound(chains, len(edges)).length == k
+    assert longest_trail(edges) == _exhaustive(edges)[0] == k

@@ -706,6 +706,17 @@ def test_payments_list_each_payment_without_a_superfluous_card_once() -> None:
         assert sum(values) >= 8 > sum(values) - values[0]
 
 
+@pytest.mark.rule("treasure.action")
+def test_treasure_action_lists_no_payment_that_reaches_8_without_its_smallest_card() -> None:
+    """seed 004.8: "a player must pay at least 8 units"; treasure.action: "pay money worth at
+    least 8". Yellow 1, blue 3 and green 5 make 9, but 8 without the yellow 1: only blue 3 and
+    green 5 are listed (issue 30: `total - smallest < price` made `<=` listed the three)."""
+    hand = ("yellow-1-a", "blue-3-a", "green-5-a")
+    assert list(payments(hand)) == [("blue-3-a", "green-5-a")]
+    exact = ("yellow-1-a", "blue-3-a", "green-4-a")  # 8: every card needed
+    assert list(payments(exact)) == [exact]
+
+
 def test_legal_treasure_purchases_are_all_valid() -> None:
     from service.engine import legal_actions
 
