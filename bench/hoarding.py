@@ -1,4 +1,4 @@
-"""Many complete games with a hoarding player (issue 22; tests/engine/hoarding.py): every module
+"""Many complete games with a hoarding player (issue 22; tests/support/hoarding.py): every module
 alone and all eleven together, 2 to 6 players (Dirk with 2), one seat piling up one hoard per
 game (its module's, and the base game's hand, reserve and longest wall, in turn) while the others
 play at random. Every state handed out is decoded under the contract and checked for
@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from tests.engine.hoarding import CONFIGS, FIGURES, FINAL_FIGURES, Failure, Record, focuses, label, play
+from tests.support.hoarding import CONFIGS, FIGURES, FINAL_FIGURES, Failure, Record, focuses, label, play
 
 
 def jobs(games: int, seed: int) -> list[tuple[tuple[str, ...], int, int, str]]:

@@ -2,7 +2,7 @@
 consistency check and the component totals after every step (issue 12: the rule fixes must keep
 every game a game).
 
-Uses the suite's own player (`tests/engine/play.play_random_game`, which also validates every
+Uses the suite's own player (`tests/support/play.play_random_game`, which also validates every
 random action before applying it), so this is the suite's check, only on more games than the
 suite can afford. Prints, per configuration, the games, the actions, the time and any failure;
 exits 1 on a failure.
@@ -27,7 +27,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from service.engine.rules import registered
-from tests.engine.play import play_random_game
+from tests.support.play import play_random_game
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 CONFIGS = [*((m,) for m in MODULES), MODULES]

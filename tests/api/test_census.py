@@ -17,7 +17,7 @@ from litestar.testing import TestClient
 
 from service.engine.census import CENSUS, Census
 from service.engine.state import GameState
-from tests.engine.play import play_random_game
+from tests.support.play import play_random_game
 
 CONTRACT = json.loads((Path(__file__).parents[2] / "openapi" / "openapi.json").read_text("utf-8"))
 SCHEMAS = CONTRACT["components"]["schemas"]

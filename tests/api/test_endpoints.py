@@ -10,7 +10,7 @@ from litestar.testing import TestClient
 
 from service.api.app import create_app
 from service.settings import Settings
-from tests.engine.play import play_until
+from tests.support.play import play_until
 
 
 def _first_action(client: TestClient, state: Any) -> dict:

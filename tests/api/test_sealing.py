@@ -244,8 +244,8 @@ def test_a_seals_length_tells_nothing_of_the_hidden_parts() -> None:
     disc's four positions."""
     from service.engine import apply as engine_apply
     from service.engine import new_game
-    from tests.engine.hidden import all_of
-    from tests.engine.play import after_steps
+    from tests.support.hidden import all_of
+    from tests.support.play import after_steps
 
     sealing = Sealing(parse_keys(NEW))
     lengths = set()
@@ -288,7 +288,7 @@ def test_every_state_of_a_long_game_seals_to_the_documented_length() -> None:
     """Every state of a complete game of 6 players with every module and 64-character ASCII
     names seals to the length the README gives: 38,592 characters after `v4.<key id>.` (the
     game's bucket, service/bucket.py: 28,928 bytes)."""
-    import tests.engine.play as play
+    import tests.support.play as play
     from service.engine.rules import registered
 
     modules = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
@@ -365,10 +365,10 @@ def test_every_seal_of_a_game_has_one_length_whatever_its_hidden_parts(game: int
     """Issue 23 item 2: six names of 64 supplementary-plane characters pushed the deflated state
     past the 4 KiB bucket by the deck's order alone (seals of 5,483 and 10,944 characters). Over
     random games (2 to 6 players, every module, some alone or in any mix) with the widest names,
-    every state along the game, its hidden parts dealt anew (tests/engine/hidden.py) and its deck
+    every state along the game, its hidden parts dealt anew (tests/support/hidden.py) and its deck
     shuffled, seals to one length: the game's, fixed at setup."""
     from service.engine import Generator, apply, new_game, random_action
-    from tests.engine.hidden import all_of
+    from tests.support.hidden import all_of
 
     rnd = random.Random(2300 + game)
     players = 6 if game == 0 else rnd.randint(2, 6)

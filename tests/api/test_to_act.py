@@ -11,7 +11,7 @@ from service.api.app import create_app
 from service.engine import to_act
 from service.seal import new_key
 from service.settings import Settings
-from tests.engine.play import play_until
+from tests.support.play import play_until
 
 
 def test_create_says_who_must_act_first_even_when_it_is_not_turn_player(client: TestClient) -> None:

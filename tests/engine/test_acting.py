@@ -22,7 +22,7 @@ from service.engine import (
 )
 from service.engine.rules import registered
 from service.engine.view import view
-from tests.engine.play import NAMES, play_until
+from tests.support.play import NAMES, play_until
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 

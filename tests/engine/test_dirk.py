@@ -14,7 +14,7 @@ from service.engine.modules.dirk import DirkReceivedTiles, GiveToDirk
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import Dirk, GameState, Tile
 from service.engine.tally import Tally
-from tests.engine.helpers import alhambra, allowed, arrange, game, play, refused
+from tests.support.helpers import alhambra, allowed, arrange, game, play, refused
 
 SIX = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW", "tower-7-NEW")
 # Dirk's tiles after round 1 (dirk.setup, dirk.refills: 6 and 6 more).

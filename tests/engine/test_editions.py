@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from service.engine import EDITION, OutdatedState, check_edition, new_game
 from service.engine.editions import EDITIONS, outdated
 from service.engine.state import GameState
-from tests.engine.play import NAMES
+from tests.support.play import NAMES
 
 RULES = Path(__file__).resolve().parents[2] / "seeds" / "RULES.md"
 

@@ -13,7 +13,7 @@ from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, 
 from service.engine.events import GameEnded, LeftoverAwarded, LeftoverRemoved, MarketRefilled
 from service.engine.scoring import MajorityLine, WallLine
 from service.engine.state import GameState, RankEntry
-from tests.engine.helpers import arrange, game, play, refused
+from tests.support.helpers import arrange, game, play, refused
 
 MARKET = {
     "yellow": "pavilion-8-open",

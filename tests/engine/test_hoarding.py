@@ -1,5 +1,5 @@
 """A hoarding player (issue 22): complete games of every module alone and all eleven together
-where one seat piles things up (tests/engine/hoarding.py says how), every state handed out
+where one seat piles things up (tests/support/hoarding.py says how), every state handed out
 decoded under the contract and checked for consistency, every scored position sent to /v1/score
 as tiles, as tallies and as a score sheet. What can occur must be accepted: a legal game never
 hands out a state the next request refuses (400 or 422), and /v1/score scores a real table as
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.hoarding import CONFIGS, Failure, Record, focuses, label, play
+from tests.support.hoarding import CONFIGS, Failure, Record, focuses, label, play
 
 GAMES = [
     *((config, 2 + i % 5, i, focuses(config)[0]) for i, config in enumerate(CONFIGS)),

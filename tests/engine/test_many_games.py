@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.play import play_random_game
+from tests.support.play import play_random_game
 
 GAMES = 1000
 

@@ -4,7 +4,7 @@ games of every module alone and all together, for every seat:
 - a refusal's messages, for any action that seat might send (the acting players' options and
   actions of other moments of the game, all sent as that seat's), depend only on what the seat
   may see: they are the same when everything the seat may not see is changed
-  (`tests/engine/hidden.py`'s perturbations), and name no secret of the seat's that the action
+  (`tests/support/hidden.py`'s perturbations), and name no secret of the seat's that the action
   itself does not name;
 - the events of an action it applies name no secret of its own, before or after the action,
   that its views do not show;
@@ -33,8 +33,8 @@ from service.engine.catalogue import CATALOGUE
 from service.engine.modules.craftsmen.rules import DATA as CRAFTSMEN_DATA
 from service.engine.rules import registered
 from service.engine.view import view
-from tests.engine.hidden import all_of, secrets, strings_of
 from tests.engine.test_view import sample_states
+from tests.support.hidden import all_of, secrets, strings_of
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 CONFIGS = [*((m,) for m in MODULES), ()]
@@ -141,7 +141,7 @@ def test_messages_and_events_with_every_module_name_only_what_the_seat_sees(
 def test_a_pending_wisdom_draw_is_named_to_no_other_player() -> None:
     """The review's leak: while Ben keeps one of the cards his wisdom power drew, Ana's action
     was refused naming them."""
-    from tests.engine.play import play_until
+    from tests.support.play import play_until
 
     state = play_until(("power",), 3, seed=5, wanted=lambda s: bool(
         s.power and s.power.drawn and s.power.using and "wisdom" in s.power.using))

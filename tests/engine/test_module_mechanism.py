@@ -15,7 +15,7 @@ from service.engine.events import Event
 from service.engine.rules import ActionRule, Context, Module, Pending, temporarily_registered
 from service.engine.scoring import Line, Position
 from service.engine.state import GameState
-from tests.engine.play import play_random_game
+from tests.support.play import play_random_game
 
 BOW_STEP = 20  # before the refills (30): the toy's place in the end-of-turn order
 

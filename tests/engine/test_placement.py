@@ -13,7 +13,7 @@ from service.engine.catalogue import CATALOGUE
 from service.engine.grid import check_layout, layout_of
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile, Turn
-from tests.engine.helpers import Spec, alhambra, allowed, arrange, game, refused
+from tests.support.helpers import Spec, alhambra, allowed, arrange, game, refused
 
 
 def holding(tile: str, tiles: Sequence[Spec] = (), reserve: Sequence[str] = ()) -> GameState:

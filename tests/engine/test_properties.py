@@ -20,7 +20,7 @@ from service.engine.actions import (
 )
 from service.engine.catalogue import CATALOGUE, FOUNTAIN
 from service.engine.modules.dirk import GiveToDirk
-from tests.engine.play import NAMES, play_random_game, replay
+from tests.support.play import NAMES, play_random_game, replay
 
 SLOW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**63 - 1)

@@ -21,7 +21,7 @@ from service.engine.scoring import (
     shared_places,
 )
 from service.engine.state import GameState, RankEntry, Tile
-from tests.engine.helpers import Spec, alhambra, arrange, game, play
+from tests.support.helpers import Spec, alhambra, arrange, game, play
 
 TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
 # Every base tile of each type, cheapest first.

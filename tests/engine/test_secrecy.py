@@ -6,7 +6,7 @@ the rules, and so missed the vendors' supply, issue 12 item 10): two states that
 what no player may see, or in what only one seat may see (hands, face-down cards, secret
 choices, piles and bags, the generator), give byte-identical public parts, in random games of
 every module alone and all together. The perturbations are those the view tests use
-(tests/engine/hidden.py), each keeping the state consistent.
+(tests/support/hidden.py), each keeping the state consistent.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from service.engine.rules import registered
 from service.engine.secrecy import conceal
 from service.engine.state import GameState
 from service.seal import Sealing, new_key, parse_keys
-
-from .hidden import PERTURBATIONS, all_of, secrets, strings_of
-from .play import NAMES, after_steps, play_until
+from tests.support.hidden import PERTURBATIONS, all_of, secrets, strings_of
+from tests.support.play import NAMES, after_steps, play_until
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 # Every module alone, all of them together, and the base game alone.

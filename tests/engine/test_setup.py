@@ -12,7 +12,7 @@ from service.engine.events import GameCreated
 from service.engine.rng import Generator
 from service.engine.rules import Context
 from service.engine.state import GameState
-from tests.engine.helpers import NAMES, SCORING_CARDS, arrange, game, money
+from tests.support.helpers import NAMES, SCORING_CARDS, arrange, game, money
 
 
 def _dealt_from(deck_top: tuple[str, ...], players: int = 3) -> tuple[GameState, Context]:

@@ -25,8 +25,8 @@ from service.engine.rules import registered
 from service.engine.scoring import Breakdown, Position, position_of, rank
 from service.engine.sheet import score_sheet, sheet_problems
 from service.engine.tally import Tally
-from tests.engine.positions import NAMES, random_position
 from tests.engine.test_tally import table as tally_table
+from tests.support.positions import NAMES, random_position
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 SCORING = ("power", "staff", "treasure", "vendors", "zoo")  # the modules with a line

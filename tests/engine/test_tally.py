@@ -24,7 +24,7 @@ from service.engine.scoring import Breakdown, Position, PositionPlayer, score_po
 from service.engine.state import PlacedTile, Tile
 from service.engine.tally import Tally
 from service.engine.violations import Violation
-from tests.engine.positions import random_position
+from tests.support.positions import random_position
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 COMBINATIONS = [tuple(m for j, m in enumerate(MODULES) if i >> j & 1) for i in range(2 ** len(MODULES))]
@@ -65,7 +65,7 @@ def test_tally_allows_a_position_of_tallies_only_and_refuses_nothing_counted_fro
     """A real game's state, counted: the engine's own scoring of the state (every module on)."""
     from service.engine import score_state
     from service.engine.scoring import position_of
-    from tests.engine.play import after_steps
+    from tests.support.play import after_steps
 
     state = after_steps(MODULES, 4, 3, 120)
     for round_ in (1, 2, 3):

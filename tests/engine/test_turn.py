@@ -20,7 +20,7 @@ from service.engine.actions import (
 from service.engine.events import DeckReshuffled, ScoringCardDrawn
 from service.engine.scoring import MajorityLine
 from service.engine.state import GameState, Tile, Turn
-from tests.engine.helpers import allowed, arrange, event_types, game, play, refused
+from tests.support.helpers import allowed, arrange, event_types, game, play, refused
 
 DISPLAY = ("blue-9-c", "yellow-1-a", "green-2-a", "orange-3-a")
 

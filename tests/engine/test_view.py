@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from service.engine import GameState, Generator, apply, new_game, random_action
 from service.engine.rules import module, modules_of, registered
 from service.engine.view import BaseView, UnknownViewer, View, view
-from tests.engine.hidden import assert_holds_no_secret, assert_views_unchanged, encoded
-from tests.engine.play import NAMES, play_until
+from tests.support.hidden import assert_holds_no_secret, assert_views_unchanged, encoded
+from tests.support.play import NAMES, play_until
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 # Every module alone and the base game alone (with all of them together in a test of its own).

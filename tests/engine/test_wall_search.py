@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from service.engine import grid
 from service.engine.grid import Edge, PositionTooComplex, layout_of, longest_trail, longest_trails
 from service.engine.scoring import WallLine
-from tests.engine.play import play_random_game
+from tests.support.play import play_random_game
 
 
 def _exhaustive(edges: list[Edge]) -> tuple[int, set[frozenset[int]]]:

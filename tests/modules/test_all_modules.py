@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine.rules import registered
-from tests.engine.play import play_random_game
+from tests.support.play import play_random_game
 
 THIEFS_TURN = ("walls", "thieves", "change", "vendors", "treasure")
 ELEVEN = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))

@@ -16,8 +16,8 @@ from service.engine.modules.vendors.rules import ChooseInhabitants, VisitVendor
 from service.engine.modules.walls.rules import AddWalls
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Turn
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused
-from tests.engine.play import play_random_game
+from tests.support.helpers import NAMES, allowed, arrange, play, refused
+from tests.support.play import play_random_game
 
 FOUR = ("walls", "thieves", "change", "vendors")
 

@@ -20,8 +20,8 @@ from service.engine.modules.treasure.rules import BuyTreasure
 from service.engine.rng import Generator
 from service.engine.rules import Context
 from service.engine.state import GameState
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused
-from tests.engine.play import play_random_game
+from tests.support.helpers import NAMES, allowed, arrange, play, refused
+from tests.support.play import play_random_game
 
 
 def change_game(players: int = 3, seed: int = 1, modules: Sequence[str] = ("change",)) -> GameState:

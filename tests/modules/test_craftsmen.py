@@ -36,9 +36,9 @@ from service.engine.rules import pending_decision
 from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn
 from service.engine.view import view
-from tests.engine.helpers import NAMES, allowed, arrange, event_types, play, refused
-from tests.engine.play import play_random_game
 from tests.modules.test_zoo import zoo_arrange
+from tests.support.helpers import NAMES, allowed, arrange, event_types, play, refused
+from tests.support.play import play_random_game
 
 
 def cgame(players: int = 3, seed: int = 1, modules: tuple[str, ...] = ("craftsmen",)) -> GameState:

@@ -8,7 +8,7 @@ from litestar.testing import TestClient
 
 from service.api.app import create_app
 from service.settings import Settings
-from tests.engine.play import play_random_game
+from tests.support.play import play_random_game
 
 DESIGNERS = ("craftsmen", "zoo", "power", "grounds", "extensions", "staff")
 

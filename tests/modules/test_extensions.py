@@ -23,8 +23,8 @@ from service.engine.catalogue import CATALOGUE
 from service.engine.modules.extensions.rules import AMOUNTS, COLUMNS, BuyExtension, ExtensionBought, payments
 from service.engine.scoring import MajorityLine, Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
-from tests.engine.helpers import play, seated
-from tests.engine.play import play_random_game
+from tests.support.helpers import play, seated
+from tests.support.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
 

@@ -34,7 +34,7 @@ from service.engine.modules.grounds.rules import (
 from service.engine.rules import Context
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, building_type
 from service.engine.state import GameState, PlacedTile, Tile, emptied
-from tests.engine.play import play_random_game
+from tests.support.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
 SEED_COLUMNS = (("seraglio", "garden", "tower"), ("seraglio", "garden", "tower"),

@@ -29,9 +29,9 @@ from service.engine.rules import Context, pending_decision
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused, seated
-from tests.engine.play import play_random_game
 from tests.modules.test_craftsmen import hire
+from tests.support.helpers import NAMES, allowed, arrange, play, refused, seated
+from tests.support.play import play_random_game
 
 WISDOM = "garden-9-E-wisdom"
 ARCHITECTURE = "pavilion-5-NW-architecture"

@@ -27,9 +27,9 @@ from service.engine.rules import pending_decision
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
-from tests.engine.helpers import seated
-from tests.engine.play import play_random_game
 from tests.modules.test_zoo import zoo_arrange
+from tests.support.helpers import seated
+from tests.support.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
 # A street east of the fountain: garden, chambers, arcades, tower, all open (the seed's example).
@@ -396,8 +396,8 @@ def test_staff_marshal_tile_refuses_the_tile_under_the_marshal_to_the_reserve() 
 # With the craftsmen: Ana's builder (face up) and her marshal on the arcades at (1, 0), which
 # carries a servant; a garden on her reserve.
 def with_builder(marshal: tuple[int, int] = (1, 0)) -> GameState:
-    from tests.engine.helpers import arrange
     from tests.modules.test_craftsmen import hire
+    from tests.support.helpers import arrange
 
     state = new_game(NAMES, ["staff", "craftsmen"], seed=1).state
     state = arrange(state, active="Ana", alhambras={"Ana": [PlacedTile(tile="arcades-9-open", x=1, y=0,
@@ -451,8 +451,8 @@ def test_staff_marshal_tile_refuses_a_builder_sending_the_marshals_tile_to_the_r
 # With the craftsmen: Ana's brickmaker (face up), her marshal on the arcades at (1, 0), which
 # carries a servant, and the arcades-10-open she bought, to place (craftsmen.brickmaker).
 def with_brickmaker(marshal: tuple[int, int] = (1, 0)) -> GameState:
-    from tests.engine.helpers import arrange
     from tests.modules.test_craftsmen import PLACING, hire
+    from tests.support.helpers import arrange
 
     state = arrange(with_builder(marshal), held={"Ana": ["arcades-10-open"]}, turn=PLACING, check=False)
     return hire(state, "brickmaker")
@@ -630,8 +630,8 @@ def last_turn_with_staff(ben: int) -> GameState:
     """Ana's turn of a staff game with the bag empty, rounds 1 and 2 held and `ben` points for
     Ben, whose garden has no servant; Ben is the richest in yellow, so the pavilion on the
     yellow space will be his leftover tile."""
-    from tests.engine.helpers import arrange
     from tests.engine.test_end import MARKET
+    from tests.support.helpers import arrange
 
     state = new_game(NAMES, ["staff"], seed=1).state
     return arrange(state, bag=(), market=MARKET, rounds_held=(1, 2), active="Ana", scores={"Ben": ben},
@@ -641,8 +641,8 @@ def last_turn_with_staff(ben: int) -> GameState:
 
 def end_with_leftover(state: GameState) -> tuple[GameState, StaffLine]:
     """Ana ends the game; Ben places his leftover pavilion; round 3: Ben's staff line."""
-    from tests.engine.helpers import play
     from tests.engine.test_end import buy_tower_and_place
+    from tests.support.helpers import play
 
     ended = buy_tower_and_place(state)
     assert [(t.tile, t.leftover) for t in ended.state.players[1].held] == [("pavilion-8-open", True)]

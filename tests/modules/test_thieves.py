@@ -19,8 +19,8 @@ from service.engine.modules.thieves.model import ThievesState
 from service.engine.modules.thieves.rules import CARDS, CURRENCY, DEAL, Steal, ThiefPlayed
 from service.engine.state import GameState
 from service.settings import Settings
-from tests.engine.helpers import NAMES, SCORING_CARDS, allowed, arrange, play, refused
-from tests.engine.play import play_random_game
+from tests.support.helpers import NAMES, SCORING_CARDS, allowed, arrange, play, refused
+from tests.support.play import play_random_game
 
 DISPLAY = ("yellow-1-a", "green-2-a", "blue-3-a", "orange-4-a")
 

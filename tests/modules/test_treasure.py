@@ -35,8 +35,8 @@ from service.engine.modules.treasure.rules import (
 from service.engine.rules import pending_decision
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
-from tests.engine.helpers import allowed, arrange, seated
-from tests.engine.play import play_random_game
+from tests.support.helpers import allowed, arrange, seated
+from tests.support.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov")
 ROW = ((1, 0), (2, 0), (3, 0), (-1, 0), (-2, 0), (-3, 0))  # open tiles in a row: always legal

@@ -31,8 +31,8 @@ from service.engine.modules.vendors.rules import (
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Turn
 from service.engine.view import view
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused, seated
-from tests.engine.play import play_random_game
+from tests.support.helpers import NAMES, allowed, arrange, play, refused, seated
+from tests.support.play import play_random_game
 
 CHOICE = ("garden", "tower", "pavilion")
 

@@ -12,8 +12,8 @@ import pytest
 from service.engine import GameState, new_game
 from service.engine.modules.vendors.rules import ChooseInhabitants
 from service.engine.view import view
-from tests.engine.helpers import NAMES, allowed
-from tests.engine.hidden import (
+from tests.support.helpers import NAMES, allowed
+from tests.support.hidden import (
     assert_holds_no_secret,
     assert_views_unchanged,
     face_down_piles,
@@ -22,7 +22,7 @@ from tests.engine.hidden import (
     other_money,
     other_tiles,
 )
-from tests.engine.play import play_until
+from tests.support.play import play_until
 
 
 def names(state: GameState) -> list[str | None]:

@@ -20,8 +20,8 @@ from service.engine.scoring import Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
 from service.settings import Settings
-from tests.engine.helpers import NAMES, allowed, arrange, play, refused, seated
-from tests.engine.play import play_random_game
+from tests.support.helpers import NAMES, allowed, arrange, play, refused, seated
+from tests.support.play import play_random_game
 
 
 def walls_game(players: int = 3, seed: int = 1, modules: tuple[str, ...] = ()) -> GameState:

@@ -36,8 +36,8 @@ from service.engine.modules.zoo.rules import (
 from service.engine.rules import Context
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile, Turn
-from tests.engine.helpers import arrange, play, refused
-from tests.engine.play import play_random_game
+from tests.support.helpers import arrange, play, refused
+from tests.support.play import play_random_game
 
 NAMES = ("Ana", "Ben", "Cyd")
 

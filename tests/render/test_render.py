@@ -25,7 +25,7 @@ from service.render import (
     scene,
     sheet,
 )
-from tests.engine.play import after_steps
+from tests.support.play import after_steps
 
 SVG = "{http://www.w3.org/2000/svg}"
 ALL_MODULES = ["craftsmen", "zoo", "power", "grounds", "extensions", "staff", "walls", "treasure",

@@ -311,7 +311,7 @@ class Failure:
     def script(self) -> str:
         """A reproducer: the state (or position) of the failing step, and the check."""
         return (f"# {self.check}: {self.message}\n"
-                f"from tests.engine.hoarding import reproduce\n"
+                f"from tests.support.hoarding import reproduce\n"
                 f"reproduce({self.modules!r}, players={self.players}, seed={self.seed}, "
                 f"focus={self.focus!r}, step={self.step}, check={self.check!r})\n")
 
