@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Schemathesis against a live server: start uvicorn on a free port, wait for /healthz, run
 # `st run` with every check and every phase (the contract's examples, coverage, fuzzing, the
-# stateful phase along the contract's links), with the hooks of tests/api/st_hooks.py that put
+# stateful phase along the contract's links), with the hooks of tests/support/st_hooks.py that put
 # real states and actions in the generated requests; then print the share of requests that
-# reached a rule verdict per operation (tests/api/st_tally.py), stop the server, and exit 1 if
+# reached a rule verdict per operation (tests/support/st_tally.py), stop the server, and exit 1 if
 # st failed or validate, apply or legal-actions reached half or less.
 # Uses .venv/bin if it exists (as .ci/run makes it), else the tools on PATH.
 set -uo pipefail
@@ -34,12 +34,12 @@ for _ in $(seq 1 100); do
 done
 
 TALLY="$(mktemp -t referee-st-tally.XXXXXX.jsonl)"
-PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=tests.api.st_hooks REFEREE_ST_TALLY="$TALLY" \
+PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=tests.support.st_hooks REFEREE_ST_TALLY="$TALLY" \
 "$BIN/st" --config-file tests/api/schemathesis.toml run "http://127.0.0.1:$PORT/schema/openapi.json" \
   --checks all --max-examples "${ST_MAX_EXAMPLES:-40}" --max-time "${ST_MAX_TIME:-150}" \
   --wait-for-schema 10
 CODE=$?
-"$PY" -m tests.api.st_tally "$TALLY" || CODE=1
+"$PY" -m tests.support.st_tally "$TALLY" || CODE=1
 
 if grep -q "internal error" "$LOG"; then
   echo "the server logged internal errors:"; grep -A3 "internal error" "$LOG" | head -40

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.api import swaps
+from tests.support import swaps
 
 
 def main() -> int:

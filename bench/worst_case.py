@@ -45,7 +45,7 @@ import msgspec  # noqa: E402
 from service.api import handlers, render  # noqa: E402
 from service.engine import Generator, apply, grid, new_game, random_action  # noqa: E402
 from service.engine.catalogue import CATALOGUE  # noqa: E402
-from tests.api import swaps  # noqa: E402
+from tests.support import swaps  # noqa: E402
 
 ENCODE = msgspec.json.Encoder().encode
 TILES = sorted(CATALOGUE.tiles)

@@ -15,7 +15,7 @@ from schemathesis.config import SchemathesisConfig
 from service.api.app import create_app
 from service.seal import new_key
 from service.settings import Settings
-from tests.api import st_hooks  # noqa: F401  (registers the hooks)
+from tests.support import st_hooks  # noqa: F401  (registers the hooks)
 
 CONFIG = SchemathesisConfig.from_path(Path(__file__).with_name("schemathesis.toml"))
 app = create_app(Settings(cache_entries=256))

@@ -408,7 +408,7 @@ def test_every_string_of_a_state_but_a_name_is_at_most_the_longest_id() -> None:
     currencies, module names, added walls) by the longest id of the data files; the fields that
     hold names are NAME_FIELDS. Over states of random games of every module."""
     from service.bucket import NAME_FIELDS, longest_id
-    from tests.api import swaps
+    from tests.support import swaps
 
     def strings(node: Any, key: str = "") -> Iterator[tuple[str, str]]:
         if isinstance(node, dict):

@@ -14,7 +14,7 @@ from schemathesis.generation.meta import TestPhase
 
 from service.api.app import create_app
 from service.settings import Settings
-from tests.api import st_hooks, st_tally
+from tests.support import st_hooks, st_tally
 
 
 @pytest.fixture(scope="module")

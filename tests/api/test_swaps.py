@@ -9,7 +9,7 @@ import random
 import msgspec
 
 from service.api import handlers
-from tests.api import swaps
+from tests.support import swaps
 
 
 def test_swapping_any_two_ids_of_real_states_never_fails_an_endpoint() -> None:

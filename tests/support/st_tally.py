@@ -12,7 +12,7 @@ real states and actions; some are made invalid on purpose, negative cases), and 
 them that are schema-valid. Exit 1 when validate, apply or legal-actions reach half or less of
 the fuzzing and stateful phases' requests.
 
-    python -m tests.api.st_tally FILE
+    python -m tests.support.st_tally FILE
 """
 
 from __future__ import annotations

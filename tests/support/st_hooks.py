@@ -20,10 +20,10 @@ reproducible, and Schemathesis revalidates the changed body (a mutation that bre
 makes the case a negative one, expected to be refused 400).
 
 `after_call` writes each answer's operation, phase, status and rule ids as a JSON line to the
-file named by REFEREE_ST_TALLY (when set); `tests/api/st_tally.py` prints the share of rule
+file named by REFEREE_ST_TALLY (when set); `tests/support/st_tally.py` prints the share of rule
 verdicts per operation.
 
-Loaded by `.ci/live-schemathesis.sh` (SCHEMATHESIS_HOOKS=tests.api.st_hooks) and imported by
+Loaded by `.ci/live-schemathesis.sh` (SCHEMATHESIS_HOOKS=tests.support.st_hooks) and imported by
 tests/api/test_schemathesis.py.
 """
 
@@ -46,7 +46,7 @@ from schemathesis.generation.meta import TestPhase
 from service.engine import GameState, check_consistency, legal_actions, to_act
 from service.engine.rules import modules_of_ids
 from service.engine.scoring import position_of, tally_of
-from tests.api.swaps import MODULES, NAMES, Sample, _get, _set, _string_leaves, samples
+from tests.support.swaps import MODULES, NAMES, Sample, _get, _set, _string_leaves, samples
 
 POOL_SIZE = 26  # two games of every module alone, none, and all eleven
 STATE_PATHS = ("/v1/validate", "/v1/apply", "/v1/legal-actions", "/v1/view", "/v1/render",
