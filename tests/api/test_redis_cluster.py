@@ -1,6 +1,6 @@
 """The referee on a real Redis Cluster (`REDIS_URL=redis+cluster://...`): three masters with a
 replica each, six `redis-server`s on free ports of loopback made into a cluster by `redis-cli
---cluster create` (tests/redis_servers.py), and two `referee serve` processes sharing it.
+--cluster create` (tests/support/redis_servers.py), and two `referee serve` processes sharing it.
 
 What it proves: an answer one process computed is a Redis hit on the other, with the same bytes,
 and the answers are spread over the masters; a state raced by six different applies through the
@@ -31,7 +31,7 @@ import httpx
 import pytest
 
 from service.seal import new_key
-from tests.redis_servers import LocalCluster, free_ports, require_binaries, wait_until
+from tests.support.redis_servers import LocalCluster, free_ports, require_binaries, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 REFEREE = str(Path(sys.executable).with_name("referee"))
@@ -149,7 +149,7 @@ def test_a_client_that_knew_the_old_master_of_a_slot_follows_a_failover(cluster:
     import asyncio
 
     from service.cache import RedisTier
-    from tests.redis_servers import command
+    from tests.support.redis_servers import command
 
     async def scenario() -> tuple[bytes, bytes | None, int]:
         tier = RedisTier(cluster.url, timeout=4.0, breaker_seconds=5, ttl=60, prefix=PREFIX)

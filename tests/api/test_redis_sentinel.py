@@ -1,5 +1,5 @@
 """The referee on a Sentinel service (`REDIS_URL=redis+sentinel://host:port/service`): a master,
-its replica and a sentinel on free ports of loopback (tests/redis_servers.py), two referee apps
+its replica and a sentinel on free ports of loopback (tests/support/redis_servers.py), two referee apps
 sharing them. An answer one computed is a Redis hit on the other; a sealed state has one future
 across both; the master killed, the sentinel promotes the replica and the referees follow it
 without a restart: the records answered before the kill are still there (`ONE_FUTURE_REPLICAS=1`),
@@ -19,7 +19,7 @@ from litestar.testing import TestClient
 from service.api.app import create_app
 from service.seal import new_key
 from service.settings import Settings
-from tests.redis_servers import LocalSentinel, require_binaries, wait_until
+from tests.support.redis_servers import LocalSentinel, require_binaries, wait_until
 
 
 def _until(client: TestClient, body: dict[str, Any], want: int) -> Any:

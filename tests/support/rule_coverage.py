@@ -3,7 +3,7 @@
 A test names its rule with `@pytest.mark.rule("<id>")`; its name says which side it shows:
 `..._allows_...` or `..._refuses_...`.
 
-    python -m tests.rule_coverage [prefix ...]     # e.g. base dirk
+    python -m tests.support.rule_coverage [prefix ...]     # e.g. base dirk
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "seeds" / "RULES.md"  # a copy of ../shared/RULES.md, the rulebook
 _MARKED = re.compile(r'@pytest\.mark\.rule\("([a-z0-9.-]+)"\)\s*(?:@[^\n]*\n\s*)*def (test_\w+)')
 
