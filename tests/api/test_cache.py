@@ -13,8 +13,7 @@ from litestar.testing import TestClient
 
 from service.api.app import create_app
 from service.settings import Settings
-
-from .conftest import private_redis_or_skip
+from tests.support.fixtures import private_redis_or_skip
 
 
 def _client(**settings: Any) -> TestClient:

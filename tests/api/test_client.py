@@ -19,8 +19,7 @@ from service.api.bodies import Applied, GameAnswer, LegalActions, View
 from service.client import OPERATIONS, AsyncReferee, Referee, RefereeError
 from service.engine.actions import TakeMoney
 from service.seal import new_key
-
-from .conftest import ROOT, live_server
+from tests.support.fixtures import ROOT, live_server
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.engine import EDITION
-from tests.api.conftest import mid_game
+from tests.support.fixtures import mid_game
 
 EDITION_1 = json.loads((Path(__file__).parent / "data" / "edition-1-states.json").read_text("utf-8"))
 ACTION = {"type": "take-money", "player": "Ana", "cards": ["blue-1-a"]}

@@ -23,8 +23,7 @@ from service.engine import legal_actions
 from service.engine.state import GameState
 from service.seal import new_key
 from service.settings import Settings
-
-from .conftest import mid_game
+from tests.support.fixtures import mid_game
 
 KEY = new_key("front")
 

@@ -26,8 +26,7 @@ import httpx
 import pytest
 
 from service.api import openapi
-
-from .conftest import ROOT, live_server
+from tests.support.fixtures import ROOT, live_server
 
 BIN = Path(sys.executable).parent
 STEPS = 12

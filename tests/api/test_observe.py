@@ -28,8 +28,7 @@ from service.api.app import create_app
 from service.engine import Generator, apply, new_game, random_action
 from service.engine.catalogue import CATALOGUE
 from service.settings import Settings
-
-from .conftest import free_port
+from tests.support.fixtures import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,9 +13,8 @@ from litestar.testing import TestClient
 from service.api.app import create_app
 from service.seal import new_key
 from service.settings import Settings
+from tests.support.fixtures import free_port
 from tests.support.redis_servers import LocalRedis, require_binaries, wait_until
-
-from .conftest import free_port
 
 KEY = new_key("k1")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, live_server
+from tests.support.fixtures import ROOT, live_server
 
 TYPESCRIPT = ROOT / "examples" / "typescript"
 REQUIRED = "REFEREE_REQUIRE_TYPESCRIPT"

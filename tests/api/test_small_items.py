@@ -18,8 +18,7 @@ from litestar.testing import TestClient
 
 from service.api.app import create_app
 from service.settings import Settings
-
-from .conftest import free_port, redis_answers, redis_server_binary
+from tests.support.fixtures import free_port, redis_answers, redis_server_binary
 
 
 def test_legal_actions_max_limit_is_applied(state: Any) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.conftest import free_port
+from tests.support.fixtures import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"

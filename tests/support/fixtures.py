@@ -1,4 +1,7 @@
-"""Shared fixtures: an app and its client, a mid-game state, a free port, a Redis."""
+"""Shared fixtures: an app and its client, a mid-game state, a free port, a Redis.
+
+tests/conftest.py gives the fixtures (`client`, `state`, `redis_url`) to every test; the helpers
+are imported from here."""
 
 from __future__ import annotations
 
