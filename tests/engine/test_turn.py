@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from service.engine import check_consistency, validate
+from service.engine import check_consistency, legal_actions, validate
 from service.engine.actions import (
+    Action,
     BuyBuilding,
     EndTurn,
     PlaceBuilding,
@@ -284,6 +285,49 @@ def test_base_redesign_allows_a_swap_into_the_same_space() -> None:
     ana = state.players[0]
     assert [(p.tile, p.x, p.y) for p in ana.alhambra] == [("fountain", 0, 0), ("tower-11-open", 1, 0)]
     assert [t.tile for t in ana.reserve] == ["garden-10-open"]
+
+
+# A ring hanging off one tile: the fountain reaches garden-10-open at (1, 0) only, and the ring
+# (1, 0) (2, 0) (2, 1) (1, 1) goes round back to it; every side open. Taking (1, 0) away would
+# cut the three others off from the fountain; any one of the others can go.
+RING = [("garden-10-open", 1, 0), ("chambers-10-open", 2, 0), ("arcades-9-open", 2, 1),
+        ("tower-11-open", 1, 1)]
+# Reserve tiles with walls on each side, and one without.
+WALLED = ("tower-11-N", "tower-11-S", "chambers-9-W", "garden-9-E", "seraglio-9-open")
+
+
+def _listed(state: GameState, kind: type) -> set[Action]:
+    return {a for a in legal_actions(state, player="Ana")[0] if isinstance(a, kind)}
+
+
+@pytest.mark.rule("base.remove.valid-after")
+def test_base_remove_valid_after_lists_exactly_the_removals_it_allows() -> None:
+    """RULES.md base.remove.valid-after: "a tile may be removed to the reserve only if the
+    remaining Alhambra still obeys §4: every tile still reachable from the fountain". The
+    listing and the validation agree on every tile of purpose-built layouts: the tile a ring
+    hangs from is neither (issue 30: `cut_tiles` with `>` for `>=` listed it)."""
+    for layout, cut in [(RING, {"garden-10-open"}),
+                        ([("garden-10-open", 1, 0), ("chambers-10-open", 2, 0)], {"garden-10-open"}),
+                        ([("garden-10-open", 1, 0), ("chambers-10-open", -1, 0)], set())]:
+        state = table(alhambras={"Ana": layout}, reserves={"Ana": ()})
+        allowed_removals = {RemoveToReserve(player="Ana", tile=t) for t, _, _ in layout
+                            if validate(state, RemoveToReserve(player="Ana", tile=t)) == []}
+        assert _listed(state, RemoveToReserve) == allowed_removals
+        assert {a.tile for a in allowed_removals} == {t for t, _, _ in layout} - cut, layout
+
+
+@pytest.mark.rule("base.swap.same-space")
+def test_base_swap_same_space_lists_exactly_the_swaps_it_allows() -> None:
+    """RULES.md base.swap.same-space: "the reserve tile goes exactly into the removed tile's
+    space and must obey §4 there (sides match with every neighbour ...)". Every pair of a
+    reserve tile (walled on each side, or open) and a placed tile of the ring: listed exactly
+    when validation allows it, some of each (issue 30: a wrong mask in `candidates_swap`)."""
+    state = table(alhambras={"Ana": RING}, reserves={"Ana": WALLED})
+    pairs = [SwapWithReserve(player="Ana", tile=new, replaces=old) for new in WALLED for old, _, _ in RING]
+    allowed_swaps = {a for a in pairs if validate(state, a) == []}
+    assert _listed(state, SwapWithReserve) == allowed_swaps
+    assert 0 < len(allowed_swaps) < len(pairs)
+    assert {a.tile for a in allowed_swaps} > {"seraglio-9-open"}
 
 
 @pytest.mark.rule("base.redesign")
