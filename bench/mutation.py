@@ -79,7 +79,8 @@ SWAPS: dict[type, type] = {
 
 @dataclass(frozen=True)
 class Mutant:
-    """One change at one node: `id` is stable while the file's lines do not move."""
+    """One change at one node. `id` names it by its file, function and change (and which of
+    the function's equal changes it is), not by line: it stays while other code moves."""
 
     file: str
     function: str
@@ -88,10 +89,12 @@ class Mutant:
     kind: str
     before: str
     after: str
+    nth: int = 0
 
     @property
     def id(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}:{self.kind}"
+        nth = f"#{self.nth}" if self.nth else ""
+        return f"{self.file}::{self.function}: {self.before} -> {self.after}{nth}"
 
 
 def _functions(tree: ast.Module) -> Iterator[tuple[str, ast.AST]]:
@@ -147,11 +150,15 @@ def _parsed(source: str) -> ast.Module:
 
 
 def _mutants_of(file: str, tree: ast.Module) -> Iterator[tuple[Mutant, ast.AST]]:
+    seen: dict[tuple[str, str, str], int] = {}
     for function, node, kind in _points(tree):
         before = ast.unparse(node)
         after = ast.unparse(_mutated(node, kind))
         if before != after:
-            yield Mutant(file, function, node.lineno, node.col_offset, kind, before, after), node  # type: ignore[attr-defined]
+            nth = seen.get((function, before, after), 0)
+            seen[function, before, after] = nth + 1
+            yield Mutant(file, function, node.lineno, node.col_offset, kind,  # type: ignore[attr-defined]
+                         before, after, nth), node
 
 
 def candidates(file: str) -> list[Mutant]:
@@ -176,7 +183,7 @@ def apply_mutant(source: str, mutant: Mutant) -> str:
     """The file's text with the mutant's node changed (the module unparsed: formatting and
     comments are lost, meaning is kept)."""
     tree = _parsed(source)
-    target = next((node for m, node in _mutants_of(mutant.file, tree) if m == mutant), None)
+    target = next((node for m, node in _mutants_of(mutant.file, tree) if m.id == mutant.id), None)
     if target is None:
         raise ValueError(f"mutant {mutant.id} is not in {mutant.file} any more")
 
@@ -241,7 +248,7 @@ def main(argv: list[str]) -> int:
     known = equivalent()
     if args.list:
         for m in mutants:
-            console.print(f"{m.id}  {m.function}: {m.before!r} -> {m.after!r}", markup=False, highlight=False)
+            console.print(f"{m.file}:{m.line}  {m.id}", markup=False, highlight=False)
         return 0
 
     where = scratch_copy()
@@ -277,6 +284,9 @@ def main(argv: list[str]) -> int:
                     path.write_text(original, "utf-8")
                 results[m.id] = (m, verdict, by)
                 progress.advance(task)
+                if not console.is_terminal:  # a log: one line a mutant
+                    console.print(f"{len(results)}/{len(mutants)} {verdict} ({by}) {m.file}:{m.line} {m.id}",
+                                  markup=False, highlight=False)
     finally:
         shutil.rmtree(where, ignore_errors=True)
 
@@ -300,11 +310,9 @@ def main(argv: list[str]) -> int:
     console.print(f"killed {killed} of {counted} non-equivalent mutants: {rate:.1%} "
                   f"({len(same)} equivalent left out; {time.monotonic() - started:.0f} s)")
     for m in same:
-        console.print(f"  equivalent {m.id} ({m.function}: {m.before!r} -> {m.after!r}): {known[m.id]}",
-                      markup=False, highlight=False)
+        console.print(f"  equivalent {m.file}:{m.line} {m.id}: {known[m.id]}", markup=False, highlight=False)
     for m in survivors:
-        console.print(f"  SURVIVED {m.id} ({m.function}: {m.before!r} -> {m.after!r})", markup=False,
-                      highlight=False)
+        console.print(f"  SURVIVED {m.file}:{m.line} {m.id}", markup=False, highlight=False)
     return 0 if rate >= 0.95 else 1
 
 
