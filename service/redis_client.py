@@ -30,7 +30,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 SERVER, CLUSTER, SENTINEL = "server", "cluster", "sentinel"
 _SCHEMES = {
@@ -56,8 +56,6 @@ class Target:
 
 def parse(url: str) -> Target:
     """The target of `url`; ValueError with a short reason when it cannot be used."""
-    from redis.asyncio.connection import parse_url
-
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if scheme not in _SCHEMES:
         raise ValueError("must be a redis://, rediss://, unix://, redis+cluster:// or "
@@ -65,47 +63,58 @@ def parse(url: str) -> Target:
     kind, tls = _SCHEMES[scheme]
     parts = urlsplit(url)
     if kind == SERVER:
-        try:
-            parse_url(url)
-        except ValueError as e:
-            raise ValueError(f"not a usable Redis URL ({e})") from None
-        if scheme == "unix" and not parts.path:
-            raise ValueError("a unix:// URL needs the socket's path")
-        if scheme != "unix" and not parts.hostname:
-            raise ValueError("needs a host")
-        db = parts.path.strip("/")
-        if scheme != "unix" and db and not db.isdigit():
-            raise ValueError("the database (the path) must be a number")
-        return Target(SERVER, url, tls=tls)
-
+        return _server(url, scheme, parts, tls)
     userinfo, _, hosts = parts.netloc.rpartition("@")
     if not hosts:
         raise ValueError("needs at least one host:port")
     nodes = tuple(_node(h, _DEFAULT_PORT[kind]) for h in hosts.split(","))
-    path = [unquote(p) for p in parts.path.split("/") if p]
-    service = None
-    db = "0"
-    if kind == CLUSTER:
-        if path and path != ["0"]:
-            raise ValueError("a cluster has no database to choose: no path after the hosts")
-    else:
-        if not path:
-            raise ValueError("needs the Sentinel service's name as its path (/mymaster)")
-        if len(path) > 2 or (len(path) == 2 and not path[1].isdigit()):
-            raise ValueError("the path must be /service or /service/db (a number)")
-        service, db = path[0], (path[1] if len(path) == 2 else "0")
+    service, db = _service_and_db(kind, [unquote(p) for p in parts.path.split("/") if p])
     # redis-py reads the credentials and the query on a one-host URL of the same server kind.
     first = (userinfo + "@" if userinfo else "") + hosts.split(",")[0]
-    one = urlunsplit(("rediss" if tls else "redis", first, f"/{db}", parts.query, ""))
-    try:
-        options = parse_url(one)
-    except ValueError as e:
-        raise ValueError(f"not a usable Redis URL ({e})") from None
+    options = _read_options(urlunsplit(("rediss" if tls else "redis", first, f"/{db}", parts.query, "")))
     for key in ("host", "port", "connection_class"):
         options.pop(key, None)
     if kind == CLUSTER:
         options.pop("db", None)
     return Target(kind, url, nodes, service, dict(options), tls)
+
+
+def _read_options(url: str) -> dict[str, Any]:
+    """redis-py's own reading of a one-server URL (its connection options)."""
+    from redis.asyncio.connection import parse_url
+
+    try:
+        return dict(parse_url(url))
+    except ValueError as e:
+        raise ValueError(f"not a usable Redis URL ({e})") from None
+
+
+def _server(url: str, scheme: str, parts: SplitResult, tls: bool) -> Target:
+    """One server (redis://, rediss://, unix://): redis-py reads the URL; the checks here are
+    those it lets pass (no host, no socket path, a database that is no number)."""
+    _read_options(url)
+    if scheme == "unix" and not parts.path:
+        raise ValueError("a unix:// URL needs the socket's path")
+    if scheme != "unix" and not parts.hostname:
+        raise ValueError("needs a host")
+    db = parts.path.strip("/")
+    if scheme != "unix" and db and not db.isdigit():
+        raise ValueError("the database (the path) must be a number")
+    return Target(SERVER, url, tls=tls)
+
+
+def _service_and_db(kind: str, path: list[str]) -> tuple[str | None, str]:
+    """The Sentinel service and the database of a cluster or Sentinel URL's path: a cluster
+    has neither (only database 0); Sentinel's path is /service or /service/db."""
+    if kind == CLUSTER:
+        if path and path != ["0"]:
+            raise ValueError("a cluster has no database to choose: no path after the hosts")
+        return None, "0"
+    if not path:
+        raise ValueError("needs the Sentinel service's name as its path (/mymaster)")
+    if len(path) > 2 or (len(path) == 2 and not path[1].isdigit()):
+        raise ValueError("the path must be /service or /service/db (a number)")
+    return path[0], (path[1] if len(path) == 2 else "0")
 
 
 def _node(text: str, default_port: int) -> tuple[str, int]:

@@ -36,8 +36,8 @@ from .rules import (
     rule_for,
     setup_steps,
 )
-from .scoring import Breakdown, Position, position_of, score_position
-from .state import Dirk, GameState, Player, Turn
+from .scoring import Breakdown, Position, PositionPlayer, position_of, score_position
+from .state import Dirk, GameState, Player, Tile, Turn
 from .tally_checks import dirk_least, position_leftovers, tally_problems
 from .violations import INCONSISTENT, IllegalAction, InconsistentState, Violation
 
@@ -345,13 +345,40 @@ def score_state(state: GameState, round_: int) -> Breakdown:
 
 
 def position_problems(position: Position) -> list[Violation]:
-    from collections import Counter
-
-    out = []
+    """Every reason `position` could not occur in a game, in a fixed order: the table (modules,
+    names, Dirk, seats), then the tiles (foreign tokens, unknown tiles, each player's holdings,
+    tiles twice), then the leftovers and each module's own checks, and last the tallies."""
     known = {m.id for m in registered()} - {"base", "dirk"}
-    for m in position.modules:
-        if m not in known:
-            out.append(Violation("modules.unknown", f"unknown module {m!r}"))
+    out = _table_problems(position, known)
+    modules = modules_of_ids(tuple(m for m in position.modules if m in known),
+                             any(p.dirk for p in position.players))
+    out += foreign_tokens(((t, f"{p.name}'s tiles") for p in position.players
+                           for t in _all_tiles(p)), modules)
+    unknown = _unknown_tiles(position)
+    if unknown:  # nothing else can be judged about tiles that do not exist
+        return out + unknown
+    for p in position.players:
+        out += _player_problems(position, p)
+    out += _tiles_twice(position)
+    out += _leftovers(position, modules)
+    for module in modules:
+        if module.check_position is not None:
+            out += module.check_position(position)
+    if not out:  # players given by tiles are counted for the table's totals: only sound tiles
+        out += tally_problems(position, modules)
+    return out
+
+
+def _all_tiles(p: PositionPlayer) -> tuple[Tile, ...]:
+    """A player's tiles wherever they lie: Alhambra, reserve, and Dirk's `tiles`."""
+    return (*p.alhambra, *p.reserve, *p.tiles)
+
+
+def _table_problems(position: Position, known: set[str]) -> list[Violation]:
+    """The table before any tile: modules known, names storable and distinct, Dirk's seat
+    (dirk.setup), the players' count and scores (`_seats`)."""
+    out = [Violation("modules.unknown", f"unknown module {m!r}")
+           for m in position.modules if m not in known]
     names = [p.name for p in position.players]
     out += [Violation(INCONSISTENT, problem) for problem in map(stored_problem, names) if problem]
     out += [Violation(INCONSISTENT, problem) for problem in table_problems(names)]
@@ -360,52 +387,67 @@ def position_problems(position: Position) -> list[Violation]:
         out.append(Violation("dirk.setup", "there is at most one Dirk"))
     if dirks and len(position.players) != 3:
         out.append(Violation("dirk.setup", "Dirk joins only a two-player game"))
-    out += _seats(position, len(dirks))
-    seen: Counter[str] = Counter()
-    modules = modules_of_ids(tuple(m for m in position.modules if m in known),
-                             any(p.dirk for p in position.players))
-    out += foreign_tokens(((t, f"{p.name}'s tiles") for p in position.players
-                           for t in (*p.alhambra, *p.reserve, *p.tiles)), modules)
-    unknown = [Violation(INCONSISTENT, f"{p.name}: {t.tile!r} is not a tile of the catalogue")
-               for p in position.players for t in (*p.alhambra, *p.reserve, *p.tiles)
-               if t.tile != "fountain" and t.tile not in CATALOGUE.tiles]
-    if unknown:  # nothing else can be judged about tiles that do not exist
-        return out + unknown
-    for p in position.players:
-        if p.dirk and (p.alhambra or p.reserve):
-            out.append(Violation("dirk.scores", f"Dirk ({p.name}) builds no Alhambra and has no "
-                                                "reserve: give his buildings as `tiles`"))
-        if not p.dirk and p.tiles:
-            out.append(Violation(INCONSISTENT, f"{p.name}: `tiles` is only for Dirk; use "
-                                               "`alhambra` and `reserve`"))
-        for t in (*p.alhambra, *p.reserve, *p.tiles):
-            if t.tile != "fountain" and CATALOGUE.tiles[t.tile].module not in ("base", *position.modules):
-                out.append(Violation(INCONSISTENT, f"{p.name}: {t.tile} belongs to the module "
-                                                   f"{CATALOGUE.tiles[t.tile].module!r}, which is not on"))
-            elif t.tile != "fountain":
-                seen[t.tile] += 1
-        if any(t.tile == "fountain" for t in (*p.reserve, *p.tiles)):
-            out.append(Violation("base.place.fountain-fixed",
-                                 f"{p.name}: the fountain never leaves the Alhambra"))
-        if p.tally is not None:
-            continue  # counted, not laid out: tally_problems checks it
-        if not p.dirk and position.check_layout:
-            out += [Violation(v.rule, f"{p.name}'s Alhambra: {v.message}")
-                    for v in check_layout(p.alhambra)]
-        elif not p.dirk:
-            fountains = [t for t in p.alhambra if t.tile == "fountain"]
-            if len(fountains) > 1:
-                out.append(Violation("base.place.fountain-fixed", f"{p.name} has two fountains"))
-    for tile, n in sorted(seen.items()):
-        if n > 1:
-            out.append(Violation(INCONSISTENT, f"{tile} appears {n} times; it exists once"))
-    out += _leftovers(position, modules)
-    for module in modules:
-        if module.check_position is not None:
-            out += module.check_position(position)
-    if not out:  # players given by tiles are counted for the table's totals: only sound tiles
-        out += tally_problems(position, modules)
+    return out + _seats(position, len(dirks))
+
+
+def _unknown_tiles(position: Position) -> list[Violation]:
+    """Tiles not in the catalogue (the fountain aside)."""
+    return [Violation(INCONSISTENT, f"{p.name}: {t.tile!r} is not a tile of the catalogue")
+            for p in position.players for t in _all_tiles(p)
+            if t.tile != "fountain" and t.tile not in CATALOGUE.tiles]
+
+
+def _player_problems(position: Position, p: PositionPlayer) -> list[Violation]:
+    """One player's holdings: where Dirk's and the others' tiles go, each tile's module on, the
+    fountain in the Alhambra, and the layout (unless the player is a tally)."""
+    out = _holding_problems(p)
+    out += [Violation(INCONSISTENT, f"{p.name}: {t.tile} belongs to the module "
+                                    f"{CATALOGUE.tiles[t.tile].module!r}, which is not on")
+            for t in _all_tiles(p) if t.tile != "fountain" and not _module_on(position, t.tile)]
+    if any(t.tile == "fountain" for t in (*p.reserve, *p.tiles)):
+        out.append(Violation("base.place.fountain-fixed",
+                             f"{p.name}: the fountain never leaves the Alhambra"))
+    if p.tally is not None:
+        return out  # counted, not laid out: tally_problems checks it
+    return out + _layout_problems(position, p)
+
+
+def _holding_problems(p: PositionPlayer) -> list[Violation]:
+    """dirk.scores: Dirk only collects buildings (`tiles`); the others build and keep a reserve."""
+    out = []
+    if p.dirk and (p.alhambra or p.reserve):
+        out.append(Violation("dirk.scores", f"Dirk ({p.name}) builds no Alhambra and has no "
+                                            "reserve: give his buildings as `tiles`"))
+    if not p.dirk and p.tiles:
+        out.append(Violation(INCONSISTENT, f"{p.name}: `tiles` is only for Dirk; use "
+                                           "`alhambra` and `reserve`"))
     return out
+
+
+def _module_on(position: Position, tile: str) -> bool:
+    """Whether a (catalogue) tile belongs to the base game or to a module of the position."""
+    return CATALOGUE.tiles[tile].module in ("base", *position.modules)
+
+
+def _layout_problems(position: Position, p: PositionPlayer) -> list[Violation]:
+    """A laid-out player's Alhambra: the whole layout when the position asks for it
+    (`check_layout`), otherwise only base.place.fountain-fixed's one fountain; none for Dirk."""
+    if p.dirk:
+        return []
+    if position.check_layout:
+        return [Violation(v.rule, f"{p.name}'s Alhambra: {v.message}") for v in check_layout(p.alhambra)]
+    if len([t for t in p.alhambra if t.tile == "fountain"]) > 1:
+        return [Violation("base.place.fountain-fixed", f"{p.name} has two fountains")]
+    return []
+
+
+def _tiles_twice(position: Position) -> list[Violation]:
+    """Each tile exists once: counted over every player, only tiles of modules that are on (a
+    tile of a module not on is reported already)."""
+    seen = Counter(t.tile for p in position.players for t in _all_tiles(p)
+                   if t.tile != "fountain" and _module_on(position, t.tile))
+    return [Violation(INCONSISTENT, f"{tile} appears {n} times; it exists once")
+            for tile, n in sorted(seen.items()) if n > 1]
 
 
 def _seats(position: Position, dirks: int) -> list[Violation]:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 import msgspec
 
@@ -357,33 +357,46 @@ def _ordered(pairs: Iterable[tuple[int, int, StepFn]]) -> tuple[tuple[int, StepF
     return tuple((order, fn) for order, _, fn in sorted(pairs, key=lambda s: (s[0], s[1])))
 
 
+_Hook = TypeVar("_Hook")
+
+
 @cache
 def _plan(chosen: tuple[str, ...], with_dirk: bool) -> Plan:
     modules = modules_of_ids(chosen, with_dirk)
-    checks: dict[type[Action], list[CheckFn]] = {}
-    for m in modules:
-        for action_type, fn in m.checks:
-            checks.setdefault(action_type, []).append(fn)
     return Plan(
         modules=modules,
         rules={rule.action: rule for m in modules for rule in m.actions},
-        checks={k: tuple(v) for k, v in checks.items()},
+        checks=_checks(modules),
         end_of_turn=_ordered((order, i, fn) for i, m in enumerate(modules)
                              for order, fn in m.end_of_turn),
-        observers=tuple(m.after_action for m in modules if m.after_action is not None),
-        pending=tuple(m.pending for m in modules if m.pending is not None),
-        price_reductions=tuple(m.price_reduction for m in modules if m.price_reduction is not None),
-        extra_payments=tuple(m.extra_payment for m in modules if m.extra_payment is not None),
-        take_limits=tuple(m.take_limit for m in modules if m.take_limit is not None),
-        placement_checks=tuple(m.placement_check for m in modules if m.placement_check is not None),
-        display_limits=tuple(m.display_limit for m in modules if m.display_limit is not None),
+        observers=_hooks(modules, lambda m: m.after_action),
+        pending=_hooks(modules, lambda m: m.pending),
+        price_reductions=_hooks(modules, lambda m: m.price_reduction),
+        extra_payments=_hooks(modules, lambda m: m.extra_payment),
+        take_limits=_hooks(modules, lambda m: m.take_limit),
+        placement_checks=_hooks(modules, lambda m: m.placement_check),
+        display_limits=_hooks(modules, lambda m: m.display_limit),
         variants=_variants(modules),
-        leftovers=tuple(m.leftover for m in modules if m.leftover is not None),
-        drawn_takers=tuple(m.take_drawn for m in modules if m.take_drawn is not None),
-        payment_values=tuple(m.payment_values for m in modules if m.payment_values is not None),
-        overpaid=tuple(m.overpaid for m in modules if m.overpaid is not None),
-        money_held=tuple(m.money_held for m in modules if m.money_held is not None),
+        leftovers=_hooks(modules, lambda m: m.leftover),
+        drawn_takers=_hooks(modules, lambda m: m.take_drawn),
+        payment_values=_hooks(modules, lambda m: m.payment_values),
+        overpaid=_hooks(modules, lambda m: m.overpaid),
+        money_held=_hooks(modules, lambda m: m.money_held),
     )
+
+
+def _hooks(modules: tuple[Module, ...], hook: Callable[[Module], _Hook | None]) -> tuple[_Hook, ...]:
+    """One hook of every module that has it, in registry order (the order the plan runs them)."""
+    return tuple(fn for fn in map(hook, modules) if fn is not None)
+
+
+def _checks(modules: tuple[Module, ...]) -> dict[type[Action], tuple[CheckFn, ...]]:
+    """Each action's extra checks, the modules' in registry order."""
+    out: dict[type[Action], list[CheckFn]] = {}
+    for m in modules:
+        for action_type, fn in m.checks:
+            out.setdefault(action_type, []).append(fn)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _variants(modules: tuple[Module, ...]) -> dict[type[Action], tuple[tuple[CandidatesFn, SampleFn], ...]]:

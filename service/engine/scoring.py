@@ -214,19 +214,43 @@ def score_position(position: Position) -> Breakdown:
     """The breakdown of one scoring round for a (checked) position: from the tiles when every
     player is given by tiles, else from every player's tally."""
     players = position.players
-    round_ = position.round
     modules = modules_of_ids(position.modules, any(p.dirk for p in players))
-    extra: list[dict[str, list[Line]]]
     if any(p.tally is not None for p in players):
-        tallies = tallies_of(position, modules)
-        majorities = tally_majority_lines(tallies, round_, modules)
-        walls = [WallLine(length=t.wall, points=t.wall) for t in tallies]
-        extra = [m.tally.score(position, round_, tallies) for m in modules
-                 if m.tally is not None and m.tally.score is not None]
+        majorities, walls, extra = _tally_lines(position, modules)
     else:
-        majorities = majority_lines(players, round_, modules)
-        walls = [wall_line(p) for p in players]
-        extra = [m.scoring(position, round_) for m in modules if m.scoring is not None]
+        majorities, walls, extra = _tile_lines(position, modules)
+    lines = _in_order(players, majorities, walls, extra)
+    scores = [PlayerScore(name=p.name, total=sum(line.points for line in ls), lines=tuple(ls))
+              for p, ls in zip(players, lines, strict=True)]
+    ranking = rank((s.name, p.score + s.total) for s, p in zip(scores, players, strict=True))
+    return Breakdown(round=position.round, players=tuple(scores), ranking=ranking)
+
+
+_Lines = tuple[Sequence[Sequence[Line]], list[WallLine], list[dict[str, list[Line]]]]
+
+
+def _tally_lines(position: Position, modules: Sequence[Module]) -> _Lines:
+    """Each player's majority and wall lines, and the modules' lines by player name, from every
+    player's tally (given or counted from the tiles)."""
+    tallies = tallies_of(position, modules)
+    return (tally_majority_lines(tallies, position.round, modules),
+            [WallLine(length=t.wall, points=t.wall) for t in tallies],
+            [m.tally.score(position, position.round, tallies) for m in modules
+             if m.tally is not None and m.tally.score is not None])
+
+
+def _tile_lines(position: Position, modules: Sequence[Module]) -> _Lines:
+    """Each player's majority and wall lines, and the modules' lines by player name, from the
+    tiles (each module's `scoring` hook)."""
+    return (majority_lines(position.players, position.round, modules),
+            [wall_line(p) for p in position.players],
+            [m.scoring(position, position.round) for m in modules if m.scoring is not None])
+
+
+def _in_order(players: Sequence[PositionPlayer], majorities: Sequence[Sequence[Line]],
+              walls: list[WallLine], extra: list[dict[str, list[Line]]]) -> list[list[Line]]:
+    """Each player's lines in the breakdown's order: the majorities, the modules' lines that
+    come after the buildings, the wall, then the modules' other lines (module order)."""
     lines: list[list[Line]] = [list(ls) for ls in majorities]
     later: list[list[Line]] = [[w] for w in walls]
     for by_name in extra:
@@ -235,12 +259,7 @@ def score_position(position: Position) -> Breakdown:
                 (lines if line.after_buildings else later)[i].append(line)
     for i, rest in enumerate(later):
         lines[i].extend(rest)
-    scores = []
-    for i, p in enumerate(players):
-        total = sum(line.points for line in lines[i])
-        scores.append(PlayerScore(name=p.name, total=total, lines=tuple(lines[i])))
-    ranking = rank((s.name, p.score + s.total) for s, p in zip(scores, players, strict=True))
-    return Breakdown(round=round_, players=tuple(scores), ranking=ranking)
+    return lines
 
 
 def position_of(state: GameState, round_: int) -> Position:

@@ -26,6 +26,9 @@ def market_space(state: GameState, tile: str) -> MarketSpace | None:
 
 
 def check(state: GameState, action: BuyBuilding) -> list[Violation]:
+    """base.buy.currency, base.buy.amount: a building on the market, paid with the buyer's own
+    money cards, all of the space's currency, at least its price. Each stage is judged only
+    once the one before stands (whose cards, then their currency, then their sum)."""
     space = market_space(state, action.tile)
     if space is None:
         on_market = [s.tile for s in state.market if s.tile]
@@ -37,31 +40,46 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
     if not action.payment and not extra and not values and price > 0:
         # A price lowered to 0 (craftsmen.carpenter) is paid with nothing, exactly.
         return [Violation("base.buy.amount", f"no cards are paid for {action.tile}, which costs {price}")]
+    return (_cards_not_payable(state, action, extra)
+            or _wrong_currency(action, space, extra, values)
+            or _too_little(action, extra, values, price))
+
+
+def _cards_not_payable(state: GameState, action: BuyBuilding, extra: tuple[str, ...]) -> list[Violation]:
+    """Cards that are not the buyer's to pay with: what is paid (base.buy.amount) does not stand,
+    whatever their currency (base.buy.currency is about the currency of cards one holds)."""
     hand = state.players[state.turn.player].hand
-    # Cards that are not the buyer's to pay with: what is paid (base.buy.amount) does not stand,
-    # whatever their currency (base.buy.currency is about the currency of cards one holds).
     out = [Violation("base.buy.amount", f"{c} is paid twice") for c in duplicates(action.payment)]
     out += [Violation("base.buy.amount", f"{c} is not in {action.player}'s hand: only cards of the "
                                          "hand pay") for c in action.payment if c not in hand]
     out += [Violation("base.buy.currency", f"{c} is no money card")
             for c in extra if c not in CATALOGUE.money]
-    if out:
-        return out
-    out += [Violation("base.buy.currency",
-                      f"{c} is not {space.currency}: {action.tile} stands on the "
-                      f"{space.currency} space and is paid only in {space.currency}")
-            for c in (*action.payment, *extra) if CATALOGUE.money[c].currency != space.currency]
+    return out
+
+
+def _wrong_currency(action: BuyBuilding, space: MarketSpace, extra: tuple[str, ...],
+                    values: tuple[tuple[str, int], ...]) -> list[Violation]:
+    """base.buy.currency: every card, and any other money counted (payment_values), is of the
+    currency of the building's market space."""
+    out = [Violation("base.buy.currency",
+                     f"{c} is not {space.currency}: {action.tile} stands on the "
+                     f"{space.currency} space and is paid only in {space.currency}")
+           for c in (*action.payment, *extra) if CATALOGUE.money[c].currency != space.currency]
     out += [Violation("base.buy.currency",
                       f"money of {currency} counts in the payment: {action.tile} stands on the "
                       f"{space.currency} space and is paid only in {space.currency}")
             for currency in sorted({c for c, _ in values if c != space.currency})]
-    if out:
-        return out
+    return out
+
+
+def _too_little(action: BuyBuilding, extra: tuple[str, ...], values: tuple[tuple[str, int], ...],
+                price: int) -> list[Violation]:
+    """base.buy.amount: the payment totals at least the price (more is allowed, without the
+    exact-payment bonus)."""
     paid = sum(CATALOGUE.money[c].value for c in (*action.payment, *extra)) + sum(v for _, v in values)
     if paid < price:
-        out.append(Violation("base.buy.amount",
-                             f"{action.tile} costs {price} but the payment totals {paid}"))
-    return out
+        return [Violation("base.buy.amount", f"{action.tile} costs {price} but the payment totals {paid}")]
+    return []
 
 
 def price_of(state: GameState, action: BuyBuilding) -> int:

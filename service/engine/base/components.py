@@ -140,10 +140,22 @@ def _scores_before_rounds(state: GameState) -> list[Violation]:
 
 
 def _turn(state: GameState) -> list[Violation]:
-    out = []
+    """The turn's counters against the phase and the holdings, then the scoring rounds held
+    and called; nothing more is judged of a turn whose player is no seat."""
     turn = state.turn
     if not 0 <= turn.player < len(state.players):
         return [Violation(INCONSISTENT, f"turn.player {turn.player} is not a seat of this game")]
+    waiting = pending_decision(state) is not None
+    return (_turn_under_way(state, waiting) + _ending_problems(state) + _action_left(state, waiting)
+            + _rounds(state) + _round_order(state))
+
+
+def _turn_under_way(state: GameState, waiting: bool) -> list[Violation]:
+    """One action a turn; only the active player holds buildings in play; a turn whose actions
+    are over and whose buildings are placed has passed, unless a decision is awaited (the only
+    reason for the end of a turn to wait)."""
+    out = []
+    turn = state.turn
     if turn.actions not in (0, 1):
         out.append(Violation(INCONSISTENT, f"turn.actions must be 0 or 1, not {turn.actions}"))
     for seat, p in enumerate(state.players):
@@ -151,18 +163,31 @@ def _turn(state: GameState) -> list[Violation]:
         if p.held and seat != turn.player and state.phase == "play":
             out.append(Violation(INCONSISTENT,
                                  f"{p.name} holds buildings but it is not {p.name}'s turn"))
-    waiting = pending_decision(state) is not None
     if state.phase == "play" and turn.actions == 0 and not state.active.held and not waiting:
         out.append(Violation(INCONSISTENT, "the active player's turn is over but has not passed"))
     if turn.ending and not waiting:
         out.append(Violation(INCONSISTENT, "the end of the turn waits for no decision"))
-    out += _ending_problems(state)
+    return out
+
+
+def _action_left(state: GameState, waiting: bool) -> list[Violation]:
+    """The action left against the phase: kept until the player acts in play, none while the
+    leftover tiles are placed, and the final placement is by a player who holds some."""
+    out = []
+    turn = state.turn
     if state.phase == "play" and not turn.acted and turn.actions != 1:
         out.append(Violation(INCONSISTENT, "a player who has not acted still has their action"))
     if state.phase == "final-placement" and not state.active.held and not waiting:
         out.append(Violation(INCONSISTENT, "final placement by a player who holds nothing"))
     if state.phase == "final-placement" and turn.actions != 0:
         out.append(Violation(INCONSISTENT, "no action is taken while placing leftover tiles"))
+    return out
+
+
+def _rounds(state: GameState) -> list[Violation]:
+    """The scoring rounds held (each once, in order; round 3 ends the game, which then has a
+    ranking) and called (rounds 1 and 2, not yet held, only while the game is played)."""
+    out = []
     rounds = state.rounds_held
     if list(rounds) != sorted(set(rounds)) or any(r not in (1, 2, 3) for r in rounds):
         out.append(Violation(INCONSISTENT, f"rounds_held {list(rounds)} is not a sorted set of 1-3"))
@@ -174,7 +199,7 @@ def _turn(state: GameState) -> list[Violation]:
         out.append(Violation(INCONSISTENT, "a scoring round is called but the game has ended"))
     if any(r not in (1, 2) or r in rounds for r in state.scoring_called):
         out.append(Violation(INCONSISTENT, f"scoring_called {list(state.scoring_called)} is wrong"))
-    return out + _round_order(state)
+    return out
 
 
 def _round_order(state: GameState) -> list[Violation]:

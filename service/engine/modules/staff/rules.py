@@ -490,9 +490,19 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
 
 
 def consistency(state: GameState) -> list[Violation]:
+    """A staff part with a court marshal on a tile of each player's Alhambra, the servant
+    display and the marshal move as a turn leaves them, and servants only on coloured tiles
+    of an Alhambra or a reserve."""
     staff = state.staff
     if staff is None:
         return [Violation("staff.setup", "the staff module is on but the state has no `staff` part")]
+    return (_marshal_problems(state, staff) + _display_problems(state, staff)
+            + _move_problems(state, staff) + _servant_problems(state))
+
+
+def _marshal_problems(state: GameState, staff: StaffState) -> list[Violation]:
+    """staff.setup (staff.dirk: Dirk has none): one court marshal per player; staff.marshal-tile:
+    each stands on a tile of its player's Alhambra."""
     out = []
     if len(staff.marshals) != len(state.players):
         rule = "staff.dirk" if state.dirk is not None else "staff.setup"
@@ -503,15 +513,34 @@ def consistency(state: GameState) -> list[Violation]:
             out.append(Violation("staff.marshal-tile", f"{p.name}'s court marshal stands at "
                                                        f"({spot.x}, {spot.y}), where "
                                                        f"{p.name}'s Alhambra has no tile"))
+    return out
+
+
+def _display_problems(state: GameState, staff: StaffState) -> list[Violation]:
+    """staff.servant: the servant display holds at most DISPLAY_SIZE, and is full at the start
+    of a turn while the pile lasts (refilled at the end of each turn)."""
     if len(staff.display) > DISPLAY_SIZE:
-        out.append(Violation("staff.servant", f"the servant display holds {len(staff.display)}, "
-                                              f"more than {DISPLAY_SIZE}"))
-    elif staff.pile and len(staff.display) < DISPLAY_SIZE and state.phase == "play" and not state.turn.acted:
-        out.append(Violation("staff.servant", "the servant display was not refilled to "
-                                              f"{DISPLAY_SIZE} at the end of the turn"))
+        return [Violation("staff.servant", f"the servant display holds {len(staff.display)}, "
+                                           f"more than {DISPLAY_SIZE}")]
+    if staff.pile and len(staff.display) < DISPLAY_SIZE and state.phase == "play" and not state.turn.acted:
+        return [Violation("staff.servant", "the servant display was not refilled to "
+                                           f"{DISPLAY_SIZE} at the end of the turn")]
+    return []
+
+
+def _move_problems(state: GameState, staff: StaffState) -> list[Violation]:
+    """staff.move: a marshal move is pending only in play, right after money was taken, and of
+    fewer than MARSHAL_STEPS steps."""
     if staff.steps and (staff.steps >= MARSHAL_STEPS or state.phase != "play" or not state.turn.acted):
-        out.append(Violation("staff.move", f"a marshal move of {staff.steps} steps is pending "
-                                           "without money just taken"))
+        return [Violation("staff.move", f"a marshal move of {staff.steps} steps is pending "
+                                        "without money just taken")]
+    return []
+
+
+def _servant_problems(state: GameState) -> list[Violation]:
+    """staff.servant: a servant stays on a tile with a colour, in the Alhambra or the reserve;
+    staff.dirk: none on Dirk's tiles (he has no marshal)."""
+    out = []
     for t, where, zone in tiles_in_play(state):
         if not t.servant:
             continue

@@ -204,24 +204,26 @@ def first_free(chests: Sequence[str], free: dict[str, list[str]]) -> tuple[str, 
 def _placement_problems(state: GameState, player: Player, chests: tuple[str, ...],
                         buildings: tuple[str, ...], rule: str = "treasure.place") -> list[Violation]:
     """treasure.place (the buyer) or treasure.pass (a receiver): one chest per named building of
-    the player's, of its colour, and every chest that fits placed."""
+    the player's, of its colour, and (once those stand) every chest that fits placed."""
     out = [Violation(rule, f"{b} is named twice: a building takes at most one chest")
            for b in sorted({b for b in buildings if buildings.count(b) > 1})]
+    out += _named_buildings(state, player, chests, buildings, rule)
+    if out:
+        return out
+    return _chests_left(player, chests, buildings, rule)
+
+
+def _named_buildings(state: GameState, player: Player, chests: tuple[str, ...],
+                     buildings: tuple[str, ...], rule: str) -> list[Violation]:
+    """Each named building (once) is the player's, in the Alhambra or bought this turn, of a
+    colour, without a chest, and a chest of its colour is left for it."""
+    out = []
     mine = {t.tile: t for t in (*player.alhambra, *player.held)}
-    reserve = {t.tile for t in player.reserve}
     left = Counter(chests)
     for b in dict.fromkeys(buildings):
         tile = mine.get(b)
         if tile is None:
-            owner = _owner_of(state, b)
-            if owner is not None and owner != player.name:
-                out.append(Violation("treasure.pass", f"{b} is {owner}'s: only chests {player.name} "
-                                                      "cannot place pass on, and the others place "
-                                                      "them themselves"))
-                continue
-            where = "is in the reserve (reserve buildings take no chest)" if b in reserve else \
-                f"is not a building of {player.name}'s Alhambra nor bought this turn"
-            out.append(Violation(rule, f"{b} {where}"))
+            out.append(_not_placeable(state, player, b, rule))
             continue
         colour = chest_colour(tile)
         if colour is None:
@@ -233,17 +235,35 @@ def _placement_problems(state: GameState, player: Player, chests: tuple[str, ...
                                        f"chest (it holds {', '.join(chests)})"))
         else:
             left[colour] -= 1
-    if out:
-        return out
+    return out
+
+
+def _not_placeable(state: GameState, player: Player, b: str, rule: str) -> Violation:
+    """Why a building outside the player's Alhambra and held buildings takes none of their
+    chests: another's (treasure.pass: they place their own), in the reserve, or nobody's."""
+    owner = _owner_of(state, b)
+    if owner is not None and owner != player.name:
+        return Violation("treasure.pass", f"{b} is {owner}'s: only chests {player.name} "
+                                          "cannot place pass on, and the others place "
+                                          "them themselves")
+    where = "is in the reserve (reserve buildings take no chest)" if b in {t.tile for t in player.reserve} \
+        else f"is not a building of {player.name}'s Alhambra nor bought this turn"
+    return Violation(rule, f"{b} {where}")
+
+
+def _chests_left(player: Player, chests: tuple[str, ...], buildings: tuple[str, ...],
+                 rule: str) -> list[Violation]:
+    """Every chest that fits on a free building of its colour is placed (the rest pass on)."""
+    mine = {t.tile: t for t in (*player.alhambra, *player.held)}
     can = placeable(chests, free_buildings(player))
     placed = Counter(chest_colour(mine[b]) for b in buildings)
     short = {c: n - placed[c] for c, n in can.items() if placed[c] < n}
-    if short:
-        listed = ", ".join(f"{n} more {c}" for c, n in sorted(short.items()))
-        where = "the Alhambra or bought this turn" if rule == "treasure.place" else "the Alhambra"
-        out.append(Violation(rule, f"{player.name} must place every chest they can: {listed} "
-                                   f"(on buildings of {where})"))
-    return out
+    if not short:
+        return []
+    listed = ", ".join(f"{n} more {c}" for c, n in sorted(short.items()))
+    where = "the Alhambra or bought this turn" if rule == "treasure.place" else "the Alhambra"
+    return [Violation(rule, f"{player.name} must place every chest they can: {listed} "
+                            f"(on buildings of {where})")]
 
 
 def _owner_of(state: GameState, tile: str) -> str | None:

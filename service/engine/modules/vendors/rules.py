@@ -226,41 +226,65 @@ def can_settle(state: GameState, seat: int) -> str | None:
 
 
 def check_visit(state: GameState, action: VisitVendor) -> list[Violation]:
-    rule = "vendors.visit"
+    """vendors.visit: when a colour matches and the building is free, the inhabitant moves in
+    (and the disc is restocked from the supply); otherwise nobody moves in, and a swap is
+    allowed only when no colour matches at all."""
     seat = state.seat_of(action.player)
-    vendors = _vendors(state)
-    disc = vendors.discs[seat]
     match = can_settle(state, seat)
     if match is not None:
-        if action.give is not None:
-            return [Violation(rule, f"the disc carries a {match} inhabitant for the {match} building: "
-                                    "no swap (only when no colour matches)")]
-        if action.settle is None:
-            if action.take is not None:
-                return [Violation(rule, "an inhabitant is taken from the supply only after one moves "
-                                        "onto the building")]
-            return []
-        if action.settle != match:
-            return [Violation(rule, f"only a {match} inhabitant moves onto the {match} building, "
-                                    f"not a {action.settle} one")]
-        if not vendors.supply:
-            if action.take is not None:
-                return [Violation("vendors.one-per-building",
-                                  f"the supply is empty: no {action.take} inhabitant to take")]
-            return []
-        if action.take is None:
-            return [Violation(rule, "the disc is restocked: name an inhabitant of the supply in `take`")]
-        if action.take not in vendors.supply:
-            return [Violation(rule, f"the supply holds no {action.take} inhabitant")]
-        return []
+        return _settling_problems(state, action, match)
     if action.settle is not None:
-        building = _building_at(state.players[seat], disc.x, disc.y)
-        what = building.tile if building is not None else "the building"
-        if building is not None and building.inhabitant:  # a building holds at most one
-            return [Violation("vendors.one-per-building", f"{what} already has an inhabitant: no "
-                                                          f"{action.settle} inhabitant moves in")]
-        return [Violation(rule, f"{what} has no inhabitant of its colour on the disc: no "
-                                f"{action.settle} inhabitant moves in")]
+        return _no_settling(state, seat, action.settle)
+    return _swap_problems(state, seat, action)
+
+
+def _settling_problems(state: GameState, action: VisitVendor, match: str) -> list[Violation]:
+    """A colour matches a free building: no swap; the `match` inhabitant moves in or nobody
+    does; once one moved in the disc is restocked from the supply, if it holds any."""
+    rule = "vendors.visit"
+    supply = _vendors(state).supply
+    if action.give is not None:
+        return [Violation(rule, f"the disc carries a {match} inhabitant for the {match} building: "
+                                "no swap (only when no colour matches)")]
+    if action.settle is None:
+        if action.take is not None:
+            return [Violation(rule, "an inhabitant is taken from the supply only after one moves "
+                                    "onto the building")]
+        return []
+    if action.settle != match:
+        return [Violation(rule, f"only a {match} inhabitant moves onto the {match} building, "
+                                f"not a {action.settle} one")]
+    if not supply:
+        if action.take is not None:
+            return [Violation("vendors.one-per-building",
+                              f"the supply is empty: no {action.take} inhabitant to take")]
+        return []
+    if action.take is None:
+        return [Violation(rule, "the disc is restocked: name an inhabitant of the supply in `take`")]
+    if action.take not in supply:
+        return [Violation(rule, f"the supply holds no {action.take} inhabitant")]
+    return []
+
+
+def _no_settling(state: GameState, seat: int, settle: str) -> list[Violation]:
+    """Nobody moves in where no colour matches a free building: vendors.one-per-building if the
+    building has its inhabitant already, else vendors.visit."""
+    disc = _vendors(state).discs[seat]
+    building = _building_at(state.players[seat], disc.x, disc.y)
+    what = building.tile if building is not None else "the building"
+    if building is not None and building.inhabitant:  # a building holds at most one
+        return [Violation("vendors.one-per-building", f"{what} already has an inhabitant: no "
+                                                      f"{settle} inhabitant moves in")]
+    return [Violation("vendors.visit", f"{what} has no inhabitant of its colour on the disc: no "
+                                       f"{settle} inhabitant moves in")]
+
+
+def _swap_problems(state: GameState, seat: int, action: VisitVendor) -> list[Violation]:
+    """vendors.visit's swap, only when no colour matches: one inhabitant of the disc (`give`)
+    for one of the supply (`take`), both named, or none."""
+    rule = "vendors.visit"
+    vendors = _vendors(state)
+    disc = vendors.discs[seat]
     matched = matching_colour(state, seat)
     if matched is not None and action.give is not None:  # its building already has one
         return [Violation(rule, f"the disc carries a {matched} inhabitant for the {matched} building, "
@@ -574,42 +598,56 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
 
 
 def consistency(state: GameState) -> list[Violation]:
+    """A vendors part with one disc per player (vendors.setup), each disc as its player's turn
+    left it, and inhabitants only in coloured buildings of an Alhambra (vendors.one-per-building)."""
     vendors = state.vendors
     if vendors is None:
         return [Violation("vendors.setup", "the vendors module is on but the state has no `vendors` part")]
-    out = []
     if len(vendors.discs) != len(state.players):
-        out.append(Violation("vendors.setup", f"{len(vendors.discs)} vendor discs for "
-                                              f"{len(state.players)} players"))
-        return out
+        return [Violation("vendors.setup", f"{len(vendors.discs)} vendor discs for "
+                                           f"{len(state.players)} players")]
+    out = []
     for seat, (p, disc) in enumerate(zip(state.players, vendors.discs, strict=True)):
-        if not disc.chosen:
-            if sorted_colours(disc.inhabitants) != COLOURS or state.turn.acted or disc.lifted:
-                out.append(Violation("vendors.setup", f"{p.name} has not chosen yet, so holds one "
-                                                      "inhabitant of each colour, before the first turn"))
-            continue
-        if len(disc.inhabitants) > ON_DISC:
-            out.append(Violation("vendors.setup", f"{p.name}'s disc carries more than {ON_DISC} inhabitants"))
-        building = _building_at(p, disc.x, disc.y)
-        if disc.visiting and not disc.lifted:
-            out.append(Violation("vendors.visit", f"{p.name}'s disc is visited but not lifted"))
-        if not disc.lifted and building is not None:
-            out.append(Violation("vendors.visit", f"{p.name}'s disc stands under {building.tile} at "
-                                                  f"({disc.x}, {disc.y}) without being lifted"))
-        if disc.lifted:
-            out += _lifted_problems(state, seat, disc, building is not None)
+        out += _disc_problems(state, seat, p, disc)
+    return out + _inhabitants_astray(state)
+
+
+def _disc_problems(state: GameState, seat: int, p: Player, disc: Disc) -> list[Violation]:
+    """One player's disc: before the choice, one inhabitant of each colour and nothing done
+    (vendors.setup); after it, at most ON_DISC inhabitants, and lifted while it is visited or
+    stands under a building (vendors.visit)."""
+    if not disc.chosen:
+        if sorted_colours(disc.inhabitants) != COLOURS or state.turn.acted or disc.lifted:
+            return [Violation("vendors.setup", f"{p.name} has not chosen yet, so holds one "
+                                               "inhabitant of each colour, before the first turn")]
+        return []
+    out = []
+    if len(disc.inhabitants) > ON_DISC:
+        out.append(Violation("vendors.setup", f"{p.name}'s disc carries more than {ON_DISC} inhabitants"))
+    building = _building_at(p, disc.x, disc.y)
+    if disc.visiting and not disc.lifted:
+        out.append(Violation("vendors.visit", f"{p.name}'s disc is visited but not lifted"))
+    if not disc.lifted and building is not None:
+        out.append(Violation("vendors.visit", f"{p.name}'s disc stands under {building.tile} at "
+                                              f"({disc.x}, {disc.y}) without being lifted"))
+    if disc.lifted:
+        out += _lifted_problems(state, seat, disc, building is not None)
+    return out
+
+
+def _inhabitants_astray(state: GameState) -> list[Violation]:
+    """vendors.one-per-building: an inhabitant lives only in a coloured building of an
+    Alhambra, never on a tile of a reserve, held, out of the game or Dirk's."""
+    out = []
     for p in state.players:
-        for t in (*p.reserve, *p.held):
-            if t.inhabitant:
-                out.append(Violation("vendors.one-per-building", f"{p.name}'s {t.tile} off the Alhambra "
-                                                                 "keeps an inhabitant"))
-        for placed in p.alhambra:
-            if placed.inhabitant and colour_of(placed) is None:
-                out.append(Violation("vendors.one-per-building", f"{placed.tile} at ({placed.x}, {placed.y}) "
-                                                                 "has no colour for an inhabitant"))
-    for t in (*state.removed, *(state.dirk.tiles if state.dirk else ())):
-        if t.inhabitant:
-            out.append(Violation("vendors.one-per-building", f"{t.tile} off the table keeps an inhabitant"))
+        out += [Violation("vendors.one-per-building", f"{p.name}'s {t.tile} off the Alhambra "
+                                                      "keeps an inhabitant")
+                for t in (*p.reserve, *p.held) if t.inhabitant]
+        out += [Violation("vendors.one-per-building", f"{placed.tile} at ({placed.x}, {placed.y}) "
+                                                      "has no colour for an inhabitant")
+                for placed in p.alhambra if placed.inhabitant and colour_of(placed) is None]
+    out += [Violation("vendors.one-per-building", f"{t.tile} off the table keeps an inhabitant")
+            for t in (*state.removed, *(state.dirk.tiles if state.dirk else ())) if t.inhabitant]
     return out
 
 

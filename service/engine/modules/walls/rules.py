@@ -257,14 +257,27 @@ def shapes(card: str, turns: bool) -> frozenset[int]:
 
 
 def consistency(state: GameState) -> list[Violation]:
+    """The used wall cards each show their walls (walls.action) without overlap
+    (walls.no-overlap), and the added walls of every tile are exactly what they put there
+    (walls.fixed); wall cards in the display, the discard pile or a hand are refused by `places`."""
     walls = state.walls
     if walls is None:
         return [Violation("walls.setup", "the walls module is on but the state has no `walls` part")]
-    out = []  # wall cards in the display, the discard pile or a hand: refused by `places`
-    # What the used cards put on each tile, per (player, tile).
+    out, on = _walls_of_cards(walls.used, turning(state.modules))
+    out += _walls_against_cards(state, on)
+    others = [*state.removed, *(state.dirk.tiles if state.dirk is not None else ())]
+    out += [Violation("walls.fixed", f"{t.tile} out of the players' tiles carries added walls")
+            for t in others if t.added_walls]
+    return out
+
+
+def _walls_of_cards(used: tuple[UsedWall, ...],
+                    turned: bool) -> tuple[list[Violation], dict[tuple[str, str], int]]:
+    """What the used cards put on each tile, per (player, tile), and the cards that show no such
+    walls (walls.action) or put two walls on one side (walls.no-overlap)."""
+    out = []
     on: dict[tuple[str, str], int] = {}
-    turned = turning(state.modules)
-    for u in walls.used:
+    for u in used:
         try:
             mask = parse_walls(u.walls) if u.walls and u.walls != "open" else 0
         except ValueError:  # no walls text at all (a crafted state)
@@ -278,10 +291,19 @@ def consistency(state: GameState) -> list[Violation]:
             out.append(Violation("walls.no-overlap", f"two wall cards put a wall on the same side of "
                                                      f"{u.player}'s {u.tile}"))
         on[key] = on.get(key, 0) | mask
+    return out, on
+
+
+def _walls_against_cards(state: GameState, on: dict[tuple[str, str], int]) -> list[Violation]:
+    """walls.fixed: each Alhambra and reserve tile carries exactly the walls its cards put on it,
+    none on a printed wall (walls.no-overlap); held tiles carry none; and every card was used on
+    a tile of its player's Alhambra or reserve."""
+    out = []
+    left = dict(on)  # the cards' walls not yet found on a tile
     for p in state.players:
         for t in (*p.alhambra, *p.reserve):
             added = parse_walls(t.added_walls) if t.added_walls else 0
-            want = on.pop((p.name, t.tile), 0)
+            want = left.pop((p.name, t.tile), 0)
             if added != want:
                 out.append(Violation("walls.fixed", f"{p.name}'s {t.tile} carries added walls "
                                                     f"{t.added_walls or 'none'!r} but the wall cards used "
@@ -292,12 +314,9 @@ def consistency(state: GameState) -> list[Violation]:
         out += [Violation("walls.fixed", f"{t.tile} held by {p.name} carries added walls: they are "
                                          "only ever added to Alhambra and reserve tiles")
                 for t in p.held if t.added_walls]
-    for player, tile in sorted(on):
-        out.append(Violation("walls.fixed", f"a wall card was used on {player}'s {tile}, which is not in "
-                                            f"{player}'s Alhambra or reserve"))
-    others = [*state.removed, *(state.dirk.tiles if state.dirk is not None else ())]
-    out += [Violation("walls.fixed", f"{t.tile} out of the players' tiles carries added walls")
-            for t in others if t.added_walls]
+    out += [Violation("walls.fixed", f"a wall card was used on {player}'s {tile}, which is not in "
+                                     f"{player}'s Alhambra or reserve")
+            for player, tile in sorted(left)]
     return out
 
 
