@@ -554,6 +554,10 @@ def test_craftsmen_dirk_refuses_craftsmen_held_by_dirk() -> None:
     bad = replace(state, craftsmen=replace(c, face_up=(*c.face_up, c.out[:2]), face_down=(*c.face_down, None),
                                            out=c.out[2:]))
     assert any(v.rule == "craftsmen.dirk" for v in check_consistency(bad))
+    # The message counts each list: only the face-down one too long reads as such.
+    only_down = replace(state, craftsmen=replace(c, face_down=(*c.face_down, None)))
+    messages = [v.message for v in check_consistency(only_down) if v.rule == "craftsmen.dirk"]
+    assert messages and "not face up by 2 seats and face down by 3" in messages[0], messages
 
 
 # --- craftsmen.mosaic-artist ----------------------------------------------------------------

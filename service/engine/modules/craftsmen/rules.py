@@ -820,7 +820,8 @@ def _seat_problems(state: GameState, cs: CraftsmenState) -> list[Violation]:
     rule = "craftsmen.dirk" if state.dirk is not None and n + 1 in (len(cs.face_up), len(cs.face_down)) \
         else "craftsmen.setup"
     return [Violation(rule, f"craftsmen are held by the {n} players only (Dirk never gets any), "
-                            f"not by {len(cs.face_up)} seats")]
+                            f"not face up by {len(cs.face_up)} seats and face down by "
+                            f"{len(cs.face_down)}")]
 
 
 def _dealt_problems(in_play: list[str], n: int) -> list[Violation]:
