@@ -4,8 +4,9 @@ A small driver over a seeded sample of mutants of the code that decides verdicts
 sealing and of views (`TARGETS`): each mutant changes one operator or constant of one function
 (a comparison made strict or loose, equal made unequal, `and` made `or`, a `not` dropped, `+`
 made `-`, a constant moved by one, `min` made `max`), as an off-by-one, a wrong constant or a
-dropped condition would. For each mutant the tests nearest its file run first (stopping at the
-first failure); the whole suite runs only for the mutants they let live. A mutant is killed
+dropped condition would. Every mutant meets the tests nearest its file first (stopping at the
+first failure); then the suite (`SUITE`: all but the playground's browser tests) runs for the
+mutants they let live. A mutant is killed
 when a test fails (or the run hangs past its timeout). The kill rate leaves out the mutants
 named in `bench/mutation_equivalent.toml`, each with the reason it cannot change a verdict.
 
@@ -68,7 +69,10 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "service/engine/secrecy.py": ("tests/engine/test_secrecy.py", "tests/modules/test_views.py"),
     "service/seal.py": ("tests/service/test_sealing.py",),
 }
-SUITE = ("tests",)
+# The suite for the mutants the nearest tests let live: every test that judges a verdict, a
+# score, a view or a seal (the engine's, the modules', the pictures', the HTTP contract's and the
+# service's, sealing included); the playground's browser tests judge none.
+SUITE = ("tests/engine", "tests/modules", "tests/render", "tests/api", "tests/service")
 
 SWAPS: dict[type, type] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
@@ -254,39 +258,42 @@ def main(argv: list[str]) -> int:
     where = scratch_copy()
     started = time.monotonic()
     results: dict[str, tuple[Mutant, str, str]] = {}
-    suite_passes = False
+
+    def log(m: Mutant, verdict: str, by: str) -> None:
+        if not console.is_terminal:  # a log: one line a mutant
+            console.print(f"{len(results)}/{len(mutants)} {verdict} ({by}) {m.file}:{m.line} {m.id}",
+                          markup=False, highlight=False)
+
+    def judged(m: Mutant, tests: tuple[str, ...], timeout: float, workers: int = 0) -> str:
+        path = where / m.file
+        original = path.read_text("utf-8")
+        path.write_text(apply_mutant(original, m), "utf-8")
+        try:
+            return run_tests(where, tests, timeout, workers)
+        finally:
+            path.write_text(original, "utf-8")
+
     try:
         # The nearest tests pass on the code as it is (else every mutant would look killed).
         for tests in sorted(set(TARGETS.values())):
             if run_tests(where, tests, timeout=900) != "survived":
                 console.print(f"[red]the tests {tests} fail without a mutant[/red]")
                 return 2
+        # First every mutant against its nearest tests; then the suite for those left alive.
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("mutants (nearest tests)", total=len(mutants))
             for m in mutants:
-                path = where / m.file
-                original = path.read_text("utf-8")
-                path.write_text(apply_mutant(original, m), "utf-8")
-                try:
-                    verdict = run_tests(where, TARGETS[m.file], timeout=600)
-                    by = "nearest"
-                    if verdict == "survived" and not args.no_suite:
-                        if not suite_passes:  # once, on the code as it is, before the first
-                            path.write_text(original, "utf-8")
-                            if run_tests(where, SUITE, timeout=1800, workers=args.workers) != "survived":
-                                console.print("[red]the suite fails without a mutant[/red]")
-                                return 2
-                            suite_passes = True
-                            path.write_text(apply_mutant(original, m), "utf-8")
-                        verdict = run_tests(where, SUITE, timeout=1800, workers=args.workers)
-                        by = "suite"
-                finally:
-                    path.write_text(original, "utf-8")
-                results[m.id] = (m, verdict, by)
+                results[m.id] = (m, judged(m, TARGETS[m.file], timeout=600), "nearest")
+                log(m, *results[m.id][1:])
                 progress.advance(task)
-                if not console.is_terminal:  # a log: one line a mutant
-                    console.print(f"{len(results)}/{len(mutants)} {verdict} ({by}) {m.file}:{m.line} {m.id}",
-                                  markup=False, highlight=False)
+        alive = [m for m, verdict, _ in results.values() if verdict == "survived"]
+        if alive and not args.no_suite:
+            if run_tests(where, SUITE, timeout=1800, workers=args.workers) != "survived":
+                console.print("[red]the suite fails without a mutant[/red]")
+                return 2
+            for m in alive:
+                results[m.id] = (m, judged(m, SUITE, timeout=1800, workers=args.workers), "suite")
+                log(m, *results[m.id][1:])
     finally:
         shutil.rmtree(where, ignore_errors=True)
 
