@@ -39,13 +39,19 @@ def test_a_rule_verdict_is_an_answer_or_a_refusal_citing_a_rule() -> None:
 
 
 def test_the_tally_fails_a_run_below_half() -> None:
-    lines = [_line(200)] * 5 + [_line(400, "bad-request")] * 5
+    """The target: more than half of the fuzzing and stateful phases' schema-valid requests."""
+    lines = [_line(200)] * 5 + [_line(422, "inconsistent-state", ["base.census"])] * 5
     lines += [{**line, "operation": op} for op in ("POST /v1/validate", "POST /v1/legal-actions")
-              for line in [_line(200)] * 6 + [_line(400, "bad-request")] * 4]
+              for line in [_line(200)] * 6 + [_line(422, "inconsistent-state", ["x"])] * 4]
     text, missed = st_tally.report(lines)
     assert missed == ["POST /v1/apply"] and "5/10" in text
     _, missed = st_tally.report([{**line, "phase": "coverage"} for line in lines])
     assert set(missed) == set(st_tally.TARGETED)  # the coverage phase's probes are not the target's
+    valid = [{**line, "operation": op} for op in st_tally.TARGETED
+             for line in [_line(200)] * 6 + [_line(422, "inconsistent-state", ["x"])] * 4]
+    negative = [{**line, "mode": "negative", "status": 400, "error": "bad-request"} for line in valid] * 3
+    text, missed = st_tally.report(valid + negative)
+    assert missed == [] and " 6/40 " in text  # negative cases, refused 400 by design, are no target
 
 
 def _case(path: str, phase: TestPhase, mode: GenerationMode) -> Any:

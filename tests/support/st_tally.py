@@ -9,8 +9,12 @@ Read from the JSON lines `st_hooks.after_call` writes, and printed three ways: o
 request (the coverage phase's thousands of probes of the schema's edges are nearly all refused
 400 by design), over the requests the fuzzing and stateful phases generate (the hooks give them
 real states and actions; some are made invalid on purpose, negative cases), and over those of
-them that are schema-valid. Exit 1 when validate, apply or legal-actions reach half or less of
-the fuzzing and stateful phases' requests.
+them that are schema-valid (Schemathesis' positive cases: the ones its "mostly rejected
+generated data" warning counts, and the ones the hooks fill). Exit 1 when validate, apply or
+legal-actions reach half or less of those. The share over all the fuzzing and stateful phases'
+requests is printed too, but is no target: how many negative cases (malformed JSON, wrong types,
+refused 400 by design) Schemathesis mixes in varies from run to run (a quarter to a half, more
+in short runs), so a target on it would fail one run in a few for no fault of the referee.
 
     python -m tests.support.st_tally FILE
 """
@@ -72,7 +76,7 @@ def report(lines: list[dict[str, Any]]) -> tuple[str, list[str]]:
         rows.append(f"{op:<24} " + " ".join(f"{_cell(*cells[g]):>16}" for g in GROUPS))
     missed = []
     for op in TARGETED:
-        hit, total = table.get(op, {}).get("generated", (0, 0))
+        hit, total = table.get(op, {}).get("valid", (0, 0))
         if not total or hit / total <= TARGET:
             missed.append(op)
     statuses = Counter(str(line["status"]) for line in lines)
@@ -86,10 +90,11 @@ def main(argv: list[str]) -> int:
     print("Requests that reached a rule verdict (2xx, or 422 citing a rule, not inconsistent-state):")
     print(text)
     if missed:
-        print(f"below the target (more than {TARGET:.0%} of the fuzzing and stateful phases' requests): "
-              + ", ".join(missed))
+        print(f"below the target (more than {TARGET:.0%} of the fuzzing and stateful phases' "
+              "schema-valid requests): " + ", ".join(missed))
         return 1
-    print(f"target met: more than {TARGET:.0%} for " + ", ".join(TARGETED))
+    print(f"target met: more than {TARGET:.0%} of the fuzzing and stateful phases' schema-valid "
+          "requests for " + ", ".join(TARGETED))
     return 0
 
 
