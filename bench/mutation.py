@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import json
 import os
 import random
 import shutil
@@ -230,8 +231,8 @@ def run_tests(where: Path, tests: tuple[str, ...], timeout: float, workers: int 
     # 2-5: the run itself failed (a collection error: the mutant broke an import) or found no
     # test; an import broken by the mutant is a kill, anything else is the driver's problem.
     tail = done.stdout.decode(errors="replace")[-2000:]
-    if done.returncode == 2 and ("Error" in tail or "error" in tail):
-        return "killed"
+    if done.returncode == 2 and ("Error" in tail or "error" in tail or " failed" in tail):
+        return "killed"  # xdist's -x ends a failing run "interrupted" (2)
     raise RuntimeError(f"pytest exited {done.returncode} on {tests}:\n{tail}")
 
 
@@ -249,6 +250,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--list", action="store_true", help="print the sample and stop")
     parser.add_argument("--no-suite", action="store_true", help="only the nearest tests")
     parser.add_argument("--workers", type=int, default=2, help="pytest -n for the suite's runs")
+    parser.add_argument("--record", type=Path, help="a JSON-lines file of the verdicts: read (a "
+                        "mutant judged there is not run again) and appended to")
     args = parser.parse_args(argv)
     console = Console(width=200)  # a log keeps each mutant on one line
     mutants = sample(args.sample, args.seed)
@@ -262,12 +265,27 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     results: dict[str, tuple[Mutant, str, str]] = {}
 
+    recorded: dict[tuple[str, str], str] = {}
+    if args.record and args.record.exists():
+        for text in args.record.read_text("utf-8").splitlines():
+            entry = json.loads(text)
+            recorded[entry["id"], entry["by"]] = entry["verdict"]
+
+    def record(m: Mutant, verdict: str, by: str) -> None:
+        if args.record and (m.id, by) not in recorded:
+            with args.record.open("a", encoding="utf-8") as f:
+                f.write(json.dumps({"id": m.id, "by": by, "verdict": verdict}) + "\n")
+
     def log(m: Mutant, verdict: str, by: str) -> None:
+        record(m, verdict, by)
         if not console.is_terminal:  # a log: one line a mutant
             console.print(f"{len(results)}/{len(mutants)} {verdict} ({by}) {m.file}:{m.line} {m.id}",
                           markup=False, highlight=False)
 
     def judged(m: Mutant, tests: tuple[str, ...], timeout: float, workers: int = 0) -> str:
+        known_verdict = recorded.get((m.id, "suite" if tests == SUITE else "nearest"))
+        if known_verdict is not None:
+            return known_verdict
         path = where / m.file
         original = path.read_text("utf-8")
         path.write_text(apply_mutant(original, m), "utf-8")
