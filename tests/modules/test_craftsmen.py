@@ -651,8 +651,11 @@ def test_craftsmen_carpenter_refuses_without_the_carpenter_or_too_little() -> No
     refused(other, BuyBuilding(player="Ana", tile="garden-10-open", payment=("green-8-a",), discount=2),
             "craftsmen.carpenter", "carpenter")
     pavilion = ana(cgame(), "carpenter", hands={"Ana": ["blue-1-a"]}, market={"blue": "pavilion-2-NEW"})
-    refused(pavilion, BuyBuilding(player="Ana", tile="pavilion-2-NEW", payment=(), discount=1),
-            "base.buy.amount", "pavilion-2-NEW")
+    nothing = refused(pavilion, BuyBuilding(player="Ana", tile="pavilion-2-NEW", payment=(), discount=1),
+                      "base.buy.amount", "pavilion-2-NEW")
+    # A price of 1 paid with nothing says so (issue 30's mutation run: `price > 1` gave "costs 1
+    # but the payment totals 0", true but not what the player did).
+    assert nothing[0].message == "no cards are paid for pavilion-2-NEW, which costs 1", nothing
     overpaid = allowed(pavilion, BuyBuilding(player="Ana", tile="pavilion-2-NEW", payment=("blue-1-a",),
                                              discount=2))
     assert overpaid.turn.actions == 0

@@ -393,3 +393,21 @@ def test_apply_of_a_choice_keeps_the_components() -> None:
     state = new_game(NAMES[:2], ["vendors"], seed=3).state
     outcome = apply(state, ChooseInhabitants(player="Ana", inhabitants=CHOICE, x=0, y=1))
     assert check_consistency(outcome.state) == []
+
+
+@pytest.mark.rule("vendors.setup")
+def test_vendors_setup_refuses_a_disc_more_than_players_naming_its_seat() -> None:
+    """RULES.md vendors.setup (a disc per player): a state with a fourth disc at a table of three
+    is refused, the extra disc's inhabitants counted where they are, "seat 3's vendor disc" (issue
+    30's mutation run: `seat <= len(players)` read a fourth player and crashed)."""
+    from msgspec.structs import replace
+
+    from service.engine import check_consistency, new_game
+
+    state = new_game(("Ana", "Ben", "Cyd"), ("vendors",), seed=3).state
+    assert state.vendors is not None
+    discs = state.vendors.discs
+    extra = replace(state, vendors=replace(state.vendors, discs=(*discs, discs[0])))
+    problems = check_consistency(extra)
+    assert any(v.rule == "vendors.setup" and "4 vendor discs for 3 players" in v.message for v in problems)
+    assert any("seat 3's vendor disc" in v.message for v in problems), problems
