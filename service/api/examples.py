@@ -61,21 +61,21 @@ def _example(summary: str, value: Any) -> Example:
     return {"summary": summary, "value": value}
 
 
-def _mid_game() -> tuple[Any, Any]:
-    """The example game's setup state and a state some rounds of turns later."""
-    setup = new_game(PLAYERS, MODULES, seed=SEED).state
-    state = setup
+def _mid_game() -> Any:
+    """The example game some rounds of turns after its setup."""
+    state = new_game(PLAYERS, MODULES, seed=SEED).state
     rng = Generator(SEED)
     for _ in range(MID_GAME):
         action = random_action(state, rng)
         assert action is not None
         state = apply(state, action).state
-    return setup, state
+    return state
 
 
-def _played(players: tuple[str, ...], modules: tuple[str, ...], seed: int) -> tuple[Position, list[Any]]:
-    """A random game played to its end: its final position (points before round 3 left to the
-    sheet) and the breakdowns of the rounds it held."""
+def played(players: tuple[str, ...], modules: tuple[str, ...], seed: int) -> tuple[Position, list[Any]]:
+    """A random game played to its end (the engine's random actions, from `seed`): its final
+    position (points before round 3 left to the sheet) and the breakdowns of the rounds it held.
+    Also the tests' source of real score sheets (tests/engine/test_sheet.py)."""
     state = new_game(players, modules, seed=seed).state
     rng = Generator(seed)
     held: list[Any] = []
@@ -125,7 +125,7 @@ def collect() -> Examples:
     add("/v1/games", status, "sealed", "With sealing on (SEAL_KEYS): the public part, the seal "
         "and a seat token per seat", sealed)
 
-    _, mid = _mid_game()
+    mid = _mid_game()
     state = _json(mid)
     listed, _ = legal_actions(mid, 5)
     actions = [_json(a) for a in listed]
@@ -144,16 +144,15 @@ def collect() -> Examples:
         {"state": state, "action": out_of_turn}, "Refused: the violations, each with its rule id")
     ask("/v1/view", "view", "player", "What Ben may see", {"state": state, "player": "Ben"},
         "The state with the others' hands, the deck's and bag's order and the generator hidden")
-    ask("/v1/echo", "validate", "move", "A state and an action", {"state": state, "action": action},
-        "")  # the request only; echo answers its body below
-    out["/v1/echo"].pop("200", None)
-    add("/v1/echo", "200", "move", "The body decoded and encoded again", {"state": state, "action": action})
+    move = {"state": state, "action": action}
+    add("/v1/echo", "request", "move", "A state and an action", move)
+    add("/v1/echo", "200", "move", "The body decoded and encoded again", move)
 
     ask("/v1/score", "score", "stateRound", "A game state, scored as if round 1 were held now",
         {"state": state, "round": 1}, "Round 1's breakdown")
     ask("/v1/score", "score", "tally", "A real table, each player given by what was counted",
         _tallied(position_of(mid, 1)), "Round 1's breakdown from the counts")
-    final, held = _played(PLAYERS[:2], (), SEED)
+    final, held = played(PLAYERS[:2], (), SEED)
     sheet = {**_json(final), "previous": _json(held[:2])}
     ask("/v1/score", "score", "sheet", "Round 3 with rounds 1 and 2 as /v1/score answered them: a "
         "score sheet", sheet, "Round 3's breakdown; the ranking holds the running totals (final)")

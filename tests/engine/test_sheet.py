@@ -17,12 +17,12 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from service.engine import InconsistentState, apply, new_game, random_action
+from service.api import examples
+from service.engine import InconsistentState
 from service.engine.catalogue import CATALOGUE
 from service.engine.game import position_problems
-from service.engine.rng import Generator
 from service.engine.rules import registered
-from service.engine.scoring import Breakdown, Position, position_of, rank
+from service.engine.scoring import Breakdown, Position, rank
 from service.engine.sheet import score_sheet, sheet_problems
 from service.engine.tally import Tally
 from tests.engine.test_tally import table as tally_table
@@ -551,16 +551,7 @@ def test_base_score_rounds_allows_the_referees_sheet_of_random_positions(modules
 
 def played(seed: int, players: int, modules: tuple[str, ...]) -> tuple[Position, list[Breakdown]]:
     """A random game played to its end: the scoring rounds it held and its final position."""
-    state = new_game(NAMES[:players], modules, seed=seed).state
-    rng = Generator(seed)
-    held: list[Breakdown] = []
-    while True:
-        outcome = apply(state, random_action(state, rng))  # type: ignore[arg-type]
-        held += outcome.scoring
-        state = outcome.state
-        if outcome.game_over:
-            final = position_of(state, 3)
-            return replace(final, players=tuple(replace(p, score=0) for p in final.players)), held
+    return examples.played(NAMES[:players], modules, seed)
 
 
 @pytest.mark.rule("base.score.rounds")

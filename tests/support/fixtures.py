@@ -20,8 +20,8 @@ import pytest
 from litestar.testing import TestClient
 
 from service.api.app import create_app
-from service.engine import Generator, apply, new_game, random_action
 from service.settings import Settings
+from tests.support.play import after_steps
 
 NAMES = ["Ana", "Ben", "Cyd", "Dov"]
 
@@ -30,14 +30,7 @@ def mid_game(players: int = 4, steps: int = 30, seed: int = 7) -> Any:
     """A game after `steps` random legal actions, as JSON-ready builtins."""
     import msgspec
 
-    state = new_game(NAMES[:players], seed=seed).state
-    rng = Generator(seed)
-    for _ in range(steps):
-        action = random_action(state, rng)
-        if action is None:
-            break
-        state = apply(state, action).state
-    return msgspec.json.decode(msgspec.json.encode(state))
+    return msgspec.json.decode(msgspec.json.encode(after_steps((), players, seed, steps)))
 
 
 def free_port() -> int:
