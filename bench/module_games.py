@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from service.engine.rules import registered
+from service.engine.module import registered
 from tests.support.play import play_random_game
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))

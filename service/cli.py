@@ -30,7 +30,7 @@ from .engine import (
     new_game,
     random_action,
 )
-from .engine.rules import registered
+from .engine.module import registered
 
 
 def _modules(text: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine.rules import registered
+from service.engine.module import registered
 from tests.support.rule_coverage import coverage, rule_ids
 
 MODULES = [m.id for m in registered()]

@@ -15,8 +15,8 @@ import service.engine  # noqa: F401  (registers every module before the unions a
 from service.engine import scoring
 from service.engine.acting import Actor, ToAct
 from service.engine.census import CENSUS
+from service.engine.module import all_action_types, all_event_types, all_line_types
 from service.engine.records import Int, Record
-from service.engine.rules import all_action_types, all_event_types, all_line_types
 from service.engine.scoring import Round
 from service.engine.state import GameState, RankEntry
 from service.engine.view import View

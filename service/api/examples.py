@@ -22,7 +22,7 @@ import msgspec
 
 from service.cache import Cache
 from service.engine import Generator, apply, legal_actions, new_game, random_action
-from service.engine.rules import modules_of_ids
+from service.engine.module import modules_of_ids
 from service.engine.scoring import Position, position_of, tally_of
 from service.seal import GAME_ID_BYTES, Sealing, parse_keys
 from service.settings import Settings

@@ -23,7 +23,7 @@ import msgspec
 
 from service import engine
 from service.engine.game import position_problems
-from service.engine.rules import registered
+from service.engine.module import registered
 from service.engine.sheet import score_sheet
 from service.engine.view import UnknownViewer, view
 from service.seal import UNSEALED, Game, Opened, SealError, Sealing

@@ -19,7 +19,7 @@ from typing import Literal
 import msgspec
 
 from .game import out_of_turn_players
-from .rules import pending_decision, plan_of
+from .module import pending_decision, plan_of
 from .state import GameState
 
 Moment = Literal["turn", "placement", "decision", "out-of-turn"]
@@ -63,7 +63,7 @@ def to_act(state: GameState, viewer: int | None = None) -> ToAct:
     if state.phase == "over":
         return NOBODY
     turn = state.turn
-    pending = pending_decision(state) if plan_of(state).pending else None
+    pending = pending_decision(state) if plan_of(state).hooks["pending"] else None
     if pending is not None:
         first = Actor(player=state.players[pending.seat].name, seat=pending.seat, kind="decision",
                       rule=pending.rule, what=pending.what if viewer is None else pending.told_to(viewer),

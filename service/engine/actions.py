@@ -1,6 +1,6 @@
 """The actions of the base game: a tagged union on `type`, each naming its `player`.
 
-Modules add their own Action subclasses; `service.engine.rules` assembles the union from the
+Modules add their own Action subclasses; `service.engine.module` assembles the union from the
 modules that are registered, so the decoder knows every action of every module.
 """
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from msgspec.structs import astuple
 
 from .catalogue import CATALOGUE, FOUNTAIN
-from .rules import Module, Place, modules_of, registered
+from .module import Module, Place, modules_of, registered
 from .state import MARKET_TOKENS, MODULE_PARTS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
 from .tally_checks import leftovers_over, most_leftovers
 from .violations import INCONSISTENT, Violation

@@ -8,7 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from .rules import Context, pending_decision, plan_of
+from .module import Context, pending_decision, plan_of
 from .state import GameState, Player, Turn
 
 
@@ -57,7 +57,7 @@ def finish_turn(state: GameState, ctx: Context) -> GameState:
         state = step(state, ctx)
         if state.phase != "play":
             return state
-        if order < NEXT_TURN and plan.pending and pending_decision(state) is not None:
+        if order < NEXT_TURN and plan.hooks["pending"] and pending_decision(state) is not None:
             return replace(state, turn=replace(state.turn, ending=order + 1))
     return state
 

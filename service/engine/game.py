@@ -19,10 +19,7 @@ from .editions import EDITION
 from .events import Event
 from .flow import finish_turn, is_turn_over
 from .grid import check_layout
-from .modules import register_all
-from .names import clash, kept, name_problem, stored_problem, table_problems
-from .rng import Generator, seed_state
-from .rules import (
+from .module import (
     ActionRule,
     Context,
     Module,
@@ -36,6 +33,9 @@ from .rules import (
     rule_for,
     setup_steps,
 )
+from .modules import register_all
+from .names import clash, kept, name_problem, stored_problem, table_problems
+from .rng import Generator, seed_state
 from .scoring import Breakdown, Position, PositionPlayer, position_of, score_position
 from .state import Dirk, GameState, Player, Tile, Turn
 from .tally_checks import dirk_least, position_leftovers, tally_problems
@@ -156,7 +156,7 @@ def _module_fields(state: GameState, action: Action) -> list[Violation]:
 
 def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
     """base.turn.order and base.turn.one-action: is it this player's moment for this action?"""
-    pending = pending_decision(state) if plan_of(state).pending else None
+    pending = pending_decision(state) if plan_of(state).hooks["pending"] else None
     if pending is not None:
         who = state.players[pending.seat].name
         what = pending.told_to(seat)  # the asking seat learns nothing it may not see
@@ -205,9 +205,9 @@ def apply(state: GameState, action: Action) -> Outcome:
     ctx = Context(Generator.from_text(state.rng))
     state = rule.apply(state, action, ctx)
     plan = plan_of(state)
-    for observe in plan.observers:
+    for observe in plan.hooks["after_action"]:
         state = observe(state, action, ctx)
-    if plan.pending and pending_decision(state) is not None:
+    if plan.hooks["pending"] and pending_decision(state) is not None:
         pass
     elif is_turn_over(state):
         state = finish_turn(state, ctx)
@@ -279,7 +279,7 @@ def out_of_turn_players(state: GameState) -> list[tuple[int, ActionRule]]:
     """The seats that have a legal out-of-turn action now (e.g. a theft in the thieves' window),
     each with the first such rule, in seat order. None while a decision is pending."""
     rules = [r for r in action_rules(state).values() if r.kind == "out-of-turn" and state.phase in r.phases]
-    if not rules or (plan_of(state).pending and pending_decision(state) is not None):
+    if not rules or (plan_of(state).hooks["pending"] and pending_decision(state) is not None):
         return []
     found: dict[int, ActionRule] = {}
     for rule in rules:

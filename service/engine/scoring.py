@@ -20,8 +20,8 @@ import msgspec
 from .catalogue import CATALOGUE, FOUNTAIN
 from .census import CENSUS
 from .grid import layout_of, longest_wall
+from .module import Module, modules_of_ids
 from .records import Int, Text, count_to, counts_of, per_type, up_to
-from .rules import Module, modules_of_ids
 from .state import GameState, PlacedTile, RankEntry, Record, Tile
 from .tally import Tally, WallLength
 

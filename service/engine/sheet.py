@@ -47,8 +47,8 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from .module import Module, modules_of_ids
 from .records import per_type
-from .rules import Module, modules_of_ids
 from .scoring import Breakdown, Line, MajorityLine, Position, PositionPlayer, WallLine, rank, score_position
 from .tally import Tally
 from .tally_checks import read_problems

@@ -8,7 +8,7 @@ scoring rule), and is scored by the same rules into the same breakdown lines.
 The base game's counts are `buildings` and `wall`; every module whose scoring reads counts of
 its own has a field named after it, of the type its `model.py` declares, as the game state has
 one field per module. What a module does with its part (count it from a layout, check it, score
-it) is its `tally` hook (`rules.TallyPart`); the field stays null while the module is off.
+it) is its `tally` hook (`module.TallyPart`); the field stays null while the module is off.
 """
 
 from __future__ import annotations

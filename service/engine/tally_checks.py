@@ -5,7 +5,7 @@ each violation names the field (`$.players[1].tally.treasure.chests.garden`) and
 base game checks its own counts (buildings per type against the tiles that exist, the wall
 against the outline the tiles could make, Dirk without a wall) and who gives what (tiles or a
 tally, not both; no counts of a module that is off); each module checks its part through its
-`tally` hook (`rules.TallyPart.check`), with every player's tally, so the table's totals count
+`tally` hook (`module.TallyPart.check`), with every player's tally, so the table's totals count
 the players given by tiles too: all they hold, the reserve included (`held_tallies`).
 """
 
@@ -18,8 +18,8 @@ from msgspec.structs import replace
 
 from .catalogue import CATALOGUE
 from .census import CENSUS
+from .module import Module, registered
 from .records import counts_of, per_type
-from .rules import Module, registered
 from .scoring import Position, PositionPlayer, building_type, tallies_of, tally_of
 from .tally import Tally
 from .violations import INCONSISTENT, Violation

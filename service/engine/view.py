@@ -2,7 +2,7 @@
 
 Hidden: the cards in another player's hand (only their number shows), the order of the deck
 and of the bag (only their sizes), and the generator's state; and whatever each module hides,
-which its `view` hook leaves out (see `rules.ViewPart`). A client forwards views to players,
+which its `view` hook leaves out (see `module.ViewPart`). A client forwards views to players,
 never the state itself.
 """
 
@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import msgspec
 
 from .acting import ToAct, to_act
+from .module import modules_of, registered
 from .modules import register_all
 from .records import Record
-from .rules import modules_of, registered
 from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Tile, Turn
 
 register_all()  # the view has a field per registered module

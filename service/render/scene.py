@@ -17,7 +17,7 @@ import msgspec
 
 from service.engine.acting import ToAct
 from service.engine.catalogue import NEIGHBOURS
-from service.engine.rules import registered
+from service.engine.module import registered
 from service.engine.state import Dirk, MarketSpace, PlacedTile, RankEntry, Tile, market_tile
 
 from . import palette

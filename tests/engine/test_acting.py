@@ -20,7 +20,7 @@ from service.engine import (
     random_action,
     to_act,
 )
-from service.engine.rules import registered
+from service.engine.module import registered
 from service.engine.view import view
 from tests.support.play import NAMES, play_until
 

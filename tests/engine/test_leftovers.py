@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from service.engine import check_consistency, new_game
 from service.engine.game import position_problems
-from service.engine.rules import Module, registered, temporarily_registered
+from service.engine.module import Module, registered, temporarily_registered
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.violations import Violation

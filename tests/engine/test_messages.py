@@ -30,8 +30,8 @@ from msgspec.structs import replace
 from service.engine import GameState, apply, legal_actions, validate
 from service.engine.actions import Action
 from service.engine.catalogue import CATALOGUE
+from service.engine.module import registered
 from service.engine.modules.craftsmen.rules import DATA as CRAFTSMEN_DATA
-from service.engine.rules import registered
 from service.engine.view import view
 from tests.engine.test_view import sample_states
 from tests.support.hidden import all_of, secrets, strings_of

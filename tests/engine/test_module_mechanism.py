@@ -12,7 +12,7 @@ from msgspec.structs import replace
 from service.engine import apply, legal_actions, new_game, score_state, validate
 from service.engine.actions import Action, EndTurn, TakeMoney
 from service.engine.events import Event
-from service.engine.rules import ActionRule, Context, Module, Pending, temporarily_registered
+from service.engine.module import ActionRule, Context, Module, Pending, temporarily_registered
 from service.engine.scoring import Line, Position
 from service.engine.state import GameState
 from tests.support.play import play_random_game

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.engine import check_consistency, new_game
-from service.engine.rules import registered
+from service.engine.module import registered
 from service.engine.secrecy import conceal
 from service.engine.state import GameState
 from service.seal import Sealing, new_key, parse_keys

@@ -9,8 +9,8 @@ from service.engine import GameRequestError, check_consistency, new_game
 from service.engine.base.setup import deal_starting_money, form_piles
 from service.engine.catalogue import CATALOGUE
 from service.engine.events import GameCreated
+from service.engine.module import Context
 from service.engine.rng import Generator
-from service.engine.rules import Context
 from service.engine.state import GameState
 from tests.support.helpers import NAMES, SCORING_CARDS, arrange, game, money
 

@@ -21,7 +21,7 @@ from service.api import examples
 from service.engine import InconsistentState
 from service.engine.catalogue import CATALOGUE
 from service.engine.game import position_problems
-from service.engine.rules import registered
+from service.engine.module import registered
 from service.engine.scoring import Breakdown, Position, rank
 from service.engine.sheet import score_sheet, sheet_problems
 from service.engine.tally import Tally

@@ -19,7 +19,7 @@ from msgspec.structs import replace
 
 from service.engine import InconsistentState, score
 from service.engine.game import position_problems
-from service.engine.rules import modules_of_ids, registered
+from service.engine.module import modules_of_ids, registered
 from service.engine.scoring import Breakdown, Position, PositionPlayer, score_position, tally_of
 from service.engine.state import PlacedTile, Tile
 from service.engine.tally import Tally

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from service.engine import GameState, Generator, apply, new_game, random_action
-from service.engine.rules import module, modules_of, registered
+from service.engine.module import module, modules_of, registered
 from service.engine.view import BaseView, UnknownViewer, View, view
 from tests.support.hidden import assert_holds_no_secret, assert_views_unchanged, encoded
 from tests.support.play import NAMES, play_until

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine.rules import registered
+from service.engine.module import registered
 from tests.support.play import play_random_game
 
 THIEFS_TURN = ("walls", "thieves", "change", "vendors", "treasure")

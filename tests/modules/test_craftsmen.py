@@ -17,6 +17,7 @@ from service.engine.actions import (
     TakeMoney,
 )
 from service.engine.grid import walls_of
+from service.engine.module import pending_decision
 from service.engine.modules.craftsmen.model import CraftsmenState
 from service.engine.modules.craftsmen.rules import (
     DATA,
@@ -32,7 +33,6 @@ from service.engine.modules.craftsmen.rules import (
 from service.engine.modules.power.rules import DeclinePower, UsePower
 from service.engine.modules.staff.rules import MoveMarshal
 from service.engine.modules.vendors.rules import ChooseInhabitants, PlaceDisc, VisitVendor
-from service.engine.rules import pending_decision
 from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn
 from service.engine.view import view

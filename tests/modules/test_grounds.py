@@ -23,6 +23,7 @@ from service.engine import (
 from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.base.turn import end_game
 from service.engine.game import position_problems
+from service.engine.module import Context
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.grounds.rules import (
     ChooseConstruction,
@@ -31,7 +32,6 @@ from service.engine.modules.grounds.rules import (
     candidates_choose,
     pending,
 )
-from service.engine.rules import Context
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, building_type
 from service.engine.state import GameState, PlacedTile, Tile, emptied
 from tests.support.play import play_random_game

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from service.engine import InconsistentState, check_consistency, legal_actions, new_game, score, validate
 from service.engine.actions import Action, BuyBuilding, EndTurn, PlaceBuilding, ReserveBuilding, TakeMoney
+from service.engine.module import Context, pending_decision
 from service.engine.modules.craftsmen.rules import SwapMarketTiles
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.power.model import HiddenTile, PowerState
@@ -25,7 +26,6 @@ from service.engine.modules.power.rules import (
     leftover,
 )
 from service.engine.rng import Generator
-from service.engine.rules import Context, pending_decision
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view

@@ -12,6 +12,7 @@ from msgspec.structs import replace
 from service.engine import InconsistentState, apply, check_consistency, new_game, score, validate
 from service.engine.actions import BuyBuilding, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
 from service.engine.catalogue import CATALOGUE
+from service.engine.module import pending_decision
 from service.engine.modules.staff.model import Spot
 from service.engine.modules.staff.rules import (
     DISPLAY_SIZE,
@@ -23,7 +24,6 @@ from service.engine.modules.staff.rules import (
     pending,
 )
 from service.engine.modules.zoo.rules import MoveAnimals
-from service.engine.rules import pending_decision
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view
@@ -559,7 +559,7 @@ ROUND_3 = fountain(PlacedTile(x=1, y=0, tile="garden-10-open"), PlacedTile(x=2, 
 
 
 def round_3(before: int, tally: bool = False) -> Position:
-    from service.engine.rules import modules_of_ids
+    from service.engine.module import modules_of_ids
     from service.engine.scoring import tally_of
 
     ana = PositionPlayer(name="Ana", score=before, alhambra=ROUND_3)

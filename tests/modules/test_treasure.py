@@ -20,6 +20,7 @@ from service.engine import (
     validate,
 )
 from service.engine.actions import RemoveToReserve, ReserveBuilding, TakeMoney
+from service.engine.module import pending_decision
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.treasure.rules import (
     CHESTS,
@@ -32,7 +33,6 @@ from service.engine.modules.treasure.rules import (
     TreasureLine,
     payments,
 )
-from service.engine.rules import pending_decision
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
 from tests.support.helpers import allowed, arrange, seated

@@ -22,6 +22,7 @@ from service.engine import (
 from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE, NEIGHBOURS
 from service.engine.grid import layout_of
+from service.engine.module import Context
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.zoo.model import AnimalStep, ZooState
 from service.engine.modules.zoo.rules import (
@@ -33,7 +34,6 @@ from service.engine.modules.zoo.rules import (
     arrive,
     pending,
 )
-from service.engine.rules import Context
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile, Turn
 from tests.support.helpers import arrange, play, refused

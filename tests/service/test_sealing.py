@@ -289,7 +289,7 @@ def test_every_state_of_a_long_game_seals_to_the_documented_length() -> None:
     names seals to the length the README gives: 38,592 characters after `v4.<key id>.` (the
     game's bucket, service/bucket.py: 28,928 bytes)."""
     import tests.support.play as play
-    from service.engine.rules import registered
+    from service.engine.module import registered
 
     modules = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
     sealing = Sealing(parse_keys(NEW))

@@ -19,7 +19,7 @@ from service.engine import (
     validate,
 )
 from service.engine.actions import Action
-from service.engine.rules import modules_of
+from service.engine.module import modules_of
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
 # A bound against a game that never ends, not a length: with a craftsman's ability also taken at

@@ -44,7 +44,7 @@ from schemathesis.generation import GenerationMode
 from schemathesis.generation.meta import TestPhase
 
 from service.engine import GameState, check_consistency, legal_actions, to_act
-from service.engine.rules import modules_of_ids
+from service.engine.module import modules_of_ids
 from service.engine.scoring import position_of, tally_of
 from tests.support.swaps import MODULES, NAMES, Sample, _get, _set, _string_leaves, samples
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import events as ev
 from ..flow import NEXT_TURN
-from ..rules import Module, register
+from ..module import Module, register
 from ..scoring import MajorityLine, WallLine
 from . import buy, components, money, placement, redesign, turn
 from .setup import SETUP_STEPS

@@ -11,8 +11,8 @@ from ..actions import BuyBuilding
 from ..catalogue import CATALOGUE
 from ..events import BuildingBought
 from ..flow import spend_action, with_player, without
+from ..module import ActionRule, Context, payment_values, plan_of
 from ..rng import Generator
-from ..rules import ActionRule, Context, payment_values, plan_of
 from ..state import GameState, MarketSpace, emptied, market_tile
 from ..violations import Violation
 from .money import duplicates
@@ -84,14 +84,14 @@ def _too_little(action: BuyBuilding, extra: tuple[str, ...], values: tuple[tuple
 
 def price_of(state: GameState, action: BuyBuilding) -> int:
     """The printed price less what modules take off it (never below 0)."""
-    reduction = sum(fn(state, action) for fn in plan_of(state).price_reductions)
+    reduction = sum(fn(state, action) for fn in plan_of(state).hooks["price_reduction"])
     return max(0, CATALOGUE.tiles[action.tile].price - reduction)
 
 
 def extra_paid(state: GameState, action: BuyBuilding) -> tuple[str, ...]:
     """Cards from outside the hand that modules count in the payment (craftsmen.coiner); the
     module that names them checks them and moves them."""
-    return tuple(c for fn in plan_of(state).extra_payments for c in fn(state, action))
+    return tuple(c for fn in plan_of(state).hooks["extra_payment"] for c in fn(state, action))
 
 
 def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
@@ -110,7 +110,7 @@ def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
     ctx.events.append(BuildingBought(player=player.name, tile=action.tile,
                                      currency=space.currency, payment=action.payment, exact=exact))
     if paid > price:
-        for fn in plan_of(state).overpaid:
+        for fn in plan_of(state).hooks["overpaid"]:
             state = fn(state, action, paid - price, ctx)
     return spend_action(state, another=exact)  # base.buy.exact-bonus
 

@@ -10,8 +10,8 @@ from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..census import CENSUS
 from ..flow import NEXT_TURN
 from ..grid import check_layout
+from ..module import Place, pending_decision, plan_of, registered
 from ..names import clash, stored_problem, table_problems
-from ..rules import Place, pending_decision, plan_of, registered
 from ..state import GameState
 from ..violations import INCONSISTENT, Violation
 from .turn import short_display
@@ -243,7 +243,7 @@ def _market(state: GameState) -> list[Violation]:
         out.append(Violation(INCONSISTENT, "the market keeps no tiles once the game has ended"))
     out += _held_beyond_market(state)
     # A module may let the display hold more (craftsmen.blacksmith).
-    limit = max([CATALOGUE.display_size, *(fn(state) for fn in plan_of(state).display_limits)])
+    limit = max([CATALOGUE.display_size, *(fn(state) for fn in plan_of(state).hooks["display_limit"])])
     if len(state.display) > limit:
         out.append(Violation(INCONSISTENT, f"the money display holds {len(state.display)} cards, "
                                            f"more than {limit}"))

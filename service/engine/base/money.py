@@ -11,8 +11,8 @@ from ..actions import TakeMoney
 from ..catalogue import CATALOGUE
 from ..events import MoneyTaken
 from ..flow import spend_action, with_player
+from ..module import ActionRule, Context, plan_of
 from ..rng import Generator
-from ..rules import ActionRule, Context, plan_of
 from ..state import GameState
 from ..violations import Violation
 
@@ -42,7 +42,7 @@ def check(state: GameState, action: TakeMoney) -> list[Violation]:
 
 def take_limit(state: GameState, action: TakeMoney) -> int:
     """The most several cards may total: 5, or more where a module raises it (goldsmith)."""
-    raised = (fn(state, action) for fn in plan_of(state).take_limits)
+    raised = (fn(state, action) for fn in plan_of(state).hooks["take_limit"])
     return max([CATALOGUE.take_money_total_at_most, *raised])
 
 

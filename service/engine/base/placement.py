@@ -11,8 +11,8 @@ from ..actions import EndTurn, PlaceBuilding, ReserveBuilding
 from ..events import BuildingPlaced, BuildingReserved
 from ..flow import end_actions, with_player
 from ..grid import check_placement, placements, rotate, walls_of
+from ..module import ActionRule, Context, plan_of
 from ..rng import Generator
-from ..rules import ActionRule, Context, plan_of
 from ..state import GameState, Player, Tile, place_tile
 from ..violations import Violation
 
@@ -48,7 +48,7 @@ def check_place(state: GameState, action: PlaceBuilding) -> list[Violation]:
         return out
     tile = held_tile(player, action.tile)
     assert tile is not None
-    for fn in plan_of(state).placement_checks:  # a module's own placement (craftsmen.brickmaker)
+    for fn in plan_of(state).hooks["placement_check"]:  # a module's own placement (craftsmen.brickmaker)
         found = fn(state, action)
         if found is not None:
             return found

@@ -25,8 +25,8 @@ from ..grid import (
     side_mismatches,
     walls_of,
 )
+from ..module import ActionRule, Context
 from ..rng import Generator
-from ..rules import ActionRule, Context
 from ..state import GameState, PlacedTile, Player, Tile, lift_tile, place_tile
 from ..violations import Violation
 

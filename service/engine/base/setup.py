@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from ..catalogue import CATALOGUE, base_tiles
 from ..events import GameCreated
 from ..flow import with_player
-from ..rules import Context, modules_of
+from ..module import Context, modules_of
 from ..state import GameState, Turn
 from .turn import draw_money, refill_market
 

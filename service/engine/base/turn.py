@@ -21,7 +21,7 @@ from ..events import (
     TurnStarted,
 )
 from ..flow import hand_total, next_turn, with_player
-from ..rules import Context, modules_of, pending_decision, plan_of
+from ..module import Context, modules_of, pending_decision, plan_of
 from ..scoring import position_of, score_position
 from ..state import GameState, MarketSpace, Turn, emptied, market_tile
 from ..violations import Violation
@@ -49,7 +49,7 @@ def draw_card(state: GameState, ctx: Context) -> tuple[GameState, str | None]:
     turns up (`take_drawn`, e.g. a wall card set aside, walls.reveal) is taken and the draw goes
     on: the card returned is a money or scoring card, or None once deck and discard are empty.
     Every draw from the deck during play goes through here (the display's refill, a power's)."""
-    takers = plan_of(state).drawn_takers
+    takers = plan_of(state).hooks["take_drawn"]
     while True:
         state, card = draw_money(state, ctx)
         if card is None or not takers:
@@ -169,7 +169,7 @@ def end_game(state: GameState, ctx: Context) -> GameState:
     for space in spaces:
         if space.tile is None:
             continue
-        for hand_out in plan_of(state).leftovers:
+        for hand_out in plan_of(state).hooks["leftover"]:
             handled = hand_out(state, space, ctx)
             if handled is not None:
                 state = handled
@@ -184,7 +184,7 @@ def end_game(state: GameState, ctx: Context) -> GameState:
 
 def richest(state: GameState, currency: str) -> list[tuple[int, list[int]]]:
     """(total, seats) from the most money of `currency` down; those holding none are left out."""
-    held = plan_of(state).money_held
+    held = plan_of(state).hooks["money_held"]
     totals = [hand_total(p, currency) + sum(fn(state, seat, currency) for fn in held)
               for seat, p in enumerate(state.players)]
     return [(t, [seat for seat, v in enumerate(totals) if v == t])

@@ -12,9 +12,9 @@ from ..base.components import TILES
 from ..base.placement import held_problem, sample_placement, take_held
 from ..catalogue import CATALOGUE
 from ..events import Event
+from ..module import ActionRule, Context, Module, Place, register
 from ..records import Text
 from ..rng import Generator
-from ..rules import ActionRule, Context, Module, Place, register
 from ..state import GameState, Tile
 from ..violations import Violation
 

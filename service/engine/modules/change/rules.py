@@ -23,8 +23,8 @@ from ...actions import Action, BuyBuilding, CardList
 from ...base.buy import payments as building_payments
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
+from ...module import Context, Module, Place, ViewPart, register
 from ...rng import Generator
-from ...rules import Context, Module, Place, ViewPart, register
 from ...state import GameState
 from ...violations import Violation
 from ..treasure import rules as treasure

@@ -78,9 +78,9 @@ from ...grid import (
     spots,
     walls_of,
 )
+from ...module import ActionRule, Context, Module, Pending, ViewPart, register
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, ViewPart, register
 from ...state import Coord, GameState, PlacedTile, Tile, lift_tile, place_tile
 from ...violations import Violation
 from .model import CraftsmenSeen, CraftsmenState

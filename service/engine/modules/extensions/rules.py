@@ -16,10 +16,10 @@ from ...actions import Action, CardList
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
+from ...module import ActionRule, Context, Module, TallyPart, ViewPart, modules_of_ids, register
 from ...places import beyond_supply
 from ...records import Text, counts_of, per_type
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
 from ...state import GameState, Player, Tile
 from ...tally import Tally

@@ -25,9 +25,9 @@ from ...actions import Action, BuyBuilding
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
 from ...flow import with_player
+from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...records import Text, counts_of
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Position
 from ...state import GameState, Tile
 from ...tally import Tally

@@ -23,9 +23,7 @@ from ...catalogue import CATALOGUE, load_data
 from ...events import BuildingBought, Event
 from ...flow import with_player
 from ...grid import best_wall_pair, layout_of
-from ...records import Text, counts_of
-from ...rng import Generator
-from ...rules import (
+from ...module import (
     ActionRule,
     Context,
     Module,
@@ -36,6 +34,8 @@ from ...rules import (
     modules_of_ids,
     register,
 )
+from ...records import Text, counts_of
+from ...rng import Generator
 from ...scoring import Line, Position, PositionPlayer, WallLine
 from ...state import GameState, MarketSpace, Tile, market_tile
 from ...tally import Tally

@@ -23,10 +23,10 @@ from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import BuildingPlaced, BuildingRemoved, Event
 from ...flow import with_player
 from ...grid import layout_of, walk_neighbours
+from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...places import beyond_supply, tiles_in_play
 from ...records import counts_of
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, modules_of_ids, register
 from ...scoring import Line, Position, PositionPlayer, building_type, majority_lines, tally_majority_lines
 from ...state import GameState, PlacedTile, Player, Tile
 from ...tally import Tally

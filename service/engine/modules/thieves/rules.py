@@ -21,9 +21,9 @@ from ...base.turn import refill_display, scoring_step
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
 from ...flow import NEXT_TURN, with_player
+from ...module import ActionRule, Context, Module, Place, ViewPart, register
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Place, ViewPart, register
 from ...state import GameState
 from ...violations import Violation
 from .model import ThievesState

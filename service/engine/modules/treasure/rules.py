@@ -23,10 +23,10 @@ from ...actions import Action, CardList, CoinList
 from ...catalogue import CATALOGUE, FOUNTAIN, load_data
 from ...events import Event
 from ...flow import spend_action, with_player, without
+from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart, payment_values, register
 from ...places import beyond_supply, tiles_in_play
 from ...records import Int, PerType, counts_of, per_type
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, payment_values, register
 from ...scoring import Line, Position, PositionPlayer, building_type, shared_places
 from ...state import GameState, Player, Tile
 from ...tally import Tally

@@ -20,9 +20,9 @@ from ...actions import Action
 from ...catalogue import FOUNTAIN, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
+from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...records import Text, counts_of, per_type
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Line, Position, PositionPlayer, building_type
 from ...state import GameState, PlacedTile, Player, Tile
 from ...tally import Tally

@@ -22,9 +22,9 @@ from ...catalogue import CATALOGUE, FOUNTAIN, SIDES, load_data, parse_walls, wal
 from ...events import Event
 from ...flow import spend_action, with_player
 from ...grid import check_layout, rotate
+from ...module import ActionRule, Context, Module, Place, TallyPart, ViewPart, register, registered
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Place, TallyPart, ViewPart, register, registered
 from ...scoring import Position
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation

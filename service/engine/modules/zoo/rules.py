@@ -15,9 +15,9 @@ from ...catalogue import CATALOGUE, NEIGHBOURS, load_data
 from ...events import Event
 from ...flow import with_player
 from ...grid import layout_of
+from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...records import Text
 from ...rng import Generator
-from ...rules import ActionRule, Context, Module, Pending, TallyPart, ViewPart, register
 from ...scoring import Line, Position, PositionPlayer
 from ...state import GameState, PlacedTile, Player
 from ...tally import Tally

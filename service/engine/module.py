@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
@@ -189,6 +189,12 @@ class ActionRule:
     what: str = ""
 
 
+def hook() -> Any:
+    """A field of `Module` that is a hook: a function, or None when the module has none. The
+    plan of a set of modules gathers each hook of those that give it (`Plan.hooks`)."""
+    return field(default=None, metadata={"hook": True})
+
+
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per module
 class Module:
     id: str
@@ -203,22 +209,22 @@ class Module:
     # at 90, and steps after 90 are the start of that turn (e.g. turning up a craftsman).
     end_of_turn: tuple[tuple[int, StepFn], ...] = ()
     # Runs after every action's own apply (the action's events are in ctx.events).
-    after_action: Callable[[GameState, Action, Context], GameState] | None = None
-    pending: Callable[[GameState], Pending | None] | None = None
+    after_action: Callable[[GameState, Action, Context], GameState] | None = hook()
+    pending: Callable[[GameState], Pending | None] | None = hook()
     # Extra buildings a player counts for majorities (e.g. an extension counts twice).
-    count_bonus: Callable[[PositionPlayer], dict[str, int]] | None = None
-    after_scoring_round: RoundFn | None = None
-    scoring: ScoreFn | None = None
-    components: ComponentsFn | None = None
-    expected: Callable[[GameState], Iterable[str]] | None = None
+    count_bonus: Callable[[PositionPlayer], dict[str, int]] | None = hook()
+    after_scoring_round: RoundFn | None = hook()
+    scoring: ScoreFn | None = hook()
+    components: ComponentsFn | None = hook()
+    expected: Callable[[GameState], Iterable[str]] | None = hook()
     # The ids of `components` alone, fast (optional: the consistency check counts these first).
-    census: Callable[[GameState], Iterable[str]] | None = None
+    census: Callable[[GameState], Iterable[str]] | None = hook()
     # Components of other modules (or the base game) this module takes out of the game box,
     # e.g. the base tiles that special tiles replace.
-    withdrawn: Callable[[GameState], Iterable[str]] | None = None
+    withdrawn: Callable[[GameState], Iterable[str]] | None = hook()
     # The places holding components by bare catalogue ids, each with the ids it may hold.
-    places: PlacesFn | None = None
-    consistency: ConsistencyFn | None = None
+    places: PlacesFn | None = hook()
+    consistency: ConsistencyFn | None = hook()
     events: tuple[type[Event], ...] = ()
     # The tile tokens (fields of Tile / PlacedTile) this module gives meaning to.
     tokens: tuple[str, ...] = ()
@@ -230,42 +236,42 @@ class Module:
     # Its scoring line types (members of the breakdown's `category` union).
     lines: tuple[type[Line], ...] = ()
     # Checks of a scoring position beyond the base game's (its tokens' counts and kinds).
-    check_position: Callable[[Position], list[Violation]] | None = None
+    check_position: Callable[[Position], list[Violation]] | None = hook()
     # How much this module lowers the price of a purchase (BuyBuilding) that is being checked.
-    price_reduction: Callable[[GameState, Any], int] | None = None
+    price_reduction: Callable[[GameState, Any], int] | None = hook()
     # Money cards from outside the hand that count in a purchase's payment (BuyBuilding), e.g.
     # display cards (craftsmen.coiner); the module checks them and moves them itself.
-    extra_payment: Callable[[GameState, Any], tuple[str, ...]] | None = None
+    extra_payment: Callable[[GameState, Any], tuple[str, ...]] | None = hook()
     # The most a take of several cards (TakeMoney) may total; the base game's limit is the least.
-    take_limit: Callable[[GameState, Any], int] | None = None
+    take_limit: Callable[[GameState, Any], int] | None = hook()
     # A module that takes over the §4 check of a placement (PlaceBuilding), e.g. a building that
     # replaces another (craftsmen.brickmaker): its violations, or None to leave it to the base.
-    placement_check: Callable[[GameState, Any], list[Violation] | None] | None = None
+    placement_check: Callable[[GameState, Any], list[Violation] | None] | None = hook()
     # The most money cards the display may hold in a consistent state (the base game's 4 is the
     # least); the base refill still tops up only to 4 (craftsmen.blacksmith).
-    display_limit: Callable[[GameState], int] | None = None
+    display_limit: Callable[[GameState], int] | None = hook()
     # Forms of other modules' actions that use this module's fields (e.g. a purchase with a
     # white die): (action type, candidates, sampler). Listed and sampled beside the plain ones,
     # each checked in full.
     variants: tuple[tuple[type[Action], CandidatesFn, SampleFn], ...] = ()
     # At the end of the game, a market space this module hands out itself (instead of
     # base.end.leftovers); returns None when it leaves the space to the base game.
-    leftover: Callable[[GameState, Any, Context], GameState | None] | None = None
+    leftover: Callable[[GameState, Any, Context], GameState | None] | None = hook()
     # Cards this module shuffles into the money piles once the 5 piles are formed (RULES.md §H):
     # (pile number from 1, card) pairs; a pile given a card is shuffled (base/setup.py).
-    pile_cards: Callable[[GameState, Context], Iterable[tuple[int, str]]] | None = None
+    pile_cards: Callable[[GameState, Context], Iterable[tuple[int, str]]] | None = hook()
     # A card turned up by any draw from the deck (the display's refill, a wisdom power's draw;
     # `base.turn.draw_card`) that this module takes (e.g. a wall card set aside, walls.reveal):
     # the state with the card taken (the draw goes on), or None to leave it to the draw.
-    take_drawn: Callable[[GameState, str, Context], GameState | None] | None = None
+    take_drawn: Callable[[GameState, str, Context], GameState | None] | None = hook()
     # Money that is no card in a payment (BuyBuilding, BuyTreasure), e.g. coins (change.spend):
     # (currency, value) pairs the payment counts; the module checks them and moves them.
-    payment_values: Callable[[GameState, Any], tuple[tuple[str, int], ...]] | None = None
+    payment_values: Callable[[GameState, Any], tuple[tuple[str, int], ...]] | None = hook()
     # Runs in a building purchase's apply when the payment exceeds the (reduced) price, with the
     # excess (change.give).
-    overpaid: Callable[[GameState, Any, int, Context], GameState] | None = None
+    overpaid: Callable[[GameState, Any, int, Context], GameState] | None = hook()
     # Money beyond the hand a seat holds in a currency (the leftovers' richest), e.g. coins.
-    money_held: Callable[[GameState, int, str], int] | None = None
+    money_held: Callable[[GameState, int, str], int] | None = hook()
     # What a player (or a spectator) may see of this module's state, for the views.
     view: ViewPart | None = None
     # Its part of a tally (a scoring position's player given by counts instead of tiles).
@@ -273,6 +279,7 @@ class Module:
     default_data: dict[str, Any] = field(default_factory=dict)
 
 
+HOOKS = tuple(f.name for f in fields(Module) if f.metadata.get("hook"))
 _REGISTRY: dict[str, Module] = {}
 _TALLY_FIELDS = {f.name: f.type for f in msgspec.structs.fields(Tally)}
 
@@ -332,32 +339,22 @@ Observer = Callable[[GameState, Action, Context], GameState]
 
 @dataclass(frozen=True, eq=False)
 class Plan:
-    """Everything the engine derives from a set of modules, computed once per set."""
+    """Everything the engine derives from a set of modules, computed once per set.
+
+    `hooks[name]` holds the hook `name` (a field of `Module` declared with `hook()`) of every
+    module of the set that gives it, in registry order: a new hook is one field of `Module`,
+    and the plan gathers it with no edit here."""
 
     modules: tuple[Module, ...]
     rules: dict[type[Action], ActionRule]
     checks: dict[type[Action], tuple[CheckFn, ...]]
     end_of_turn: tuple[tuple[int, StepFn], ...]
-    observers: tuple[Observer, ...]
-    pending: tuple[Callable[[GameState], Pending | None], ...]
-    price_reductions: tuple[Callable[[GameState, Any], int], ...]
-    extra_payments: tuple[Callable[[GameState, Any], tuple[str, ...]], ...]
-    take_limits: tuple[Callable[[GameState, Any], int], ...]
-    placement_checks: tuple[Callable[[GameState, Any], list[Violation] | None], ...]
-    display_limits: tuple[Callable[[GameState], int], ...]
     variants: dict[type[Action], tuple[tuple[CandidatesFn, SampleFn], ...]]
-    leftovers: tuple[Callable[[GameState, Any, Context], GameState | None], ...]
-    drawn_takers: tuple[Callable[[GameState, str, Context], GameState | None], ...] = ()
-    payment_values: tuple[Callable[[GameState, Any], tuple[tuple[str, int], ...]], ...] = ()
-    overpaid: tuple[Callable[[GameState, Any, int, Context], GameState], ...] = ()
-    money_held: tuple[Callable[[GameState, int, str], int], ...] = ()
+    hooks: Mapping[str, tuple[Any, ...]]
 
 
 def _ordered(pairs: Iterable[tuple[int, int, StepFn]]) -> tuple[tuple[int, StepFn], ...]:
     return tuple((order, fn) for order, _, fn in sorted(pairs, key=lambda s: (s[0], s[1])))
-
-
-_Hook = TypeVar("_Hook")
 
 
 @cache
@@ -366,44 +363,25 @@ def _plan(chosen: tuple[str, ...], with_dirk: bool) -> Plan:
     return Plan(
         modules=modules,
         rules={rule.action: rule for m in modules for rule in m.actions},
-        checks=_checks(modules),
+        checks=_gathered(modules, lambda m: m.checks),
         end_of_turn=_ordered((order, i, fn) for i, m in enumerate(modules)
                              for order, fn in m.end_of_turn),
-        observers=_hooks(modules, lambda m: m.after_action),
-        pending=_hooks(modules, lambda m: m.pending),
-        price_reductions=_hooks(modules, lambda m: m.price_reduction),
-        extra_payments=_hooks(modules, lambda m: m.extra_payment),
-        take_limits=_hooks(modules, lambda m: m.take_limit),
-        placement_checks=_hooks(modules, lambda m: m.placement_check),
-        display_limits=_hooks(modules, lambda m: m.display_limit),
-        variants=_variants(modules),
-        leftovers=_hooks(modules, lambda m: m.leftover),
-        drawn_takers=_hooks(modules, lambda m: m.take_drawn),
-        payment_values=_hooks(modules, lambda m: m.payment_values),
-        overpaid=_hooks(modules, lambda m: m.overpaid),
-        money_held=_hooks(modules, lambda m: m.money_held),
+        variants=_gathered(modules, lambda m: ((t, (c, s)) for t, c, s in m.variants)),
+        hooks=MappingProxyType({name: tuple(fn for m in modules if (fn := getattr(m, name)) is not None)
+                                for name in HOOKS}),
     )
 
 
-def _hooks(modules: tuple[Module, ...], hook: Callable[[Module], _Hook | None]) -> tuple[_Hook, ...]:
-    """One hook of every module that has it, in registry order (the order the plan runs them)."""
-    return tuple(fn for fn in map(hook, modules) if fn is not None)
+_Part = TypeVar("_Part")
 
 
-def _checks(modules: tuple[Module, ...]) -> dict[type[Action], tuple[CheckFn, ...]]:
-    """Each action's extra checks, the modules' in registry order."""
-    out: dict[type[Action], list[CheckFn]] = {}
+def _gathered(modules: tuple[Module, ...], parts: Callable[[Module], Iterable[tuple[type[Action], _Part]]],
+              ) -> dict[type[Action], tuple[_Part, ...]]:
+    """Each action type's parts (extra checks, variants) of every module, in registry order."""
+    out: dict[type[Action], list[_Part]] = {}
     for m in modules:
-        for action_type, fn in m.checks:
-            out.setdefault(action_type, []).append(fn)
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def _variants(modules: tuple[Module, ...]) -> dict[type[Action], tuple[tuple[CandidatesFn, SampleFn], ...]]:
-    out: dict[type[Action], list[tuple[CandidatesFn, SampleFn]]] = {}
-    for m in modules:
-        for action_type, candidates, sample in m.variants:
-            out.setdefault(action_type, []).append((candidates, sample))
+        for action_type, part in parts(m):
+            out.setdefault(action_type, []).append(part)
     return {k: tuple(v) for k, v in out.items()}
 
 
@@ -413,7 +391,7 @@ def plan_of(state: GameState) -> Plan:
 
 def payment_values(state: GameState, action: Any) -> tuple[tuple[str, int], ...]:
     """(currency, value) of the money in a payment that is no card (coins, change.spend)."""
-    return tuple(v for fn in plan_of(state).payment_values for v in fn(state, action))
+    return tuple(v for fn in plan_of(state).hooks["payment_values"] for v in fn(state, action))
 
 
 def action_rules(state: GameState) -> dict[type[Action], ActionRule]:
@@ -429,14 +407,14 @@ def end_of_turn_steps(state: GameState) -> tuple[tuple[int, StepFn], ...]:
 
 
 def after_action_hooks(state: GameState) -> tuple[Observer, ...]:
-    return plan_of(state).observers
+    return plan_of(state).hooks["after_action"]
 
 
 def pending_decision(state: GameState) -> Pending | None:
     """The decision the game waits for, if any: the one of the earliest `step` (RULES.md §H),
     then the first module's in registry order."""
     first = None
-    for fn in plan_of(state).pending:
+    for fn in plan_of(state).hooks["pending"]:
         found = fn(state)
         if found is not None and (first is None or found.step < first.step):
             if found.step == 0:
