@@ -50,12 +50,12 @@ EQUIVALENT = ROOT / "bench" / "mutation_equivalent.toml"
 
 # The code that decides verdicts and scores, sealing and views, with the tests nearest to each.
 TARGETS: dict[str, tuple[str, ...]] = {
-    "service/engine/scoring.py": ("tests/engine/test_scoring.py", "tests/engine/test_tally.py",
+    "service/engine/scoring/round.py": ("tests/engine/test_scoring.py", "tests/engine/test_tally.py",
                                   "tests/engine/test_end.py", "tests/engine/test_dirk.py"),
     "service/engine/grid.py": ("tests/engine/test_placement.py", "tests/engine/test_wall_search.py",
                                "tests/engine/test_scoring.py", "tests/engine/test_turn.py"),
-    "service/engine/tally_checks.py": ("tests/engine/test_tally.py",),
-    "service/engine/sheet.py": ("tests/engine/test_sheet.py",),
+    "service/engine/scoring/tally_checks.py": ("tests/engine/test_tally.py",),
+    "service/engine/scoring/sheet.py": ("tests/engine/test_sheet.py",),
     "service/engine/base/buy.py": ("tests/engine/test_turn.py", "tests/engine/test_placement.py"),
     "service/engine/base/money.py": ("tests/engine/test_turn.py",),
     "service/engine/base/placement.py": ("tests/engine/test_placement.py", "tests/engine/test_turn.py"),

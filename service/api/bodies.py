@@ -13,8 +13,8 @@ import msgspec
 
 import service.engine  # noqa: F401  (registers every module before the unions are built)
 from service.engine import scoring
-from service.engine.acting import Actor, ToAct
 from service.engine.census import CENSUS
+from service.engine.flow import Actor, ToAct
 from service.engine.module import all_action_types, all_event_types, all_line_types
 from service.engine.records import Int, Record
 from service.engine.scoring import Round

@@ -22,9 +22,9 @@ from typing import Any
 import msgspec
 
 from service import engine
-from service.engine.game import position_problems
 from service.engine.module import registered
-from service.engine.sheet import score_sheet
+from service.engine.scoring.positions import position_problems
+from service.engine.scoring.sheet import score_sheet
 from service.engine.view import UnknownViewer, view
 from service.seal import UNSEALED, Game, Opened, SealError, Sealing
 

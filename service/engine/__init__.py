@@ -11,10 +11,10 @@
     check_edition(state) -> GameState          (of the current edition; raises OutdatedState)
 """
 
-from .acting import Actor, ToAct, to_act
 from .actions import Action
 from .consistency import check_consistency
 from .editions import EDITION, OutdatedState, check_edition
+from .flow import Actor, ToAct, to_act
 from .game import (
     GameRequestError,
     Outcome,

@@ -9,9 +9,10 @@ from collections.abc import Iterable, Iterator
 from msgspec.structs import astuple
 
 from .catalogue import CATALOGUE, FOUNTAIN
-from .module import Module, Place, modules_of, registered
+from .module import Module, modules_of, registered
+from .places import Place, lying
+from .scoring.tally_checks import leftovers_over, most_leftovers
 from .state import MARKET_TOKENS, MODULE_PARTS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
-from .tally_checks import leftovers_over, most_leftovers
 from .violations import INCONSISTENT, Violation
 
 LEFTOVERS = "base.end.leftovers"
@@ -19,21 +20,17 @@ _KNOWN_LIMIT = 12  # list at most this many places per problem, so messages stay
 
 
 def _all_tiles(state: GameState) -> Iterator[tuple[Tile | MarketSpace, str]]:
-    for p in state.players:
-        for placed in p.alhambra:
-            yield placed, f"{p.name}'s Alhambra at ({placed.x}, {placed.y})"
-        for t in p.reserve:
-            yield t, f"{p.name}'s reserve"
-        for t in p.held:
-            yield t, f"{p.name}'s held buildings"
-    if state.dirk is not None:
-        for t in state.dirk.tiles:
-            yield t, "Dirk's tiles"
-    for space in state.market:
-        if space.tile is not None:
-            yield space, f"the {space.currency} market space"
-    for t in state.removed:
-        yield t, "out of the game"
+    for tile, zone, owner in lying(state, market=True):
+        if isinstance(tile, PlacedTile):
+            yield tile, f"{owner}'s Alhambra at ({tile.x}, {tile.y})"
+        elif isinstance(tile, MarketSpace):
+            yield tile, f"the {tile.currency} market space"
+        else:
+            yield tile, _WHERE[zone].format(owner=owner)
+
+
+_WHERE = {"reserve": "{owner}'s reserve", "held": "{owner}'s held buildings", "dirk": "Dirk's tiles",
+          "removed": "out of the game"}
 
 
 _BARE = astuple(Tile(tile=""))[1:]

@@ -10,7 +10,7 @@ the hooks of the modules a state has on, in registry order, and never asks which
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from functools import cache
@@ -21,13 +21,14 @@ import msgspec
 
 from .actions import Action
 from .events import Event
+from .places import Place
 from .rng import Generator
 from .state import GameState
-from .tally import Tally
-from .violations import INCONSISTENT, Violation
+from .violations import Violation
 
 if TYPE_CHECKING:
     from .scoring import Breakdown, Line, Position, PositionPlayer
+    from .scoring.tally import Tally
 
 
 class Context:
@@ -49,21 +50,6 @@ StepFn = Callable[[GameState, Context], GameState]
 RoundFn = Callable[[GameState, int, Context], GameState]
 ScoreFn = Callable[["Position", int], dict[str, list["Line"]]]
 ComponentsFn = Callable[[GameState], Iterable[tuple[str, str]]]
-
-
-class Place(NamedTuple):
-    """A place of the state that holds components by their bare catalogue ids (a hand, the bag,
-    the market): `ids` lie there, and it may hold only the ids in `holds`; `why` says what it
-    holds ("it holds only money cards"), `rule` the rule a misplaced id breaks. The consistency
-    check refuses a component of the wrong kind before any other check reads the place, so no
-    module ever meets, say, a money card where a tile must lie. A module may name its own rule
-    for a place of another (walls: no wall card in a hand): that refusal is given instead."""
-
-    where: str
-    ids: tuple[str, ...]
-    holds: Container[str]
-    why: str
-    rule: str = INCONSISTENT
 
 
 PlacesFn = Callable[[GameState], Iterable[Place]]
@@ -184,7 +170,7 @@ class ActionRule:
     # True when `candidates` yields only actions that `check` accepts (the property tests
     # hold every rule to it); listing then skips re-checking each one.
     exact_candidates: bool = True
-    # What taking the action does, in words, for "who must act" (`acting.to_act`): shown to every
+    # What taking the action does, in words, for "who must act" (`flow.to_act`): shown to every
     # player for an out-of-turn action (e.g. "steal a money card from the display").
     what: str = ""
 
@@ -281,7 +267,6 @@ class Module:
 
 HOOKS = tuple(f.name for f in fields(Module) if f.metadata.get("hook"))
 _REGISTRY: dict[str, Module] = {}
-_TALLY_FIELDS = {f.name: f.type for f in msgspec.structs.fields(Tally)}
 
 
 def register(module: Module) -> Module:
@@ -291,8 +276,11 @@ def register(module: Module) -> Module:
     if not set(module.play_tokens) <= set(module.tokens):
         raise ValueError(f"module {module.id}: play_tokens {sorted(module.play_tokens)} are not all "
                          f"among its tokens {list(module.tokens)}")
+    from .scoring.tally import Tally  # here: the scoring package builds on this module
+
     part = module.tally.type if module.tally is not None else None
-    if part is not None and _TALLY_FIELDS.get(module.id) != part | None:
+    tally_fields = {f.name: f.type for f in msgspec.structs.fields(Tally)}
+    if part is not None and tally_fields.get(module.id) != part | None:
         raise ValueError(f"the tally has no field `{module.id}: {part.__name__} | None` (tally.py)")
     _REGISTRY[module.id] = module
     return module

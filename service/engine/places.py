@@ -1,28 +1,74 @@
-"""Where the tiles of a game lie off the market and out of the bag, for the modules' component
-and consistency checks: each with a place a message can name and the zone it is in."""
+"""Where the components of a game lie, for the consistency checks of the base game and the
+modules: `Place`, a place holding components by their bare ids (a hand, the bag), and the one
+walk over every tile a state holds off the bag (`lying`), which every check that looks at all
+tiles reads, each wording its place its own way (`tiles_in_play` words it for most)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
+from typing import NamedTuple
 
-from .state import GameState, Tile
-from .violations import Violation
+from .state import GameState, MarketSpace, PlacedTile, Tile
+from .violations import INCONSISTENT, Violation
+
+
+class Place(NamedTuple):
+    """A place of the state that holds components by their bare catalogue ids (a hand, the bag,
+    the market): `ids` lie there, and it may hold only the ids in `holds`; `why` says what it
+    holds ("it holds only money cards"), `rule` the rule a misplaced id breaks. The consistency
+    check refuses a component of the wrong kind before any other check reads the place, so no
+    module ever meets, say, a money card where a tile must lie. A module may name its own rule
+    for a place of another (walls: no wall card in a hand): that refusal is given instead."""
+
+    where: str
+    ids: tuple[str, ...]
+    holds: Container[str]
+    why: str
+    rule: str = INCONSISTENT
+
+
+class Lying(NamedTuple):
+    """A tile of the state and where it lies: `zone` is alhambra, reserve, held (a player's, who
+    is `owner`), dirk (Dirk's tiles, `owner` "Dirk"), market (a market space, the `tile` is
+    the space) or removed (out of the game; `owner` "")."""
+
+    tile: Tile | MarketSpace
+    zone: str
+    owner: str
+
+
+def lying(state: GameState, market: bool = False) -> Iterator[Lying]:
+    """Every tile off the bag: the players' first (in seat order: Alhambra, reserve, held), then
+    Dirk's, then (with `market`) the market spaces holding one, and last those out of the game."""
+    for p in state.players:
+        for placed in p.alhambra:
+            yield Lying(placed, "alhambra", p.name)
+        for t in p.reserve:
+            yield Lying(t, "reserve", p.name)
+        for t in p.held:
+            yield Lying(t, "held", p.name)
+    if state.dirk is not None:
+        for t in state.dirk.tiles:
+            yield Lying(t, "dirk", "Dirk")
+    if market:
+        for space in state.market:
+            if space.tile is not None:
+                yield Lying(space, "market", "")
+    for t in state.removed:
+        yield Lying(t, "removed", "")
 
 
 def tiles_in_play(state: GameState) -> Iterator[tuple[Tile, str, str]]:
-    """(tile, where, zone) with zone one of alhambra, reserve, held, removed, dirk."""
-    for p in state.players:
-        for placed in p.alhambra:
-            yield placed, f"{p.name}'s {placed.tile} at ({placed.x}, {placed.y})", "alhambra"
-        for t in p.reserve:
-            yield t, f"{p.name}'s {t.tile} in the reserve", "reserve"
-        for t in p.held:
-            yield t, f"{p.name}'s held {t.tile}", "held"
-    for t in state.removed:
-        yield t, f"{t.tile}, out of the game", "removed"
-    if state.dirk is not None:
-        for t in state.dirk.tiles:
-            yield t, f"Dirk's {t.tile}", "dirk"
+    """(tile, where, zone) for every tile off the market and out of the bag (`lying`)."""
+    for tile, zone, owner in lying(state):
+        if isinstance(tile, PlacedTile):
+            yield tile, f"{owner}'s {tile.tile} at ({tile.x}, {tile.y})", zone
+        elif isinstance(tile, Tile):
+            yield tile, _WHERE[zone].format(owner=owner, tile=tile.tile), zone
+
+
+_WHERE = {"alhambra": "{owner}'s {tile}", "reserve": "{owner}'s {tile} in the reserve",
+          "held": "{owner}'s held {tile}", "removed": "{tile}, out of the game", "dirk": "Dirk's {tile}"}
 
 
 def beyond_supply(counts: Mapping[str, int], supply: Mapping[str, int], rule: str,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
 
-from .acting import ToAct, to_act
+from .flow import ToAct, to_act
 from .module import modules_of, registered
 from .modules import register_all
 from .records import Record

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from service.engine.acting import ToAct, to_act
+from service.engine.flow import ToAct, to_act
 from service.engine.scoring import Position
-from service.engine.sheet import running_totals
+from service.engine.scoring.sheet import running_totals
 from service.engine.state import GameState
 from service.engine.view import View
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
-from service.engine.acting import ToAct
 from service.engine.catalogue import NEIGHBOURS
+from service.engine.flow import ToAct
 from service.engine.module import registered
 from service.engine.state import Dirk, MarketSpace, PlacedTile, RankEntry, Tile, market_tile
 

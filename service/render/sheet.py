@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import msgspec
 
 from service.engine.records import PerType, counts_of
-from service.engine.tally import Tally
+from service.engine.scoring.tally import Tally
 
 from . import palette
 from . import svg as draw

@@ -9,11 +9,11 @@ from msgspec.structs import replace
 from service.engine import GameRequestError, InconsistentState, check_consistency, new_game, score
 from service.engine.actions import BuyBuilding, PlaceBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE
-from service.engine.game import position_problems
 from service.engine.modules.dirk import DirkReceivedTiles, GiveToDirk
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
+from service.engine.scoring.positions import position_problems
+from service.engine.scoring.tally import Tally
 from service.engine.state import Dirk, GameState, Tile
-from service.engine.tally import Tally
 from tests.support.helpers import alhambra, allowed, arrange, game, play, refused
 
 SIX = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW", "garden-6-ESW", "tower-7-NEW")

@@ -13,9 +13,9 @@ import pytest
 from msgspec.structs import replace
 
 from service.engine import check_consistency, new_game
-from service.engine.game import position_problems
 from service.engine.module import Module, registered, temporarily_registered
 from service.engine.scoring import Position, PositionPlayer
+from service.engine.scoring.positions import position_problems
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.violations import Violation
 from tests.engine.test_end import last_turn, leftovers

@@ -20,11 +20,11 @@ from msgspec.structs import replace
 from service.api import examples
 from service.engine import InconsistentState
 from service.engine.catalogue import CATALOGUE
-from service.engine.game import position_problems
 from service.engine.module import registered
 from service.engine.scoring import Breakdown, Position, rank
-from service.engine.sheet import score_sheet, sheet_problems
-from service.engine.tally import Tally
+from service.engine.scoring.positions import position_problems
+from service.engine.scoring.sheet import score_sheet, sheet_problems
+from service.engine.scoring.tally import Tally
 from tests.engine.test_tally import table as tally_table
 from tests.support.positions import NAMES, random_position
 

@@ -18,11 +18,11 @@ import pytest
 from msgspec.structs import replace
 
 from service.engine import InconsistentState, score
-from service.engine.game import position_problems
 from service.engine.module import modules_of_ids, registered
 from service.engine.scoring import Breakdown, Position, PositionPlayer, score_position, tally_of
+from service.engine.scoring.positions import position_problems
+from service.engine.scoring.tally import Tally
 from service.engine.state import PlacedTile, Tile
-from service.engine.tally import Tally
 from service.engine.violations import Violation
 from tests.support.positions import random_position
 

@@ -22,7 +22,6 @@ from service.engine import (
 )
 from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.base.turn import end_game
-from service.engine.game import position_problems
 from service.engine.module import Context
 from service.engine.modules.dirk import GiveToDirk
 from service.engine.modules.grounds.rules import (
@@ -33,6 +32,7 @@ from service.engine.modules.grounds.rules import (
     pending,
 )
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, building_type
+from service.engine.scoring.positions import position_problems
 from service.engine.state import GameState, PlacedTile, Tile, emptied
 from tests.support.play import play_random_game
 

@@ -614,7 +614,7 @@ def sheet_rounds() -> tuple[Position, Position, Position]:
 def test_staff_score_refuses_a_round_3_deduction_below_the_sheets_total_before_round_3() -> None:
     """seeds 002.21, 002.22 in a score sheet (`previous`): Ana's earlier rounds total 0, so her
     unserved garden costs nothing in round 3, though her leftover tower wins 21 points after."""
-    from service.engine.sheet import score_sheet
+    from service.engine.scoring.sheet import score_sheet
 
     first, second, third = sheet_rounds()
     previous = [score(first)]

@@ -52,7 +52,7 @@ from service.engine import (
 )
 from service.engine.actions import BuyBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE
-from service.engine.game import acting_seat, out_of_turn_players
+from service.engine.flow import acting_seat, out_of_turn_players
 from service.engine.grid import layout_of, longest_wall
 from service.engine.module import action_rules, modules_of_ids, pending_decision, plan_of, registered
 from service.engine.modules.zoo.model import AnimalStep

@@ -32,8 +32,8 @@ from service.engine.modules.vendors.rules import PER_COLOUR
 from service.engine.modules.walls.rules import WALLS
 from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
 from service.engine.scoring import Position, PositionPlayer, building_type
+from service.engine.scoring.tally_checks import most_leftovers, most_leftovers_each
 from service.engine.state import PlacedTile, Tile
-from service.engine.tally_checks import most_leftovers, most_leftovers_each
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
 

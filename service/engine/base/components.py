@@ -10,8 +10,9 @@ from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..census import CENSUS
 from ..flow import NEXT_TURN
 from ..grid import check_layout
-from ..module import Place, pending_decision, plan_of, registered
+from ..module import pending_decision, plan_of, registered
 from ..names import clash, stored_problem, table_problems
+from ..places import Place
 from ..state import GameState
 from ..violations import INCONSISTENT, Violation
 from .turn import short_display

@@ -12,7 +12,8 @@ from ..base.components import TILES
 from ..base.placement import held_problem, sample_placement, take_held
 from ..catalogue import CATALOGUE
 from ..events import Event
-from ..module import ActionRule, Context, Module, Place, register
+from ..module import ActionRule, Context, Module, register
+from ..places import Place
 from ..records import Text
 from ..rng import Generator
 from ..state import GameState, Tile

@@ -23,7 +23,8 @@ from ...actions import Action, BuyBuilding, CardList
 from ...base.buy import payments as building_payments
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
-from ...module import Context, Module, Place, ViewPart, register
+from ...module import Context, Module, ViewPart, register
+from ...places import Place
 from ...rng import Generator
 from ...state import GameState
 from ...violations import Violation

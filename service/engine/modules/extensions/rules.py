@@ -21,9 +21,9 @@ from ...places import beyond_supply
 from ...records import Text, counts_of, per_type
 from ...rng import Generator
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
+from ...scoring.tally import Tally
+from ...scoring.tally_checks import most_buildings, over_buildings, over_table
 from ...state import GameState, Player, Tile
-from ...tally import Tally
-from ...tally_checks import most_buildings, over_buildings, over_table
 from ...violations import Violation
 from .model import ExtensionsState, ExtensionsTally
 

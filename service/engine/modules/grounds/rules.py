@@ -29,9 +29,9 @@ from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart,
 from ...records import Text, counts_of
 from ...rng import Generator
 from ...scoring import Position
+from ...scoring.tally import Tally
+from ...scoring.tally_checks import field, given, most_bonus, most_buildings, most_leftovers
 from ...state import GameState, Tile
-from ...tally import Tally
-from ...tally_checks import field, given, most_bonus, most_buildings, most_leftovers
 from ...violations import Violation
 from .model import GroundsState
 

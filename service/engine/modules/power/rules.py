@@ -37,9 +37,9 @@ from ...module import (
 from ...records import Text, counts_of
 from ...rng import Generator
 from ...scoring import Line, Position, PositionPlayer, WallLine
+from ...scoring.tally import Tally
+from ...scoring.tally_checks import field, given, most_wall, over_table
 from ...state import GameState, MarketSpace, Tile, market_tile
-from ...tally import Tally
-from ...tally_checks import field, given, most_wall, over_table
 from ...violations import Violation
 from .model import BlackPips, Drawn, EndChoice, HiddenTile, HiddenTileSeen, PowerSeen, PowerState, PowerTally
 

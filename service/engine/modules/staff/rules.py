@@ -28,9 +28,9 @@ from ...places import beyond_supply, tiles_in_play
 from ...records import counts_of
 from ...rng import Generator
 from ...scoring import Line, Position, PositionPlayer, building_type, majority_lines, tally_majority_lines
+from ...scoring.tally import Tally
+from ...scoring.tally_checks import exact_buildings, field, given
 from ...state import GameState, PlacedTile, Player, Tile
-from ...tally import Tally
-from ...tally_checks import exact_buildings, field, given
 from ...violations import Violation
 from ..craftsmen.rules import BuilderRedesign
 from .model import BuildingCount, Path, Spot, StaffSeen, StaffState, StaffTally

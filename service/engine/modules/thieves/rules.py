@@ -21,7 +21,8 @@ from ...base.turn import refill_display, scoring_step
 from ...catalogue import CATALOGUE, load_data
 from ...events import Event
 from ...flow import NEXT_TURN, with_player
-from ...module import ActionRule, Context, Module, Place, ViewPart, register
+from ...module import ActionRule, Context, Module, ViewPart, register
+from ...places import Place
 from ...records import Text
 from ...rng import Generator
 from ...state import GameState

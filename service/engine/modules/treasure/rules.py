@@ -28,9 +28,9 @@ from ...places import beyond_supply, tiles_in_play
 from ...records import Int, PerType, counts_of, per_type
 from ...rng import Generator
 from ...scoring import Line, Position, PositionPlayer, building_type, shared_places
+from ...scoring.tally import Tally
+from ...scoring.tally_checks import field, given, over_buildings, over_table
 from ...state import GameState, Player, Tile
-from ...tally import Tally
-from ...tally_checks import field, given, over_buildings, over_table
 from ...violations import Violation
 from ..dirk import GiveToDirk
 from .model import ChestCount, Room, TreasureSeen, TreasureState, TreasureTally

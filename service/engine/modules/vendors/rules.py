@@ -24,9 +24,9 @@ from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart,
 from ...records import Text, counts_of, per_type
 from ...rng import Generator
 from ...scoring import Line, Position, PositionPlayer, building_type
+from ...scoring.tally import Tally
+from ...scoring.tally_checks import field, given, over_buildings, over_table
 from ...state import GameState, PlacedTile, Player, Tile
-from ...tally import Tally
-from ...tally_checks import field, given, over_buildings, over_table
 from ...violations import Violation
 from .model import Disc, InhabitantCount, OnDisc, Sets, VendorsSeen, VendorsState, VendorsTally
 

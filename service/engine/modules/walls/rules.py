@@ -22,7 +22,8 @@ from ...catalogue import CATALOGUE, FOUNTAIN, SIDES, load_data, parse_walls, wal
 from ...events import Event
 from ...flow import spend_action, with_player
 from ...grid import check_layout, rotate
-from ...module import ActionRule, Context, Module, Place, TallyPart, ViewPart, register, registered
+from ...module import ActionRule, Context, Module, TallyPart, ViewPart, register, registered
+from ...places import Place
 from ...records import Text
 from ...rng import Generator
 from ...scoring import Position

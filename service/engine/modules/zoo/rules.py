@@ -19,9 +19,9 @@ from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart,
 from ...records import Text
 from ...rng import Generator
 from ...scoring import Line, Position, PositionPlayer
+from ...scoring.tally import Tally
+from ...scoring.tally_checks import field, given, over_table
 from ...state import GameState, PlacedTile, Player
-from ...tally import Tally
-from ...tally_checks import field, given, over_table
 from ...violations import Violation
 from .model import AnimalCount, AnimalStep, Steps, ZooSeen, ZooState, ZooTally
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from .census import CENSUS
-from .modules.extensions.model import ExtensionsTally
-from .modules.power.model import PowerTally
-from .modules.staff.model import StaffTally
-from .modules.treasure.model import TreasureTally
-from .modules.vendors.model import VendorsTally
-from .modules.zoo.model import ZooTally
-from .records import PerType, Record, count_to
+from ..census import CENSUS
+from ..modules.extensions.model import ExtensionsTally
+from ..modules.power.model import PowerTally
+from ..modules.staff.model import StaffTally
+from ..modules.treasure.model import TreasureTally
+from ..modules.vendors.model import VendorsTally
+from ..modules.zoo.model import ZooTally
+from ..records import PerType, Record, count_to
 
 # The longest outer wall the most tiles could make: every building tile and the fountain have an
 # outline of at most 2n + 2 sides (RULES.md §7, base.score.wall; census.py).

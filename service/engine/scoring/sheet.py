@@ -47,12 +47,12 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from .module import Module, modules_of_ids
-from .records import per_type
-from .scoring import Breakdown, Line, MajorityLine, Position, PositionPlayer, WallLine, rank, score_position
+from ..module import Module, modules_of_ids
+from ..records import per_type
+from ..violations import InconsistentState, Violation
+from .round import Breakdown, Line, MajorityLine, Position, PositionPlayer, WallLine, rank, score_position
 from .tally import Tally
 from .tally_checks import read_problems
-from .violations import InconsistentState, Violation
 
 RULE = "base.score.rounds"
 

@@ -17,12 +17,12 @@ from typing import Annotated, Any, ClassVar
 
 import msgspec
 
-from .catalogue import CATALOGUE, FOUNTAIN
-from .census import CENSUS
-from .grid import layout_of, longest_wall
-from .module import Module, modules_of_ids
-from .records import Int, Text, count_to, counts_of, per_type, up_to
-from .state import GameState, PlacedTile, RankEntry, Record, Tile
+from ..catalogue import CATALOGUE, FOUNTAIN
+from ..census import CENSUS
+from ..grid import layout_of, longest_wall
+from ..module import Module, modules_of_ids
+from ..records import Int, Text, count_to, counts_of, per_type, up_to
+from ..state import GameState, PlacedTile, RankEntry, Record, Tile
 from .tally import Tally, WallLength
 
 Round = Annotated[int, msgspec.Meta(ge=1, le=3)]

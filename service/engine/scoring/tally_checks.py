@@ -16,13 +16,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 from msgspec.structs import replace
 
-from .catalogue import CATALOGUE
-from .census import CENSUS
-from .module import Module, registered
-from .records import counts_of, per_type
-from .scoring import Position, PositionPlayer, building_type, tallies_of, tally_of
+from ..catalogue import CATALOGUE
+from ..census import CENSUS
+from ..module import Module, registered
+from ..records import counts_of, per_type
+from ..violations import INCONSISTENT, Violation
+from .round import Position, PositionPlayer, building_type, tallies_of, tally_of
 from .tally import Tally
-from .violations import INCONSISTENT, Violation
 
 LEFTOVERS = "base.end.leftovers"
 LAST_ROUND = 3  # base.end.final-scoring: held once the leftover tiles are placed
