@@ -5,7 +5,7 @@ tiles reads, each wording its place its own way (`tiles_in_play` words it for mo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from .state import GameState, MarketSpace, PlacedTile, Tile
@@ -77,3 +77,26 @@ def beyond_supply(counts: Mapping[str, int], supply: Mapping[str, int], rule: st
     `says(kind, counted, held)` words the message."""
     return [Violation(rule, says(kind, n, supply.get(kind, 0)))
             for kind, n in sorted(counts.items()) if n > supply.get(kind, 0)]
+
+
+# --- a module's token census: the tokens the box holds and where each lies -------------------
+
+def tokens_in_box(kind: str, counts: Mapping[str, int]) -> Iterator[str]:
+    """`kind:colour` once for each token of each colour the box holds (a module's `expected`:
+    servants, chests, inhabitants, animals)."""
+    for colour, n in counts.items():
+        for _ in range(n):
+            yield f"{kind}:{colour}"
+
+
+def tokens_lying(state: GameState, kind: str, pools: Iterable[tuple[str, Iterable[str]]],
+                 on_tile: Callable[[Tile], Iterable[str]]) -> Iterator[tuple[str, str]]:
+    """(`kind:colour`, where) for every token of a kind (a module's `located`): those of the
+    module's own pools first, each (where, colours), then those on tiles (`tiles_in_play`),
+    `on_tile(tile)` giving the colours a tile carries."""
+    for where, colours in pools:
+        for colour in colours:
+            yield f"{kind}:{colour}", where
+    for tile, where, _ in tiles_in_play(state):
+        for colour in on_tile(tile):
+            yield f"{kind}:{colour}", where
