@@ -1,83 +1,22 @@
 """The module mechanism, shown with a toy module plugged in beside the base game: an
 end-of-turn step that waits for a decision (the end of the turn resumes after it), an
-after-action observer, a scoring category, a majority bonus, and its own action."""
+after-action observer, a scoring category, a majority bonus, and its own action. The toy lives in
+`tests/support/toy/`, laid out as every module is, and plugs in with one registration line."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from msgspec.structs import replace
 
 from service.engine import apply, legal_actions, new_game, score_state, validate
-from service.engine.actions import Action, EndTurn, TakeMoney
-from service.engine.events import Event
-from service.engine.module import ActionRule, Context, Module, Pending, temporarily_registered
-from service.engine.scoring import Line, Position
-from service.engine.state import GameState
+from service.engine.actions import EndTurn, TakeMoney
+from service.engine.module import Module, temporarily_registered
 from tests.support.play import play_random_game
-
-BOW_STEP = 20  # before the refills (30): the toy's place in the end-of-turn order
-
-
-class Bow(Action, tag="bow"):
-    """The toy decision: at the end of every turn, the active player bows to the fountain."""
-
-
-class Bowed(Event, tag="bowed"):
-    player: str
-
-
-class Watched(Event, tag="watched"):
-    player: str
-
-
-class ToyLine(Line, tag="toy"):
-    pass
-
-
-def _pending(state: GameState) -> Pending | None:
-    turn = state.turn
-    ending = state.phase == "play" and turn.actions == 0 and not state.active.held
-    if ending and turn.ending <= BOW_STEP + 1:
-        return Pending(seat=turn.player, rule="toy.bow", what="bow to the fountain", actions=(Bow,))
-    return None
-
-
-def _bow(state: GameState, action: Bow, ctx: Context) -> GameState:
-    ctx.events.append(Bowed(player=action.player))
-    return replace(state, turn=replace(state.turn, ending=BOW_STEP + 2))
-
-
-def _candidates(state: GameState, seat: int) -> Iterator[Action]:
-    yield Bow(player=state.players[seat].name)
-
-
-def _sample(state: GameState, seat: int, rng: object) -> Action:
-    return Bow(player=state.players[seat].name)
-
-
-def _watch(state: GameState, action: Action, ctx: Context) -> GameState:
-    if isinstance(action, TakeMoney):
-        ctx.events.append(Watched(player=action.player))
-    return state
-
-
-def _score(position: Position, round_: int) -> dict[str, list[Line]]:
-    return {p.name: [ToyLine(points=round_)] for p in position.players if not p.dirk}
-
-
-TOY = Module(
-    id="toy", name="A toy module", rule_ids=("toy.bow",),
-    actions=(ActionRule(action=Bow, rule="toy.bow", kind="decision", check=lambda s, a: [],
-                        apply=_bow, candidates=_candidates, sample=_sample),),
-    end_of_turn=((BOW_STEP, lambda state, ctx: state),),
-    after_action=_watch,
-    pending=_pending,
-    scoring=_score,
-    count_bonus=lambda p: {} if p.dirk else {"garden": 1},
-    events=(Bowed, Watched),
-)
+from tests.support.toy.actions import Bow, Bowed
+from tests.support.toy.play import Watched
+from tests.support.toy.plugin import MODULE as TOY
+from tests.support.toy.scoring import ToyLine
 
 
 @pytest.fixture
