@@ -21,7 +21,7 @@ from service.engine import (
 )
 from service.engine.actions import RemoveToReserve, ReserveBuilding, TakeMoney
 from service.engine.module import pending_decision
-from service.engine.modules.dirk import GiveToDirk
+from service.engine.modules.dirk.actions import GiveToDirk
 from service.engine.modules.treasure.rules import (
     CHESTS,
     BuyTreasure,

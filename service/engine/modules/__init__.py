@@ -11,7 +11,7 @@ def register_all() -> None:
     """Import (and so register) every module, in the order their hooks run."""
     # The registry order, not the alphabet:
     # isort: off
-    from . import dirk  # noqa: F401
+    from .dirk import plugin as _dirk  # noqa: F401
     from .craftsmen import rules as _craftsmen  # noqa: F401
     from .zoo import rules as _zoo  # noqa: F401
     from .power import rules as _power  # noqa: F401

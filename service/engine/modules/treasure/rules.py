@@ -32,7 +32,7 @@ from ...scoring.tally import Tally
 from ...scoring.tally_checks import field, given, over_buildings, over_table
 from ...state import GameState, Player, Tile
 from ...violations import Violation
-from ..dirk import GiveToDirk
+from ..dirk.actions import GiveToDirk
 from .model import ChestCount, Room, TreasureSeen, TreasureState, TreasureTally
 
 DATA = load_data("treasure")
