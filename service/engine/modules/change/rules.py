@@ -28,8 +28,9 @@ from ...places import Place
 from ...rng import Generator
 from ...state import GameState
 from ...violations import Violation
-from ..treasure import rules as treasure
-from ..treasure.rules import BuyTreasure
+from ..treasure import actions as treasure
+from ..treasure.actions import BuyTreasure
+from ..treasure.data import PRICE as TREASURE_PRICE
 from .model import ChangeState
 
 DATA = load_data("change")
@@ -210,7 +211,7 @@ def candidates_treasure(state: GameState, seat: int) -> Iterator[BuyTreasure]:
     rooms = [(i + 1, treasure.first_free(r, free)) for i, r in enumerate(chamber.rooms) if r]
     for n in range(1, len(own) + 1):
         coins = own[:n]
-        rest = treasure.PRICE - value_of(coins)
+        rest = TREASURE_PRICE - value_of(coins)
         cards_options: Iterable[tuple[str, ...]] = [()] if rest <= 0 else treasure.payments(player.hand, rest)
         for payment in cards_options:
             for room, buildings in rooms:
@@ -228,7 +229,7 @@ def sample_treasure(state: GameState, seat: int, rng: Generator) -> BuyTreasure 
     player = state.players[seat]
     if chamber is None or not own or rng.below(8):
         return None
-    if value_of(own) + sum(CATALOGUE.money[c].value for c in player.hand) < treasure.PRICE:
+    if value_of(own) + sum(CATALOGUE.money[c].value for c in player.hand) < TREASURE_PRICE:
         return None
     rooms = [i + 1 for i, r in enumerate(chamber.rooms) if r]
     if not rooms:
@@ -236,7 +237,7 @@ def sample_treasure(state: GameState, seat: int, rng: Generator) -> BuyTreasure 
     room = rng.choice(rooms)
     paid: list[str] = []
     for card in rng.shuffled(sorted(player.hand)):
-        if value_of(own) + sum(CATALOGUE.money[c].value for c in paid) >= treasure.PRICE:
+        if value_of(own) + sum(CATALOGUE.money[c].value for c in paid) >= TREASURE_PRICE:
             break
         paid.append(card)
     free = treasure.free_buildings(player)
