@@ -22,4 +22,4 @@ def register_all() -> None:
     from .treasure import plugin as _treasure  # noqa: F401
     from .thieves import rules as _thieves  # noqa: F401
     from .vendors import rules as _vendors  # noqa: F401
-    from .change import rules as _change  # noqa: F401
+    from .change import plugin as _change  # noqa: F401
