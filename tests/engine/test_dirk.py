@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from service.engine import GameRequestError, InconsistentState, check_consistency, new_game, score
 from service.engine.actions import BuyBuilding, PlaceBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE
-from service.engine.modules.dirk import DirkReceivedTiles, GiveToDirk
+from service.engine.modules.dirk.actions import DirkReceivedTiles, GiveToDirk
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.scoring.positions import position_problems
 from service.engine.scoring.tally import Tally

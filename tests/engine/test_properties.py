@@ -19,7 +19,7 @@ from service.engine.actions import (
     TakeMoney,
 )
 from service.engine.catalogue import CATALOGUE, FOUNTAIN
-from service.engine.modules.dirk import GiveToDirk
+from service.engine.modules.dirk.actions import GiveToDirk
 from tests.support.play import NAMES, play_random_game, replay
 
 SLOW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,9 +15,10 @@ from service.engine import GameRequestError, check_consistency, legal_actions, n
 from service.engine.actions import BuyBuilding, ReserveBuilding
 from service.engine.base.turn import hand_out_leftover, richest
 from service.engine.module import Context
+from service.engine.modules.change.actions import CoinsGiven, CoinsSpent
+from service.engine.modules.change.data import COINS
 from service.engine.modules.change.model import ChangeState
-from service.engine.modules.change.rules import COINS, CoinsGiven, CoinsSpent
-from service.engine.modules.treasure.rules import BuyTreasure
+from service.engine.modules.treasure.actions import BuyTreasure
 from service.engine.rng import Generator
 from service.engine.state import GameState
 from tests.support.helpers import NAMES, allowed, arrange, play, refused

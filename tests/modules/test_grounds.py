@@ -23,7 +23,7 @@ from service.engine import (
 from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.base.turn import end_game
 from service.engine.module import Context
-from service.engine.modules.dirk import GiveToDirk
+from service.engine.modules.dirk.actions import GiveToDirk
 from service.engine.modules.grounds.rules import (
     ChooseConstruction,
     GroundLaid,

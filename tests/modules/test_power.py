@@ -12,7 +12,7 @@ from service.engine import InconsistentState, check_consistency, legal_actions, 
 from service.engine.actions import Action, BuyBuilding, EndTurn, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.module import Context, pending_decision
 from service.engine.modules.craftsmen.rules import SwapMarketTiles
-from service.engine.modules.dirk import GiveToDirk
+from service.engine.modules.dirk.actions import GiveToDirk
 from service.engine.modules.power.model import HiddenTile, PowerState
 from service.engine.modules.power.rules import (
     REPLACED,

@@ -21,18 +21,18 @@ from service.engine import (
 )
 from service.engine.actions import RemoveToReserve, ReserveBuilding, TakeMoney
 from service.engine.module import pending_decision
-from service.engine.modules.dirk import GiveToDirk
-from service.engine.modules.treasure.rules import (
-    CHESTS,
+from service.engine.modules.dirk.actions import GiveToDirk
+from service.engine.modules.treasure.actions import (
     BuyTreasure,
     ChamberClosed,
     ChestsPlaced,
     ChestsReturned,
     PlaceChests,
     RoomRefilled,
-    TreasureLine,
     payments,
 )
+from service.engine.modules.treasure.data import CHESTS
+from service.engine.modules.treasure.scoring import TreasureLine
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
 from tests.support.helpers import allowed, arrange, seated

@@ -23,7 +23,7 @@ from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, 
 from service.engine.catalogue import CATALOGUE, NEIGHBOURS
 from service.engine.grid import layout_of
 from service.engine.module import Context
-from service.engine.modules.dirk import GiveToDirk
+from service.engine.modules.dirk.actions import GiveToDirk
 from service.engine.modules.zoo.model import AnimalStep, ZooState
 from service.engine.modules.zoo.rules import (
     KINDS,

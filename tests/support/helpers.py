@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from service.engine import Outcome, apply, check_consistency, new_game, validate
 from service.engine.actions import Action
 from service.engine.catalogue import CATALOGUE, FOUNTAIN
-from service.engine.modules.dirk import least_tiles
+from service.engine.modules.dirk.census import least_tiles
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, MarketSpace, PlacedTile, Player, Tile, Turn
 from service.engine.violations import Violation

@@ -27,7 +27,7 @@ from service.engine.modules.grounds.rules import bare_sites
 from service.engine.modules.power.rules import DATA as POWER
 from service.engine.modules.power.rules import power_of
 from service.engine.modules.staff.rules import SERVANTS
-from service.engine.modules.treasure.rules import CHESTS
+from service.engine.modules.treasure.data import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
 from service.engine.modules.walls.rules import WALLS
 from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND

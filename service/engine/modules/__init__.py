@@ -11,7 +11,7 @@ def register_all() -> None:
     """Import (and so register) every module, in the order their hooks run."""
     # The registry order, not the alphabet:
     # isort: off
-    from . import dirk  # noqa: F401
+    from .dirk import plugin as _dirk  # noqa: F401
     from .craftsmen import rules as _craftsmen  # noqa: F401
     from .zoo import rules as _zoo  # noqa: F401
     from .power import rules as _power  # noqa: F401
@@ -19,7 +19,7 @@ def register_all() -> None:
     from .staff import rules as _staff  # noqa: F401
     from .grounds import rules as _grounds  # noqa: F401
     from .walls import rules as _walls  # noqa: F401
-    from .treasure import rules as _treasure  # noqa: F401
+    from .treasure import plugin as _treasure  # noqa: F401
     from .thieves import rules as _thieves  # noqa: F401
     from .vendors import rules as _vendors  # noqa: F401
-    from .change import rules as _change  # noqa: F401
+    from .change import plugin as _change  # noqa: F401

@@ -1,17 +1,7 @@
-"""The Change (RULES.md §K, seed 003): a player who pays more than the price for a building
-draws one random coin from the coin bag for every 2 units overpaid (change.give). A coin is
-worth 1 of its currency and pays wherever money is paid, alone or with cards of its currency
-(a building's `coins`, a treasure room's `coins`), never where cards are required (extensions);
-spent coins go back in the bag (change.spend). Coins count as money for the leftover tiles at
-the end (change.count) and for the hidden tiles of Buildings of Power (power.end-hidden).
-
-Base changes: the generic hooks `payment_values` (money in a payment that is no card),
-`overpaid` (run by a building purchase that pays more than the reduced price) and `money_held`
-(money beyond the hand, counted by `base.turn.richest`).
-
-Nothing is hidden: the bag is kept sorted and a coin is drawn from it at random with the game's
-generator; the players' coins are visible (RULES.md §1).
-"""
+"""The Change in the rest of play: its setup, the coins in the payments of other actions
+(change.spend: their check, their value, back in the bag), the change given for overpaying
+(change.give), coins counted as money (change.count), and the purchases paid with coins
+(variants of BuyBuilding and BuyTreasure, listed and sampled)."""
 
 from __future__ import annotations
 
@@ -21,52 +11,31 @@ from msgspec.structs import replace
 
 from ...actions import Action, BuyBuilding, CardList
 from ...base.buy import payments as building_payments
-from ...catalogue import CATALOGUE, load_data
-from ...events import Event
-from ...module import Context, Module, ViewPart, register
-from ...places import Place
+from ...catalogue import CATALOGUE
+from ...module import Context
 from ...rng import Generator
 from ...state import GameState
 from ...violations import Violation
-from ..treasure import rules as treasure
-from ..treasure.rules import BuyTreasure
+from ..treasure import actions as treasure
+from ..treasure.actions import BuyTreasure
+from ..treasure.data import PRICE as TREASURE_PRICE
+from .actions import CoinsGiven, CoinsSpent
+from .data import COINS, currency_of, value_of
 from .model import ChangeState
 
-DATA = load_data("change")
-COINS: dict[str, tuple[str, int]] = {c["id"]: (c["currency"], c["value"]) for c in DATA["coins"]}
-COIN_IDS = frozenset(COINS)
+# --- setup --------------------------------------------------------------------------------
+
 SETUP_STEP = 58  # after the market (52), Dirk's tiles (55) and the modules' boards (56, 57)
 
 
-class CoinsGiven(Event, tag="coins-given"):
-    """change.give: the coins the buyer drew from the bag for overpaying `tile` by `overpaid`
-    (none when the bag was empty)."""
-
-    player: str
-    tile: str
-    overpaid: int
-    coins: tuple[str, ...]
-
-
-class CoinsSpent(Event, tag="coins-spent"):
-    """change.spend: coins paid, back in the bag."""
-
-    player: str
-    coins: tuple[str, ...]
+def setup(state: GameState, ctx: Context) -> GameState:
+    """All coins in the bag; nobody holds any."""
+    return replace(state, change=ChangeState(bag=tuple(sorted(COINS)), coins=((),) * len(state.players)))
 
 
 def _change(state: GameState) -> ChangeState:
     assert state.change is not None
     return state.change
-
-
-def currency_of(coin: str) -> str:
-    return COINS[coin][0]
-
-
-def value_of(coins: Iterable[str]) -> int:
-    return sum(COINS[c][1] for c in coins)
-
 
 def _coins_paid(action: Action) -> CardList | None:
     if isinstance(action, (BuyBuilding, BuyTreasure)):
@@ -210,7 +179,7 @@ def candidates_treasure(state: GameState, seat: int) -> Iterator[BuyTreasure]:
     rooms = [(i + 1, treasure.first_free(r, free)) for i, r in enumerate(chamber.rooms) if r]
     for n in range(1, len(own) + 1):
         coins = own[:n]
-        rest = treasure.PRICE - value_of(coins)
+        rest = TREASURE_PRICE - value_of(coins)
         cards_options: Iterable[tuple[str, ...]] = [()] if rest <= 0 else treasure.payments(player.hand, rest)
         for payment in cards_options:
             for room, buildings in rooms:
@@ -228,7 +197,7 @@ def sample_treasure(state: GameState, seat: int, rng: Generator) -> BuyTreasure 
     player = state.players[seat]
     if chamber is None or not own or rng.below(8):
         return None
-    if value_of(own) + sum(CATALOGUE.money[c].value for c in player.hand) < treasure.PRICE:
+    if value_of(own) + sum(CATALOGUE.money[c].value for c in player.hand) < TREASURE_PRICE:
         return None
     rooms = [i + 1 for i, r in enumerate(chamber.rooms) if r]
     if not rooms:
@@ -236,7 +205,7 @@ def sample_treasure(state: GameState, seat: int, rng: Generator) -> BuyTreasure 
     room = rng.choice(rooms)
     paid: list[str] = []
     for card in rng.shuffled(sorted(player.hand)):
-        if value_of(own) + sum(CATALOGUE.money[c].value for c in paid) >= treasure.PRICE:
+        if value_of(own) + sum(CATALOGUE.money[c].value for c in paid) >= TREASURE_PRICE:
             break
         paid.append(card)
     free = treasure.free_buildings(player)
@@ -245,98 +214,3 @@ def sample_treasure(state: GameState, seat: int, rng: Generator) -> BuyTreasure 
         buildings += rng.shuffled(free[colour])[:n]
     return BuyTreasure(player=player.name, room=room, payment=tuple(paid), buildings=tuple(buildings),
                        coins=own)
-
-
-# --- setup, components, consistency ---------------------------------------------------------
-
-def setup(state: GameState, ctx: Context) -> GameState:
-    """All coins in the bag; nobody holds any."""
-    return replace(state, change=ChangeState(bag=tuple(sorted(COINS)), coins=((),) * len(state.players)))
-
-
-def expected(state: GameState) -> Iterator[str]:
-    yield from COINS
-
-
-def places(state: GameState) -> Iterator[Place]:
-    change = state.change
-    if change is None:
-        return
-    yield Place("the coin bag", change.bag, COIN_IDS, "it holds only coins")
-    for p, held in zip(state.players, change.coins, strict=False):
-        yield Place(f"{p.name}'s coins", held, COIN_IDS, "it holds only coins")
-
-
-def located(state: GameState) -> Iterator[tuple[str, str]]:
-    change = state.change
-    if change is None:
-        return
-    for c in change.bag:
-        yield c, "the coin bag"
-    for p, held in zip(state.players, change.coins, strict=False):
-        for c in held:
-            yield c, f"{p.name}'s coins"
-
-
-def census(state: GameState) -> Iterator[str]:
-    change = state.change
-    if change is None:
-        return
-    yield from change.bag
-    for held in change.coins:
-        yield from held
-
-
-def consistency(state: GameState) -> list[Violation]:
-    change = state.change
-    if change is None:
-        return [Violation("change.give", "the change module is on but the state has no `change` part")]
-    out = []
-    if len(change.coins) != len(state.players):
-        out.append(Violation("change.give", f"coins are kept for {len(change.coins)} seats, but the game "
-                                            f"has {len(state.players)} players"))
-    return out + unsorted_bag(change.bag)
-
-
-def unsorted_bag(bag: tuple[str, ...]) -> list[Violation]:
-    """change.spend: spent coins go back into the bag, which the referee keeps sorted by coin id
-    (a coin is drawn from it at random, so its order carries nothing: one bag, one form)."""
-    want = sorted(bag)
-    if list(bag) == want:
-        return []
-    at = next(i for i, (got, wanted) in enumerate(zip(bag, want, strict=True)) if got != wanted)
-    return [Violation("change.spend", (
-        f"`change.bag` is out of order: the coin bag is kept sorted by coin id (a coin is drawn from "
-        f"it at random, so its order means nothing), but its item {at} is {bag[at]} where the sorted "
-        f"bag has {want[at]}; list it in this order: {', '.join(want)}"))]
-
-
-def seen(state: GameState, seat: int | None) -> ChangeState:
-    """change.give: the coins are visible and the bag is kept sorted (a coin is drawn at
-    random with the game's generator), so everyone sees all of it."""
-    change = state.change
-    assert change is not None
-    return change
-
-
-CHANGE = register(Module(
-    id="change",
-    name="The Change",
-    rule_ids=("change.give", "change.spend", "change.count"),
-    checks=((BuyBuilding, check_coins), (BuyTreasure, check_coins)),
-    setup=((SETUP_STEP, setup),),
-    after_action=return_spent,
-    components=located,
-    places=places,
-    expected=expected,
-    census=census,
-    consistency=consistency,
-    events=(CoinsGiven, CoinsSpent),
-    payment_values=payment_values,
-    overpaid=give_change,
-    money_held=money_held,
-    variants=((BuyBuilding, candidates_building, sample_building),
-              (BuyTreasure, candidates_treasure, sample_treasure)),
-    view=ViewPart(ChangeState, seen),
-    default_data=DATA,
-))

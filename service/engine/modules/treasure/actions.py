@@ -1,14 +1,6 @@
-"""The Treasure Chamber (RULES.md §R, seed 004): a new action buys the 4 chests of one room of
-the treasure chamber for money worth at least 8 in any currencies. The buyer puts every chest
-they can on their own buildings of its colour (the Alhambra and buildings bought this turn, one
-chest per building); the rest pass round the table to the left (with two players to Dirk first,
-who takes his at once): each receiver who can place some chooses their buildings (place-chests),
-and what nobody can place goes back in the bag. Then the room is refilled from the bag. A chest
-whose building leaves the Alhambra (or whose held building goes to the reserve or to Dirk) goes
-back in the bag. Chests score by their number, ranked like the buildings.
-
-Hidden information: the order of the chests in the bag (`TreasureState.bag`).
-"""
+"""The Treasure Chamber's actions (treasure.action, treasure.place, treasure.pass): buying a
+room's chests and placing those passed on, with the chests' way round the table, back to the bag
+and the room's refill, their listing and sampling."""
 
 from __future__ import annotations
 
@@ -20,28 +12,16 @@ from typing import ClassVar
 from msgspec.structs import replace
 
 from ...actions import Action, CardList, CoinList
-from ...catalogue import CATALOGUE, FOUNTAIN, load_data
+from ...catalogue import CATALOGUE
 from ...events import Event
 from ...flow import spend_action, with_player, without
-from ...module import ActionRule, Context, Module, Pending, TallyPart, ViewPart, payment_values, register
-from ...places import beyond_supply, tiles_in_play
-from ...records import Int, PerType, counts_of, per_type
+from ...module import ActionRule, Context, payment_values
+from ...records import Int
 from ...rng import Generator
-from ...scoring import Line, Position, PositionPlayer, building_type, shared_places
-from ...scoring.tally import Tally
-from ...scoring.tally_checks import field, given, over_buildings, over_table
 from ...state import GameState, Player, Tile
 from ...violations import Violation
-from ..dirk import GiveToDirk
-from .model import ChestCount, Room, TreasureSeen, TreasureState, TreasureTally
-
-DATA = load_data("treasure")
-CHESTS: dict[str, int] = dict(DATA["chests"])
-ROOMS: int = DATA["rooms"]
-PER_ROOM: int = DATA["chests_per_room"]
-PRICE: int = DATA["price"]
-POINTS: dict[int, tuple[int, ...]] = {int(r): tuple(p) for r, p in DATA["points"].items()}
-SETUP_STEP = 57  # after the market (52), Dirk's tiles (55) and the modules' boards (56)
+from .data import PER_ROOM, PRICE, chest_colour
+from .model import Room, TreasureState
 
 
 class BuyTreasure(Action, tag="buy-treasure"):
@@ -105,27 +85,9 @@ class ChamberClosed(Event, tag="chamber-closed"):
     left: int
 
 
-class TreasureLine(Line, tag="treasure"):
-    """treasure.score: the chests on the player's buildings, the place taken and its points."""
-
-    rule: ClassVar[str] = "treasure.score"
-
-    count: ChestCount
-    place: Int | None
-
-
 def _treasure(state: GameState) -> TreasureState:
     assert state.treasure is not None
     return state.treasure
-
-
-def chest_colour(tile: Tile) -> str | None:
-    """The colour of chest a tile may take: its building type (a site's building); none for the
-    fountain or a site without a building."""
-    if tile.tile == FOUNTAIN:
-        return None
-    return building_type(tile)
-
 
 # --- the payment (treasure.action) ----------------------------------------------------------
 
@@ -392,16 +354,6 @@ def _place(state: GameState, seat: int, chests: list[str], buildings: Sequence[s
                        held=_put_chests(player.held, buildings))
 
 
-def pending(state: GameState) -> Pending | None:
-    """treasure.pass: a receiver of chests passed on chooses where they go."""
-    treasure = state.treasure
-    if treasure is None or not treasure.passing or treasure.receiver is None:
-        return None
-    return Pending(seat=treasure.receiver, rule="treasure.pass",
-                   what=f"place the chests passed on, {list(treasure.passing)}, on buildings of their "
-                        "colours, every one that fits (place-chests)", actions=(PlaceChests,))
-
-
 def check_place(state: GameState, action: PlaceChests) -> list[Violation]:
     treasure = _treasure(state)
     player = state.players[state.seat_of(action.player)]
@@ -485,257 +437,7 @@ def sample(state: GameState, seat: int, rng: Generator) -> BuyTreasure | None:
     return BuyTreasure(player=player.name, room=room, payment=tuple(paid), buildings=buildings)
 
 
-# --- setup ----------------------------------------------------------------------------------
-
-def setup(state: GameState, ctx: Context) -> GameState:
-    """treasure.setup: all chests in the bag; 4 random chests into each of the 3 rooms."""
-    bag = ctx.rng.shuffled([colour for colour, n in CHESTS.items() for _ in range(n)])
-    rooms = tuple(bag[i * PER_ROOM:(i + 1) * PER_ROOM] for i in range(ROOMS))
-    return replace(state, treasure=TreasureState(bag=bag[ROOMS * PER_ROOM:], rooms=rooms))
-
-
-# --- chests leaving the Alhambra (treasure.removed) -----------------------------------------
-
-def return_removed(state: GameState, action: Action, ctx: Context) -> GameState:
-    """treasure.removed: a chest on a building in the reserve (it left the Alhambra, or a held
-    building went there), or on a held building just given to Dirk, goes back in the bag."""
-    if state.treasure is None:
-        return state
-    returned: list[str] = []
-    for seat, p in enumerate(state.players):
-        if any(t.chest for t in p.reserve):
-            returned += [c for t in p.reserve if t.chest and (c := chest_colour(t)) is not None]
-            state = with_player(state, seat, reserve=tuple(replace(t, chest=False) if t.chest else t
-                                                           for t in p.reserve))
-    dirk = state.dirk
-    if isinstance(action, GiveToDirk) and dirk is not None:
-        gift = next((t for t in dirk.tiles if t.tile == action.tile and t.chest), None)
-        if gift is not None:
-            returned += [c for c in (chest_colour(gift),) if c is not None]
-            state = replace(state, dirk=replace(dirk, tiles=tuple(
-                replace(t, chest=False) if t is gift else t for t in dirk.tiles)))
-    return to_bag(state, returned, ctx)
-
-
-# --- scoring --------------------------------------------------------------------------------
-
-def chests_of(tiles: Sequence[Tile]) -> int:
-    return sum(1 for t in tiles if t.chest)
-
-
-def score(position: Position, round_: int) -> dict[str, list[Line]]:
-    """treasure.score: players (Dirk too, his tiles) ranked by their number of chests, ties as
-    in base.score.ties; chests on reserve tiles never count."""
-    counts = [chests_of(p.tiles if p.dirk else p.alhambra) for p in position.players]
-    return ranked(position, counts, round_)
-
-
-def ranked(position: Position, counts: Sequence[int], round_: int) -> dict[str, list[Line]]:
-    places = shared_places(counts, POINTS[round_])
-    return {p.name: [TreasureLine(count=n, place=place, points=points)]
-            for p, n, (place, points) in zip(position.players, counts, places, strict=True)}
-
-
-# --- a tally: the chests per colour, counted ------------------------------------------------
-
-def count_tally(p: PositionPlayer) -> TreasureTally:
-    colours = Counter(chest_colour(t) for t in (p.tiles if p.dirk else p.alhambra) if t.chest)
-    return TreasureTally(chests=per_type({c: n for c, n in colours.items() if c is not None}))
-
-
-def chests_counted(t: Tally) -> int:
-    return sum(counts_of(t.treasure.chests).values()) if t.treasure is not None else 0
-
-
-def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
-    """treasure.score from the counts: only the number of chests ranks (seed 004.24)."""
-    return ranked(position, [chests_counted(t) for t in tallies], round_)
-
-
-def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> TreasureTally:
-    """The chests as an earlier round's treasure line carries them: their number, which alone
-    scores (seed 004.24); the line has no colours, so they are spread over the colours."""
-    count = next(line.count for line in lines if isinstance(line, TreasureLine))
-    kinds = PerType.__struct_fields__
-    share, rest = divmod(count, len(kinds))
-    return TreasureTally(chests=PerType(**{k: share + (i < rest) for i, k in enumerate(kinds)}))
-
-
-def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
-    """One chest a building, of its colour (treasure.place); no more of a colour than exist."""
-    out = over_buildings(position, lambda t: t.treasure.chests if t.treasure else None,
-                         "treasure.chests", "treasure.place", "one chest a")
-    for colour, n in CHESTS.items():
-        out += over_table(position, tallies,
-                          lambda t, c=colour: getattr(t.treasure.chests, c) if t.treasure else 0,  # type: ignore[misc]
-                          f"treasure.chests.{colour}", n, "treasure.setup", f"chests on {colour} buildings")
-    return out
-
-
-def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
-    """`check_tally` on an earlier round's lines (a score sheet), which carry the chests' number
-    but no colours: one chest a building (treasure.place, seed 004.15), so at most the buildings
-    the majority lines count (which extensions can only raise); at most the 42 chests on the
-    table (treasure.setup, seed 004.1)."""
-    out = []
-    for i, _, t in given(position):
-        chests, buildings = chests_counted(t), sum(counts_of(t.buildings).values())
-        if chests > buildings:
-            out.append(Violation("treasure.place", f"{field(i, 'treasure.chests')} counts {chests}, but "
-                                                   f"{field(i, 'buildings')} counts {buildings} buildings: "
-                                                   "one chest a building at most"))
-    return out + over_table(position, tallies, chests_counted, "treasure.chests", sum(CHESTS.values()),
-                            "treasure.setup", "chests")
-
-
-# --- components and consistency -------------------------------------------------------------
-
-def expected(state: GameState) -> Iterator[str]:
-    for colour, n in CHESTS.items():
-        for _ in range(n):
-            yield f"chest:{colour}"
-
-
-def located(state: GameState) -> Iterator[tuple[str, str]]:
-    treasure = state.treasure
-    if treasure is not None:
-        for colour in treasure.bag:
-            yield f"chest:{colour}", "the treasure bag"
-        for i, room in enumerate(treasure.rooms, 1):
-            for colour in room:
-                yield f"chest:{colour}", f"room {i} of the treasure chamber"
-        for colour in treasure.passing:
-            yield f"chest:{colour}", "passed on to a player, to be placed"
-    for t, where, _ in tiles_in_play(state):
-        kind = chest_colour(t) if t.chest else None
-        if kind is not None:
-            yield f"chest:{kind}", where
-
-
-def consistency(state: GameState) -> list[Violation]:
-    treasure = state.treasure
-    if treasure is None:
-        return [Violation("treasure.setup", "the treasure module is on but the state has no "
-                                            "`treasure` part")]
-    out = []
-    if len(treasure.rooms) != ROOMS:
-        out.append(Violation("treasure.setup", f"the treasure chamber has {ROOMS} rooms, "
-                                               f"not {len(treasure.rooms)}"))
-    for i, room in enumerate(treasure.rooms, 1):
-        if len(room) not in (0, PER_ROOM):
-            out.append(Violation("treasure.refill", f"room {i} holds {len(room)} chests: a room holds "
-                                                    f"{PER_ROOM}, or none once it is not refilled"))
-        elif not room and not treasure.closed and i != treasure.room:
-            out.append(Violation("treasure.refill", f"room {i} is empty, but the rooms are still "
-                                                    "refilled"))
-    out += _closed_problems(treasure)
-    out += _passing_problems(state, treasure)
-    known = [c for room in treasure.rooms for c in room] + list(treasure.bag) + list(treasure.passing)
-    out += [Violation("treasure.setup", f"{c!r} is not a chest colour ({', '.join(CHESTS)})")
-            for c in sorted(set(known) - set(CHESTS))]
-    for t, where, zone in tiles_in_play(state):
-        if not t.chest:
-            continue
-        if chest_colour(t) is None:
-            out.append(Violation("treasure.place", f"{where} carries a chest but is no building of a "
-                                                   "colour"))
-        elif zone in ("reserve", "removed"):
-            out.append(Violation("treasure.removed", f"{where} carries a chest: a chest whose "
-                                                     "building leaves the Alhambra goes back in the bag"))
-        elif zone == "held" and state.phase != "play":
-            out.append(Violation("treasure.place", f"{where} carries a chest, but chests are bought "
-                                                   "only during play"))
-    return out
-
-
-def _closed_problems(treasure: TreasureState) -> list[Violation]:
-    """treasure.refill, seeds 004.22-004.23: only a refill that found too few chests in the bag
-    closes the chamber, and the room it left empty stays empty for good; so a closed chamber
-    has an empty room besides the one whose chests are passing (awaiting its refill)."""
-    emptied = [i for i, room in enumerate(treasure.rooms, 1) if not room and i != treasure.room]
-    if not treasure.closed or emptied:
-        return []
-    return [Violation("treasure.refill", f"the rooms are no longer refilled (`closed`), but no room is "
-                                         f"empty for good: only a refill that found fewer than {PER_ROOM} "
-                                         "chests in the bag stops the refills, and it leaves its room empty")]
-
-
-def _passing_problems(state: GameState, treasure: TreasureState) -> list[Violation]:
-    """treasure.pass: chests pass on only during play, in the buyer's turn, to another player,
-    from the room emptied by the purchase (refilled once the passing is over)."""
-    rule = "treasure.pass"
-    if not treasure.passing:
-        if treasure.receiver is not None or treasure.room:
-            return [Violation(rule, "no chests are passing, but a receiver or a room is named")]
-        return []
-    n = len(state.players)
-    if state.phase != "play":
-        return [Violation(rule, "chests pass on only during play")]
-    if treasure.receiver is None or not 0 <= treasure.receiver < n or treasure.receiver == state.turn.player:
-        return [Violation(rule, f"chests are passing to seat {treasure.receiver}, which is no player other "
-                                f"than the buyer ({state.active.name})")]
-    if not 1 <= treasure.room <= len(treasure.rooms) or treasure.rooms[treasure.room - 1]:
-        return [Violation(rule, f"chests are passing from room {treasure.room}, which is not a room "
-                                "emptied by the purchase")]
-    return []
-
-
-def check_position(position: Position) -> list[Violation]:
-    """Scoring positions: chests only on buildings of a colour in an Alhambra or Dirk's tiles,
-    at most the printed number of each colour (a chest's colour is its building's)."""
-    out = []
-    counts: Counter[str] = Counter()
-    for p in position.players:
-        for t in p.reserve:
-            if t.chest:
-                out.append(Violation("treasure.removed", f"{p.name}'s {t.tile} in the reserve carries a "
-                                                         "chest: a chest leaves with its building"))
-        for t in (*p.alhambra, *p.tiles):
-            if not t.chest:
-                continue
-            colour = chest_colour(t)
-            if colour is None:
-                what = "the fountain" if t.tile == FOUNTAIN else t.tile
-                out.append(Violation("treasure.place", f"{p.name}: {what} carries a chest (token "
-                                                       "`chest`), but only a building of a colour "
-                                                       "takes one"))
-            else:
-                counts[colour] += 1
-    return out + beyond_supply(counts, CHESTS, "treasure.setup", lambda colour, n, held: (
-        f"{n} chests on {colour} buildings: there are only {held}"))
-
-
-def seen(state: GameState, seat: int | None) -> TreasureSeen:
-    """treasure.setup: the chests in the bag are seen as a count (their order is hidden)."""
-    treasure = state.treasure
-    assert treasure is not None
-    return TreasureSeen(rooms=treasure.rooms, bag_size=len(treasure.bag), closed=treasure.closed,
-                        passing=treasure.passing, receiver=treasure.receiver, room=treasure.room)
-
-
-TREASURE = register(Module(
-    id="treasure",
-    name="The Treasure Chamber",
-    rule_ids=("treasure.setup", "treasure.action", "treasure.place", "treasure.pass",
-              "treasure.refill", "treasure.removed", "treasure.score", "treasure.no-huts"),
-    actions=(ActionRule(action=BuyTreasure, rule="treasure.action", kind="action", check=check,
-                        apply=apply, candidates=candidates, sample=sample),
-             ActionRule(action=PlaceChests, rule="treasure.pass", kind="decision", check=check_place,
-                        apply=apply_place, candidates=candidates_place, sample=sample_place)),
-    setup=((SETUP_STEP, setup),),
-    after_action=return_removed,
-    pending=pending,
-    scoring=score,
-    components=located,
-    expected=expected,
-    consistency=consistency,
-    check_position=check_position,
-    tally=TallyPart(type=TreasureTally, of_tiles=count_tally, score=score_tally, check=check_tally,
-                    of_lines=tally_of_lines, check_of_lines=check_of_lines),
-    events=(TreasureBought, ChestsPlaced, ChestsReturned, RoomRefilled, ChamberClosed),
-    lines=(TreasureLine,),
-    tokens=("chest",),
-    play_tokens={"chest": "treasure.place"},  # never on a leftover tile (base.end.leftovers)
-    view=ViewPart(TreasureSeen, seen),
-    default_data=DATA,
-))
+ACTIONS = (ActionRule(action=BuyTreasure, rule="treasure.action", kind="action", check=check,
+                      apply=apply, candidates=candidates, sample=sample),
+           ActionRule(action=PlaceChests, rule="treasure.pass", kind="decision", check=check_place,
+                      apply=apply_place, candidates=candidates_place, sample=sample_place))

@@ -1,0 +1,1 @@
+"""Two players: Dirk, the virtual third player (RULES.md §9)."""
