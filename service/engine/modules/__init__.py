@@ -20,6 +20,6 @@ def register_all() -> None:
     from .grounds import rules as _grounds  # noqa: F401
     from .walls import rules as _walls  # noqa: F401
     from .treasure import rules as _treasure  # noqa: F401
-    from .thieves import rules as _thieves  # noqa: F401
+    from .thieves import plugin as _thieves  # noqa: F401
     from .vendors import rules as _vendors  # noqa: F401
     from .change import rules as _change  # noqa: F401
