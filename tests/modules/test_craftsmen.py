@@ -30,7 +30,7 @@ from service.engine.modules.craftsmen.rules import (
     SwapMarketTiles,
     UseBlacksmith,
 )
-from service.engine.modules.power.rules import DeclinePower, UsePower
+from service.engine.modules.power.actions import DeclinePower, UsePower
 from service.engine.modules.staff.rules import MoveMarshal
 from service.engine.modules.vendors.rules import ChooseInhabitants, PlaceDisc, VisitVendor
 from service.engine.secrecy import conceal

@@ -13,18 +13,18 @@ from service.engine.actions import Action, BuyBuilding, EndTurn, PlaceBuilding, 
 from service.engine.module import Context, pending_decision
 from service.engine.modules.craftsmen.rules import SwapMarketTiles
 from service.engine.modules.dirk.actions import GiveToDirk
-from service.engine.modules.power.model import HiddenTile, PowerState
-from service.engine.modules.power.rules import (
-    REPLACED,
+from service.engine.modules.power.actions import (
     ChooseTile,
     DeclinePower,
     HideTile,
     KeepCard,
-    PowerLine,
     UsePower,
     apply_choose,
-    leftover,
 )
+from service.engine.modules.power.data import REPLACED
+from service.engine.modules.power.model import HiddenTile, PowerState
+from service.engine.modules.power.play import leftover
+from service.engine.modules.power.scoring import PowerLine
 from service.engine.rng import Generator
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile

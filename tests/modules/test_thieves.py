@@ -15,8 +15,9 @@ from msgspec.structs import replace
 from service.api.app import create_app
 from service.engine import GameRequestError, check_consistency, new_game, validate
 from service.engine.actions import BuyBuilding, TakeMoney
+from service.engine.modules.thieves.actions import Steal, ThiefPlayed
+from service.engine.modules.thieves.data import CARDS, CURRENCY, DEAL
 from service.engine.modules.thieves.model import ThievesState
-from service.engine.modules.thieves.rules import CARDS, CURRENCY, DEAL, Steal, ThiefPlayed
 from service.engine.state import GameState
 from service.settings import Settings
 from tests.support.helpers import NAMES, SCORING_CARDS, allowed, arrange, play, refused

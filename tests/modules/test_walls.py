@@ -13,7 +13,7 @@ from service.engine import InconsistentState, check_consistency, new_game, score
 from service.engine.actions import BuyBuilding, PlaceBuilding, RemoveToReserve, ReserveBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE
 from service.engine.grid import walls_of
-from service.engine.modules.power.rules import KeepCard, UsePower
+from service.engine.modules.power.actions import KeepCard, UsePower
 from service.engine.modules.walls.model import UsedWall, WallsState
 from service.engine.modules.walls.rules import CARDS, AddWalls, WallCardSetAside
 from service.engine.scoring import Position, PositionPlayer, WallLine

@@ -24,8 +24,8 @@ from service.engine.module import modules_of_ids
 from service.engine.modules.extensions.rules import PER_TYPE as EXTENSIONS
 from service.engine.modules.grounds.rules import PER_TYPE as CONSTRUCTIONS
 from service.engine.modules.grounds.rules import bare_sites
-from service.engine.modules.power.rules import DATA as POWER
-from service.engine.modules.power.rules import power_of
+from service.engine.modules.power.data import DATA as POWER
+from service.engine.modules.power.data import power_of
 from service.engine.modules.staff.rules import SERVANTS
 from service.engine.modules.treasure.data import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
