@@ -18,7 +18,7 @@ def register_all() -> None:
     from .extensions import rules as _extensions  # noqa: F401
     from .staff import rules as _staff  # noqa: F401
     from .grounds import plugin as _grounds  # noqa: F401
-    from .walls import rules as _walls  # noqa: F401
+    from .walls import plugin as _walls  # noqa: F401
     from .treasure import rules as _treasure  # noqa: F401
     from .thieves import rules as _thieves  # noqa: F401
     from .vendors import rules as _vendors  # noqa: F401
