@@ -21,7 +21,7 @@ from msgspec.structs import replace
 from service.engine.catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS
 from service.engine.grid import fits, layout_of, rotate, spots, walls_of
 from service.engine.module import modules_of_ids
-from service.engine.modules.extensions.rules import PER_TYPE as EXTENSIONS
+from service.engine.modules.extensions.data import PER_TYPE as EXTENSIONS
 from service.engine.modules.grounds.data import PER_TYPE as CONSTRUCTIONS
 from service.engine.modules.grounds.scoring import bare_sites
 from service.engine.modules.power.rules import DATA as POWER

@@ -15,7 +15,7 @@ def register_all() -> None:
     from .craftsmen import rules as _craftsmen  # noqa: F401
     from .zoo import rules as _zoo  # noqa: F401
     from .power import rules as _power  # noqa: F401
-    from .extensions import rules as _extensions  # noqa: F401
+    from .extensions import plugin as _extensions  # noqa: F401
     from .staff import rules as _staff  # noqa: F401
     from .grounds import plugin as _grounds  # noqa: F401
     from .walls import plugin as _walls  # noqa: F401
