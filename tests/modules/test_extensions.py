@@ -20,7 +20,8 @@ from service.engine import (
 )
 from service.engine.actions import BuyBuilding, RemoveToReserve, ReserveBuilding, TakeMoney
 from service.engine.catalogue import CATALOGUE
-from service.engine.modules.extensions.rules import AMOUNTS, COLUMNS, BuyExtension, ExtensionBought, payments
+from service.engine.modules.extensions.actions import BuyExtension, ExtensionBought, payments
+from service.engine.modules.extensions.data import AMOUNTS, COLUMNS
 from service.engine.scoring import MajorityLine, Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile
 from tests.support.helpers import play, seated

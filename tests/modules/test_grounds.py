@@ -24,13 +24,8 @@ from service.engine.actions import BuyBuilding, PlaceBuilding, ReserveBuilding, 
 from service.engine.base.turn import end_game
 from service.engine.module import Context
 from service.engine.modules.dirk.actions import GiveToDirk
-from service.engine.modules.grounds.rules import (
-    ChooseConstruction,
-    GroundLaid,
-    build_for_dirk,
-    candidates_choose,
-    pending,
-)
+from service.engine.modules.grounds.actions import ChooseConstruction, GroundLaid, candidates_choose
+from service.engine.modules.grounds.play import build_for_dirk, pending
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, building_type
 from service.engine.scoring.positions import position_problems
 from service.engine.state import GameState, PlacedTile, Tile, emptied

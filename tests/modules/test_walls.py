@@ -14,8 +14,9 @@ from service.engine.actions import BuyBuilding, PlaceBuilding, RemoveToReserve, 
 from service.engine.catalogue import CATALOGUE
 from service.engine.grid import walls_of
 from service.engine.modules.power.actions import KeepCard, UsePower
+from service.engine.modules.walls.actions import AddWalls, WallCardSetAside
+from service.engine.modules.walls.data import CARDS
 from service.engine.modules.walls.model import UsedWall, WallsState
-from service.engine.modules.walls.rules import CARDS, AddWalls, WallCardSetAside
 from service.engine.scoring import Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view

@@ -21,15 +21,15 @@ from msgspec.structs import replace
 from service.engine.catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS
 from service.engine.grid import fits, layout_of, rotate, spots, walls_of
 from service.engine.module import modules_of_ids
-from service.engine.modules.extensions.rules import PER_TYPE as EXTENSIONS
-from service.engine.modules.grounds.rules import PER_TYPE as CONSTRUCTIONS
-from service.engine.modules.grounds.rules import bare_sites
+from service.engine.modules.extensions.data import PER_TYPE as EXTENSIONS
+from service.engine.modules.grounds.data import PER_TYPE as CONSTRUCTIONS
+from service.engine.modules.grounds.scoring import bare_sites
 from service.engine.modules.power.data import DATA as POWER
 from service.engine.modules.power.data import power_of
 from service.engine.modules.staff.rules import SERVANTS
 from service.engine.modules.treasure.data import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
-from service.engine.modules.walls.rules import WALLS
+from service.engine.modules.walls.data import WALLS
 from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
 from service.engine.scoring import Position, PositionPlayer, building_type
 from service.engine.scoring.tally_checks import most_leftovers, most_leftovers_each

@@ -15,10 +15,10 @@ def register_all() -> None:
     from .craftsmen import rules as _craftsmen  # noqa: F401
     from .zoo import rules as _zoo  # noqa: F401
     from .power import plugin as _power  # noqa: F401
-    from .extensions import rules as _extensions  # noqa: F401
+    from .extensions import plugin as _extensions  # noqa: F401
     from .staff import rules as _staff  # noqa: F401
-    from .grounds import rules as _grounds  # noqa: F401
-    from .walls import rules as _walls  # noqa: F401
+    from .grounds import plugin as _grounds  # noqa: F401
+    from .walls import plugin as _walls  # noqa: F401
     from .treasure import plugin as _treasure  # noqa: F401
     from .thieves import plugin as _thieves  # noqa: F401
     from .vendors import rules as _vendors  # noqa: F401

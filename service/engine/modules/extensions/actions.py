@@ -1,38 +1,27 @@
-"""Extensions (RULES.md §E, seed 001): a new action buys an extension tile from the board with
-exactly three money cards forming a column's combination of currencies; the extension goes at
-once onto a building of its type (the buyer's, or with two players Dirk's), which then counts
-as two buildings for majorities."""
+"""The Extensions module's action: buying an extension tile and putting it on a building
+(extensions.action, extensions.matching, extensions.owns-type, extensions.dirk), and its event."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator
 from itertools import combinations_with_replacement, product
 from typing import Literal
 
 from msgspec.structs import replace
 
 from ...actions import Action, CardList
-from ...catalogue import CATALOGUE, FOUNTAIN, load_data
+from ...catalogue import CATALOGUE, FOUNTAIN
 from ...events import Event
 from ...flow import spend_action, with_player, without
-from ...module import ActionRule, Context, Module, TallyPart, ViewPart, modules_of_ids, register
-from ...places import beyond_supply
-from ...records import Text, counts_of, per_type
+from ...module import ActionRule, Context
+from ...records import Text
 from ...rng import Generator
-from ...scoring import Position, PositionPlayer, building_type, counted_buildings
-from ...scoring.tally import Tally
-from ...scoring.tally_checks import most_buildings, over_buildings, over_table
+from ...scoring import building_type
 from ...state import GameState, Player, Tile
 from ...violations import Violation
-from .model import ExtensionsState, ExtensionsTally
+from .data import AMOUNTS, COLUMNS, TYPE_OF
 
-DATA = load_data("extensions")
-COLUMNS: tuple[tuple[str, ...], ...] = tuple(tuple(c) for c in DATA["columns"])
-AMOUNTS: tuple[int, ...] = tuple(DATA["amounts"])
-TYPE_OF: dict[str, str] = {e["id"]: e["type"] for e in DATA["extensions"]}
-PER_TYPE: Counter[str] = Counter(TYPE_OF.values())
-SETUP_STEP = 56  # after the market (52) and Dirk's tiles (55), before the money piles (60)
 _NEEDED = tuple(Counter(c) for c in COLUMNS)  # each column's combination as currency counts
 
 Where = Literal["alhambra", "reserve", "held", "dirk"]
@@ -87,9 +76,6 @@ def _combination(cards: Iterable[str]) -> str:
 
 def _column_text(col: int) -> str:
     return "-".join(COLUMNS[col])
-
-
-# --- the action -----------------------------------------------------------------------------
 
 def check(state: GameState, action: BuyExtension) -> list[Violation]:
     spot = _spot(state, action.extension)
@@ -282,172 +268,7 @@ def sample(state: GameState, seat: int, rng: Generator) -> BuyExtension | None:
                         building=rng.choice(where[TYPE_OF[tile]]))
 
 
-# --- setup, scoring, components -------------------------------------------------------------
-
-def setup(state: GameState, ctx: Context) -> GameState:
-    """extensions.setup: the 12 tiles shuffled face up onto the 12 spaces of the board."""
-    tiles = ctx.rng.shuffled(sorted(TYPE_OF))
-    rows = len(AMOUNTS)
-    board = tuple(tuple(tiles[c * rows:(c + 1) * rows]) for c in range(len(COLUMNS)))
-    return replace(state, extensions=ExtensionsState(board=board))
-
-
-def count_bonus(p: PositionPlayer) -> dict[str, int]:
-    """extensions.score: an extended building counts as 2 buildings (Dirk's too)."""
-    out: dict[str, int] = {}
-    for t in counted_buildings(p):
-        kind = building_type(t) if t.extension else None
-        if kind is not None:
-            out[kind] = out.get(kind, 0) + 1
-    return out
-
-
-# --- a tally: the extended buildings per type, counted ---------------------------------------
-
-def count_tally(p: PositionPlayer) -> ExtensionsTally:
-    return ExtensionsTally(extended=per_type(count_bonus(p)))
-
-
-def tally_bonus(part: ExtensionsTally) -> Mapping[str, int]:
-    """extensions.score: each extended building counts once more."""
-    return counts_of(part.extended)
-
-
-def held_tally(p: PositionPlayer) -> ExtensionsTally:
-    """For the table's totals (extensions.setup, seed 001.14: 2 of each type): the extended
-    buildings a player given by tiles holds anywhere, the reserve too (extensions.owns-type: an
-    extension stays on its building)."""
-    return ExtensionsTally(extended=per_type(Counter(
-        kind for t in (*p.alhambra, *p.reserve, *p.tiles) if t.extension and (kind := building_type(t)))))
-
-
-def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
-    """A building takes at most one extension (extensions.owns-type); 2 of each type exist."""
-    out = over_buildings(position, lambda t: t.extensions.extended if t.extensions else None,
-                         "extensions.extended", "extensions.owns-type", "one extension a")
-    for kind, n in sorted(PER_TYPE.items()):
-        out += over_table(position, tallies,
-                          lambda t, k=kind: getattr(t.extensions.extended, k) if t.extensions else 0,  # type: ignore[misc]
-                          f"extensions.extended.{kind}", n, "extensions.setup", f"{kind} extensions")
-    return out
-
-
-def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
-    """An earlier round's majority lines (a score sheet) count an extended building twice
-    (extensions.score, seed 001.27), so their counts are not the buildings; but a building is
-    extended once at most (seed 001.26) and 2 extensions of each type exist (extensions.setup,
-    seed 001.14): the counts of a type on the table, and so each player's, add up to at most
-    the buildings of the type that exist and its extensions."""
-    most = most_buildings(modules_of_ids(position.modules, any(p.dirk for p in position.players)))
-    out = []
-    for kind, n in sorted(PER_TYPE.items()):
-        out += over_table(position, tallies, lambda t, k=kind: getattr(t.buildings, k),  # type: ignore[misc]
-                          f"buildings.{kind}", most[kind] + n, "extensions.score",
-                          f"{kind} buildings counted for majorities ({most[kind]} buildings exist and "
-                          f"{n} extensions, each counting one building more)")
-    return out
-
-
-def expected(state: GameState) -> Iterator[str]:
-    for kind in TYPE_OF.values():
-        yield f"extension:{kind}"
-
-
-def _extended(state: GameState) -> Iterator[tuple[Tile, str]]:
-    for p in state.players:
-        for placed in p.alhambra:
-            yield placed, f"{p.name}'s {placed.tile} at ({placed.x}, {placed.y})"
-        for t in p.reserve:
-            yield t, f"{p.name}'s {t.tile} in the reserve"
-        for t in p.held:
-            yield t, f"{p.name}'s held {t.tile}"
-    if state.dirk is not None:
-        for t in state.dirk.tiles:
-            yield t, f"Dirk's {t.tile}"
-    for t in state.removed:
-        yield t, f"{t.tile}, out of the game"
-
-
-def located(state: GameState) -> Iterator[tuple[str, str]]:
-    """Each extension by its type: on the board, or as the token of a building."""
-    ext = state.extensions
-    if ext is not None:
-        for col, column in enumerate(ext.board):
-            for tile in column:
-                if tile is not None and tile in TYPE_OF:
-                    yield f"extension:{TYPE_OF[tile]}", f"{tile} on column {col + 1} of the extension board"
-    for t, where in _extended(state):
-        if t.extension:
-            yield f"extension:{building_type(t)}", where
-
-
-def consistency(state: GameState) -> list[Violation]:
-    ext = state.extensions
-    if ext is None:
-        return [Violation("extensions.setup", "the extensions module is on but the state has no "
-                                              "`extensions` part")]
-    out = []
-    if len(ext.board) != len(COLUMNS) or any(len(c) != len(AMOUNTS) for c in ext.board):
-        out.append(Violation("extensions.setup", f"the extension board has {len(COLUMNS)} columns of "
-                                                 f"{len(AMOUNTS)} spaces each"))
-    on_board = [t for column in ext.board for t in column if t is not None]
-    out += [Violation("extensions.setup", f"{t!r} is not an extension tile ({', '.join(TYPE_OF)})")
-            for t in on_board if t not in TYPE_OF]
-    out += [Violation("extensions.setup", f"{t} lies on the extension board {n} times; it exists once")
-            for t, n in sorted(Counter(on_board).items()) if n > 1]
-    for t, where in _extended(state):
-        if t.extension and building_type(t) is None:
-            out.append(Violation("extensions.owns-type", f"{where} carries an extension, but only a "
-                                                         "building of one of the six types takes one"))
-    return out
-
-
-def check_position(position: Position) -> list[Violation]:
-    """Scoring positions: no extension on the fountain (or a tile without a type), and at most
-    as many extensions of a type as exist."""
-    out = []
-    counts: Counter[str] = Counter()
-    for p in position.players:
-        for t in (*p.alhambra, *p.reserve, *p.tiles):
-            if not t.extension:
-                continue
-            kind = building_type(t)
-            if kind is None:
-                what = "the fountain" if t.tile == FOUNTAIN else t.tile
-                out.append(Violation("extensions.owns-type", f"{p.name}: {what} carries an extension "
-                                                             "(token `extension`), but only a building "
-                                                             "of one of the six types takes one"))
-            else:
-                counts[kind] += 1
-    return out + beyond_supply(counts, PER_TYPE, "extensions.setup", lambda kind, n, held: (
-        f"{n} {kind} extensions on the table: there are only {held}"))
-
-
-def seen(state: GameState, seat: int | None) -> ExtensionsState:
-    """extensions.setup: the board lies face up, so everyone sees all of it."""
-    extensions = state.extensions
-    assert extensions is not None
-    return extensions
-
-
-EXTENSIONS = register(Module(
-    id="extensions",
-    name="Extensions",
-    rule_ids=("extensions.setup", "extensions.action", "extensions.matching", "extensions.owns-type",
-              "extensions.score", "extensions.dirk"),
-    actions=(ActionRule(action=BuyExtension, rule="extensions.action", kind="action", check=check,
-                        apply=apply, candidates=candidates, sample=sample),),
-    setup=((SETUP_STEP, setup),),
-    count_bonus=count_bonus,
-    components=located,
-    expected=expected,
-    consistency=consistency,
-    check_position=check_position,
-    tally=TallyPart(type=ExtensionsTally, of_tiles=count_tally, bonus=tally_bonus, most_bonus=PER_TYPE,
-                    held=held_tally, check=check_tally, check_of_lines=check_of_lines),
-    events=(ExtensionBought,),
-    tokens=("extension",),
-    play_tokens={"extension": "extensions.owns-type"},  # never on a leftover tile (base.end.leftovers)
-    view=ViewPart(ExtensionsState, seen),
-    default_data=DATA,
-))
+ACTIONS: tuple[ActionRule, ...] = (
+    ActionRule(action=BuyExtension, rule="extensions.action", kind="action", check=check, apply=apply,
+               candidates=candidates, sample=sample),
+)
