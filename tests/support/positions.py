@@ -30,7 +30,7 @@ from service.engine.modules.staff.rules import SERVANTS
 from service.engine.modules.treasure.rules import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
 from service.engine.modules.walls.rules import WALLS
-from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
+from service.engine.modules.zoo.data import IN_PLAY, KINDS, PER_KIND
 from service.engine.scoring import Position, PositionPlayer, building_type
 from service.engine.scoring.tally_checks import most_leftovers, most_leftovers_each
 from service.engine.state import PlacedTile, Tile

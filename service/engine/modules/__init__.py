@@ -13,7 +13,7 @@ def register_all() -> None:
     # isort: off
     from . import dirk  # noqa: F401
     from .craftsmen import rules as _craftsmen  # noqa: F401
-    from .zoo import rules as _zoo  # noqa: F401
+    from .zoo import plugin as _zoo  # noqa: F401
     from .power import rules as _power  # noqa: F401
     from .extensions import rules as _extensions  # noqa: F401
     from .staff import rules as _staff  # noqa: F401
