@@ -28,7 +28,7 @@ from service.engine.modules.power.rules import DATA as POWER
 from service.engine.modules.power.rules import power_of
 from service.engine.modules.staff.rules import SERVANTS
 from service.engine.modules.treasure.rules import CHESTS
-from service.engine.modules.vendors.rules import PER_COLOUR
+from service.engine.modules.vendors.data import PER_COLOUR
 from service.engine.modules.walls.rules import WALLS
 from service.engine.modules.zoo.data import IN_PLAY, KINDS, PER_KIND
 from service.engine.scoring import Position, PositionPlayer, building_type

@@ -21,5 +21,5 @@ def register_all() -> None:
     from .walls import rules as _walls  # noqa: F401
     from .treasure import rules as _treasure  # noqa: F401
     from .thieves import rules as _thieves  # noqa: F401
-    from .vendors import rules as _vendors  # noqa: F401
+    from .vendors import plugin as _vendors  # noqa: F401
     from .change import rules as _change  # noqa: F401
