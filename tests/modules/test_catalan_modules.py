@@ -12,7 +12,7 @@ from service.api import handlers
 from service.engine import check_consistency, new_game, score
 from service.engine.actions import PlaceBuilding, TakeMoney
 from service.engine.modules.thieves.actions import Steal
-from service.engine.modules.vendors.rules import ChooseInhabitants, VisitVendor
+from service.engine.modules.vendors.actions import ChooseInhabitants, VisitVendor
 from service.engine.modules.walls.actions import AddWalls
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Turn

@@ -32,7 +32,7 @@ from service.engine.modules.craftsmen.rules import (
 )
 from service.engine.modules.power.actions import DeclinePower, UsePower
 from service.engine.modules.staff.rules import MoveMarshal
-from service.engine.modules.vendors.rules import ChooseInhabitants, PlaceDisc, VisitVendor
+from service.engine.modules.vendors.actions import ChooseInhabitants, PlaceDisc, VisitVendor
 from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn
 from service.engine.view import view

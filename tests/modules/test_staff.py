@@ -23,7 +23,7 @@ from service.engine.modules.staff.rules import (
     candidates_move,
     pending,
 )
-from service.engine.modules.zoo.rules import MoveAnimals
+from service.engine.modules.zoo.actions import MoveAnimals
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
 from service.engine.view import view

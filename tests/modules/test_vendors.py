@@ -20,14 +20,9 @@ from service.engine import (
     validate,
 )
 from service.engine.actions import PlaceBuilding, RemoveToReserve, TakeMoney
-from service.engine.modules.vendors.rules import (
-    ChooseInhabitants,
-    PlaceDisc,
-    VendorsLine,
-    VisitVendor,
-    pending,
-    sets_of,
-)
+from service.engine.modules.vendors.actions import ChooseInhabitants, PlaceDisc, VisitVendor
+from service.engine.modules.vendors.play import pending
+from service.engine.modules.vendors.scoring import VendorsLine, sets_of
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Turn
 from service.engine.view import view

@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from service.engine import GameState, new_game
-from service.engine.modules.vendors.rules import ChooseInhabitants
+from service.engine.modules.vendors.actions import ChooseInhabitants
 from service.engine.view import view
 from tests.support.helpers import NAMES, allowed
 from tests.support.hidden import (

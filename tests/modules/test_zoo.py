@@ -24,16 +24,11 @@ from service.engine.catalogue import CATALOGUE, NEIGHBOURS
 from service.engine.grid import layout_of
 from service.engine.module import Context
 from service.engine.modules.dirk.actions import GiveToDirk
+from service.engine.modules.zoo.actions import AnimalsArrived, MoveAnimals, _single_steps
+from service.engine.modules.zoo.data import KINDS
 from service.engine.modules.zoo.model import AnimalStep, ZooState
-from service.engine.modules.zoo.rules import (
-    KINDS,
-    AnimalsArrived,
-    MoveAnimals,
-    ZooLine,
-    _single_steps,
-    arrive,
-    pending,
-)
+from service.engine.modules.zoo.play import arrive, pending
+from service.engine.modules.zoo.scoring import ZooLine
 from service.engine.scoring import Position, PositionPlayer
 from service.engine.state import GameState, PlacedTile, Tile, Turn
 from tests.support.helpers import arrange, play, refused

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from service.engine import apply, new_game, score
-from service.engine.modules.vendors.rules import ChooseInhabitants
+from service.engine.modules.vendors.actions import ChooseInhabitants
 from service.engine.scoring import Position
 from service.engine.state import TOKENS, GameState
 from service.engine.view import view

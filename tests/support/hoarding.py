@@ -55,8 +55,9 @@ from service.engine.catalogue import CATALOGUE
 from service.engine.flow import acting_seat, out_of_turn_players
 from service.engine.grid import layout_of, longest_wall
 from service.engine.module import action_rules, modules_of_ids, pending_decision, plan_of, registered
+from service.engine.modules.zoo.actions import _STEP, MoveAnimals
+from service.engine.modules.zoo.data import is_garden
 from service.engine.modules.zoo.model import AnimalStep
-from service.engine.modules.zoo.rules import _STEP, MoveAnimals, is_garden
 from service.engine.scoring import Breakdown, Position, tally_of
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")

@@ -28,9 +28,9 @@ from service.engine.modules.power.data import DATA as POWER
 from service.engine.modules.power.data import power_of
 from service.engine.modules.staff.rules import SERVANTS
 from service.engine.modules.treasure.data import CHESTS
-from service.engine.modules.vendors.rules import PER_COLOUR
+from service.engine.modules.vendors.data import PER_COLOUR
 from service.engine.modules.walls.data import WALLS
-from service.engine.modules.zoo.rules import IN_PLAY, KINDS, PER_KIND
+from service.engine.modules.zoo.data import IN_PLAY, KINDS, PER_KIND
 from service.engine.scoring import Position, PositionPlayer, building_type
 from service.engine.scoring.tally_checks import most_leftovers, most_leftovers_each
 from service.engine.state import PlacedTile, Tile

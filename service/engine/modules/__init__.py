@@ -13,7 +13,7 @@ def register_all() -> None:
     # isort: off
     from .dirk import plugin as _dirk  # noqa: F401
     from .craftsmen import rules as _craftsmen  # noqa: F401
-    from .zoo import rules as _zoo  # noqa: F401
+    from .zoo import plugin as _zoo  # noqa: F401
     from .power import plugin as _power  # noqa: F401
     from .extensions import plugin as _extensions  # noqa: F401
     from .staff import rules as _staff  # noqa: F401
@@ -21,5 +21,5 @@ def register_all() -> None:
     from .walls import plugin as _walls  # noqa: F401
     from .treasure import plugin as _treasure  # noqa: F401
     from .thieves import plugin as _thieves  # noqa: F401
-    from .vendors import rules as _vendors  # noqa: F401
+    from .vendors import plugin as _vendors  # noqa: F401
     from .change import plugin as _change  # noqa: F401

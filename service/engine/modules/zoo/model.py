@@ -49,7 +49,7 @@ class AnimalStep(Record):
 Steps = Annotated[tuple[AnimalStep, ...], up_to(CENSUS.money_value)]
 
 
-# Actions and events subclass the engine's unions; they are declared in rules.py, which may
+# Actions and events subclass the engine's unions; they are declared in actions.py, which may
 # import the engine. Only data lives here: what the game state holds and what views show.
 __all__ = ["AnimalCount", "AnimalStep", "Steps", "ZooSeen", "ZooState"]
 

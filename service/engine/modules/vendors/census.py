@@ -1,0 +1,125 @@
+"""Where Street Vendors' inhabitants are: every one the box holds (`expected`), where each lies
+(`located`: the supply, the discs, then the tiles), the consistency of a state's vendors part,
+and what a seat may see of it (`VIEW`: the choices stay hidden until every player has chosen)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...module import ViewPart
+from ...places import tokens_in_box, tokens_lying
+from ...state import GameState, Player, Tile
+from ...violations import Violation
+from .data import COLOURS, ON_DISC, PER_COLOUR, _building_at, _vendors, colour_of, sorted_colours
+from .model import Disc, VendorsSeen
+
+
+def expected(state: GameState) -> Iterator[str]:
+    return tokens_in_box("inhabitant", dict.fromkeys(COLOURS, PER_COLOUR))
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    vendors = state.vendors
+    pools: list[tuple[str, tuple[str, ...]]] = []
+    if vendors is not None:
+        pools.append(("the inhabitants' supply", vendors.supply))
+        for seat, disc in enumerate(vendors.discs):
+            name = state.players[seat].name if seat < len(state.players) else f"seat {seat}"
+            pools.append((f"{name}'s vendor disc", disc.inhabitants))
+    return tokens_lying(state, "inhabitant", pools, _inhabitant_on)
+
+
+def _inhabitant_on(tile: Tile) -> tuple[str, ...]:
+    """The colour of the inhabitant a tile carries, if any; "None" on a tile of no colour (the
+    fountain): the census names that token as no component of the game, `_inhabitants_astray`
+    says why."""
+    return (str(colour_of(tile)),) if tile.inhabitant else ()
+
+
+def consistency(state: GameState) -> list[Violation]:
+    """A vendors part with one disc per player (vendors.setup), each disc as its player's turn
+    left it, and inhabitants only in coloured buildings of an Alhambra (vendors.one-per-building)."""
+    vendors = state.vendors
+    if vendors is None:
+        return [Violation("vendors.setup", "the vendors module is on but the state has no `vendors` part")]
+    if len(vendors.discs) != len(state.players):
+        return [Violation("vendors.setup", f"{len(vendors.discs)} vendor discs for "
+                                           f"{len(state.players)} players")]
+    out = []
+    for seat, (p, disc) in enumerate(zip(state.players, vendors.discs, strict=True)):
+        out += _disc_problems(state, seat, p, disc)
+    return out + _inhabitants_astray(state)
+
+
+def _disc_problems(state: GameState, seat: int, p: Player, disc: Disc) -> list[Violation]:
+    """One player's disc: before the choice, one inhabitant of each colour and nothing done
+    (vendors.setup); after it, at most ON_DISC inhabitants, and lifted while it is visited or
+    stands under a building (vendors.visit)."""
+    if not disc.chosen:
+        if sorted_colours(disc.inhabitants) != COLOURS or state.turn.acted or disc.lifted:
+            return [Violation("vendors.setup", f"{p.name} has not chosen yet, so holds one "
+                                               "inhabitant of each colour, before the first turn")]
+        return []
+    out = []
+    if len(disc.inhabitants) > ON_DISC:
+        out.append(Violation("vendors.setup", f"{p.name}'s disc carries more than {ON_DISC} inhabitants"))
+    building = _building_at(p, disc.x, disc.y)
+    if disc.visiting and not disc.lifted:
+        out.append(Violation("vendors.visit", f"{p.name}'s disc is visited but not lifted"))
+    if not disc.lifted and building is not None:
+        out.append(Violation("vendors.visit", f"{p.name}'s disc stands under {building.tile} at "
+                                              f"({disc.x}, {disc.y}) without being lifted"))
+    if disc.lifted:
+        out += _lifted_problems(state, seat, disc, building is not None)
+    return out
+
+
+def _inhabitants_astray(state: GameState) -> list[Violation]:
+    """vendors.one-per-building: an inhabitant lives only in a coloured building of an
+    Alhambra, never on a tile of a reserve, held, out of the game or Dirk's."""
+    out = []
+    for p in state.players:
+        out += [Violation("vendors.one-per-building", f"{p.name}'s {t.tile} off the Alhambra "
+                                                      "keeps an inhabitant")
+                for t in (*p.reserve, *p.held) if t.inhabitant]
+        out += [Violation("vendors.one-per-building", f"{placed.tile} at ({placed.x}, {placed.y}) "
+                                                      "has no colour for an inhabitant")
+                for placed in p.alhambra if placed.inhabitant and colour_of(placed) is None]
+    out += [Violation("vendors.one-per-building", f"{t.tile} off the table keeps an inhabitant")
+            for t in (*state.removed, *(state.dirk.tiles if state.dirk else ())) if t.inhabitant]
+    return out
+
+
+def _lifted_problems(state: GameState, seat: int, disc: Disc, built: bool) -> list[Violation]:
+    """vendors.visit (seed 003.31): a disc is lifted only by a building placed on its space, so
+    one stands there; vendors.relocate (seed 003.34): it is put down at the end of that turn's
+    construction. So during play a lifted disc is the active player's, once they have acted
+    (never at the start of a turn). After the last turn nothing is put down: the leftovers'
+    placement may leave discs lifted. The builder's redesign (craftsmen.builder, usable the whole
+    turn, craftsmen.use-one) may lift it before the first action, or move the building away."""
+    name = state.players[seat].name
+    turn = state.turn
+    builder = state.craftsmen is not None and state.craftsmen.used == "builder"
+    if not built and not builder:
+        return [Violation("vendors.visit", f"{name}'s disc is lifted over the empty space ({disc.x}, "
+                                           f"{disc.y}): a disc is lifted only when a building is placed "
+                                           "on its space")]
+    if state.phase != "play" or (turn.player == seat and (turn.acted or builder)):
+        return []
+    return [Violation("vendors.relocate", f"{name}'s disc is lifted outside {name}'s construction: a "
+                                          "disc lifted in its owner's turn is put down at the end of "
+                                          "that turn's construction")]
+
+
+def seen(state: GameState, seat: int | None) -> VendorsSeen:
+    """vendors.setup: the choices stay hidden until every player has made them; until then a
+    viewer sees only their own disc (the others' as null) and no supply (its colours would
+    give the choices away)."""
+    vendors = _vendors(state)
+    if all(d.chosen for d in vendors.discs):
+        return VendorsSeen(supply=vendors.supply, discs=vendors.discs)
+    return VendorsSeen(supply=None, discs=tuple(d if i == seat else None
+                                                for i, d in enumerate(vendors.discs)))
+
+
+VIEW = ViewPart(VendorsSeen, seen)
