@@ -7,6 +7,7 @@ bag draw from their first element.
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Literal
 
 import msgspec
@@ -190,9 +191,6 @@ class RankEntry(Record):
 
 
 Phase = Literal["play", "final-placement", "over"]
-# The fields of GameState that hold a module's part (named after the module).
-MODULE_PARTS = ("zoo", "grounds", "power", "extensions", "staff", "craftsmen", "walls", "treasure",
-                "thieves", "vendors", "change")
 
 
 # The rules edition a state was made under (engine/editions.py).
@@ -265,3 +263,14 @@ class GameState(Record):
     @property
     def active(self) -> Player:
         return self.players[self.turn.player]
+
+
+def _module_part(annotation: object) -> bool:
+    """Whether a field's type is a module's part: `XState | None`, XState from a module's model."""
+    return any(getattr(t, "__module__", "").startswith("service.engine.modules.")
+               for t in typing.get_args(annotation))
+
+
+# The fields of GameState that hold a module's part (named after the module), read off the
+# fields themselves: a module's state needs only its field here.
+MODULE_PARTS = tuple(f.name for f in msgspec.structs.fields(GameState) if _module_part(f.type))

@@ -253,7 +253,7 @@ def dirk_least(position: Position) -> list[Violation]:
     bag may run low before round 1 (the starting hands, the display and the first two piles can
     hold as much money as the 39 cheapest tiles cost, and the carpenter takes 2 off a price), so
     a position, which does not show the bag, holds Dirk to his setup tiles in rounds 2 and 3
-    too. (States show the bag: `modules.dirk.least_tiles`.)"""
+    too. (States show the bag: `modules.dirk.census.least_tiles`.)"""
     least = CATALOGUE.dirk_tiles_at_setup
     out = []
     for i, p in enumerate(position.players):
