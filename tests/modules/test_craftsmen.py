@@ -18,11 +18,7 @@ from service.engine.actions import (
 )
 from service.engine.grid import walls_of
 from service.engine.module import pending_decision
-from service.engine.modules.craftsmen.model import CraftsmenState
-from service.engine.modules.craftsmen.rules import (
-    DATA,
-    KIND,
-    MARK,
+from service.engine.modules.craftsmen.actions import (
     BuilderRedesign,
     CraftsmanTurnedUp,
     ExchangeMoney,
@@ -30,6 +26,8 @@ from service.engine.modules.craftsmen.rules import (
     SwapMarketTiles,
     UseBlacksmith,
 )
+from service.engine.modules.craftsmen.data import DATA, KIND, MARK
+from service.engine.modules.craftsmen.model import CraftsmenState
 from service.engine.modules.power.rules import DeclinePower, UsePower
 from service.engine.modules.staff.rules import MoveMarshal
 from service.engine.modules.vendors.rules import ChooseInhabitants, PlaceDisc, VisitVendor

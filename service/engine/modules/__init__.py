@@ -12,7 +12,7 @@ def register_all() -> None:
     # The registry order, not the alphabet:
     # isort: off
     from . import dirk  # noqa: F401
-    from .craftsmen import rules as _craftsmen  # noqa: F401
+    from .craftsmen import plugin as _craftsmen  # noqa: F401
     from .zoo import rules as _zoo  # noqa: F401
     from .power import rules as _power  # noqa: F401
     from .extensions import rules as _extensions  # noqa: F401

@@ -32,7 +32,7 @@ from ...scoring.tally import Tally
 from ...scoring.tally_checks import exact_buildings, field, given
 from ...state import GameState, PlacedTile, Player, Tile
 from ...violations import Violation
-from ..craftsmen.rules import BuilderRedesign
+from ..craftsmen.actions import BuilderRedesign
 from .model import BuildingCount, Path, Spot, StaffSeen, StaffState, StaffTally
 
 DATA = load_data("staff")
