@@ -29,7 +29,7 @@ from service.engine.modules.craftsmen.actions import (
 from service.engine.modules.craftsmen.data import DATA, KIND, MARK
 from service.engine.modules.craftsmen.model import CraftsmenState
 from service.engine.modules.power.rules import DeclinePower, UsePower
-from service.engine.modules.staff.rules import MoveMarshal
+from service.engine.modules.staff.actions import MoveMarshal
 from service.engine.modules.vendors.rules import ChooseInhabitants, PlaceDisc, VisitVendor
 from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn

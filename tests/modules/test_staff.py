@@ -13,16 +13,11 @@ from service.engine import InconsistentState, apply, check_consistency, new_game
 from service.engine.actions import BuyBuilding, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
 from service.engine.catalogue import CATALOGUE
 from service.engine.module import pending_decision
+from service.engine.modules.staff.actions import MarshalMoved, MoveMarshal, candidates_move
+from service.engine.modules.staff.data import DISPLAY_SIZE, SERVANTS
 from service.engine.modules.staff.model import Spot
-from service.engine.modules.staff.rules import (
-    DISPLAY_SIZE,
-    SERVANTS,
-    MarshalMoved,
-    MoveMarshal,
-    StaffLine,
-    candidates_move,
-    pending,
-)
+from service.engine.modules.staff.play import pending
+from service.engine.modules.staff.scoring import StaffLine
 from service.engine.modules.zoo.rules import MoveAnimals
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile

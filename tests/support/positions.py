@@ -26,7 +26,7 @@ from service.engine.modules.grounds.rules import PER_TYPE as CONSTRUCTIONS
 from service.engine.modules.grounds.rules import bare_sites
 from service.engine.modules.power.rules import DATA as POWER
 from service.engine.modules.power.rules import power_of
-from service.engine.modules.staff.rules import SERVANTS
+from service.engine.modules.staff.data import SERVANTS
 from service.engine.modules.treasure.rules import CHESTS
 from service.engine.modules.vendors.rules import PER_COLOUR
 from service.engine.modules.walls.rules import WALLS

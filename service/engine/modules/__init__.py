@@ -16,7 +16,7 @@ def register_all() -> None:
     from .zoo import rules as _zoo  # noqa: F401
     from .power import rules as _power  # noqa: F401
     from .extensions import rules as _extensions  # noqa: F401
-    from .staff import rules as _staff  # noqa: F401
+    from .staff import plugin as _staff  # noqa: F401
     from .grounds import rules as _grounds  # noqa: F401
     from .walls import rules as _walls  # noqa: F401
     from .treasure import rules as _treasure  # noqa: F401
