@@ -31,7 +31,7 @@ from service.engine import GameState, apply, legal_actions, validate
 from service.engine.actions import Action
 from service.engine.catalogue import CATALOGUE
 from service.engine.module import registered
-from service.engine.modules.craftsmen.rules import DATA as CRAFTSMEN_DATA
+from service.engine.modules.craftsmen.data import DATA as CRAFTSMEN_DATA
 from service.engine.view import view
 from tests.engine.test_view import sample_states
 from tests.support.hidden import all_of, secrets, strings_of

@@ -18,11 +18,7 @@ from service.engine.actions import (
 )
 from service.engine.grid import walls_of
 from service.engine.module import pending_decision
-from service.engine.modules.craftsmen.model import CraftsmenState
-from service.engine.modules.craftsmen.rules import (
-    DATA,
-    KIND,
-    MARK,
+from service.engine.modules.craftsmen.actions import (
     BuilderRedesign,
     CraftsmanTurnedUp,
     ExchangeMoney,
@@ -30,8 +26,10 @@ from service.engine.modules.craftsmen.rules import (
     SwapMarketTiles,
     UseBlacksmith,
 )
+from service.engine.modules.craftsmen.data import DATA, KIND, MARK
+from service.engine.modules.craftsmen.model import CraftsmenState
 from service.engine.modules.power.actions import DeclinePower, UsePower
-from service.engine.modules.staff.rules import MoveMarshal
+from service.engine.modules.staff.actions import MoveMarshal
 from service.engine.modules.vendors.actions import ChooseInhabitants, PlaceDisc, VisitVendor
 from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn

@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from service.engine import InconsistentState, check_consistency, legal_actions, new_game, score, validate
 from service.engine.actions import Action, BuyBuilding, EndTurn, PlaceBuilding, ReserveBuilding, TakeMoney
 from service.engine.module import Context, pending_decision
-from service.engine.modules.craftsmen.rules import SwapMarketTiles
+from service.engine.modules.craftsmen.actions import SwapMarketTiles
 from service.engine.modules.dirk.actions import GiveToDirk
 from service.engine.modules.power.actions import (
     ChooseTile,

@@ -13,16 +13,11 @@ from service.engine import InconsistentState, apply, check_consistency, new_game
 from service.engine.actions import BuyBuilding, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
 from service.engine.catalogue import CATALOGUE
 from service.engine.module import pending_decision
+from service.engine.modules.staff.actions import MarshalMoved, MoveMarshal, candidates_move
+from service.engine.modules.staff.data import DISPLAY_SIZE, SERVANTS
 from service.engine.modules.staff.model import Spot
-from service.engine.modules.staff.rules import (
-    DISPLAY_SIZE,
-    SERVANTS,
-    MarshalMoved,
-    MoveMarshal,
-    StaffLine,
-    candidates_move,
-    pending,
-)
+from service.engine.modules.staff.play import pending
+from service.engine.modules.staff.scoring import StaffLine
 from service.engine.modules.zoo.actions import MoveAnimals
 from service.engine.scoring import MajorityLine, Position, PositionPlayer, WallLine
 from service.engine.state import GameState, PlacedTile, Tile
@@ -418,7 +413,7 @@ def test_staff_marshal_tile_allows_a_builder_move_carrying_the_marshal() -> None
     """seed 002.18 with staff.marshal-tile: "The tile occupied by the marshal may not be placed on
     the player's reserve board." Only the reserve: the builder may move it within the Alhambra,
     and the marshal (and the servant) move with it."""
-    from service.engine.modules.craftsmen.rules import BuilderRedesign
+    from service.engine.modules.craftsmen.actions import BuilderRedesign
 
     state = with_builder()
     move = BuilderRedesign(player="Ana", tile="arcades-9-open", x=0, y=1)
@@ -437,7 +432,7 @@ def test_staff_marshal_tile_allows_a_builder_move_carrying_the_marshal() -> None
 def test_staff_marshal_tile_refuses_a_builder_sending_the_marshals_tile_to_the_reserve() -> None:
     """seed 002.18: "The tile occupied by the marshal may not be placed on the player's reserve
     board." (a builder's removal or swap sends it there)."""
-    from service.engine.modules.craftsmen.rules import BuilderRedesign
+    from service.engine.modules.craftsmen.actions import BuilderRedesign
 
     state = with_builder()
     for action in (BuilderRedesign(player="Ana", tile="arcades-9-open"),

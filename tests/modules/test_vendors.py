@@ -226,7 +226,7 @@ def test_visit_allows_a_disc_lifted_by_the_builders_redesign_before_the_first_ac
     aside) with craftsmen.use-one (the builder's redesign the whole turn, before the actions
     too): a reserve building put on the disc's space before Ana acts lifts it, and the state is
     consistent."""
-    from service.engine.modules.craftsmen.rules import BuilderRedesign
+    from service.engine.modules.craftsmen.actions import BuilderRedesign
     from tests.modules.test_craftsmen import hire
 
     state = new_game(NAMES[:3], ["vendors", "craftsmen"], seed=1).state

@@ -11,8 +11,8 @@ from msgspec.structs import replace
 
 from service.engine import GameState, check_consistency
 from service.engine.catalogue import CATALOGUE
-from service.engine.modules.craftsmen.rules import DATA as CRAFTSMEN_DATA
-from service.engine.modules.craftsmen.rules import MARK
+from service.engine.modules.craftsmen.data import DATA as CRAFTSMEN_DATA
+from service.engine.modules.craftsmen.data import MARK
 from service.engine.modules.vendors.data import COLOURS, ON_DISC, sorted_colours
 from service.engine.view import view
 

@@ -26,7 +26,7 @@ from service.engine.modules.grounds.data import PER_TYPE as CONSTRUCTIONS
 from service.engine.modules.grounds.scoring import bare_sites
 from service.engine.modules.power.data import DATA as POWER
 from service.engine.modules.power.data import power_of
-from service.engine.modules.staff.rules import SERVANTS
+from service.engine.modules.staff.data import SERVANTS
 from service.engine.modules.treasure.data import CHESTS
 from service.engine.modules.vendors.data import PER_COLOUR
 from service.engine.modules.walls.data import WALLS

@@ -1,7 +1,7 @@
-"""Modules beyond the base game: one package (or file) each, registered in a fixed order.
-
-A module's data structs (its state, actions, events) live in its `model.py`, which imports
-nothing of the engine but `records`, so the game state can hold them; its rules live beside.
+"""Modules beyond the base game: one package each, split by concern alike (README.md's
+checklist), registered in a fixed order by the one line per module below, which imports its
+`plugin.py`. A module's data (its state, views, tallies) lives in its `model.py`, which imports
+nothing of the engine but `records`, so the game state can hold them.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ def register_all() -> None:
     # The registry order, not the alphabet:
     # isort: off
     from .dirk import plugin as _dirk  # noqa: F401
-    from .craftsmen import rules as _craftsmen  # noqa: F401
+    from .craftsmen import plugin as _craftsmen  # noqa: F401
     from .zoo import plugin as _zoo  # noqa: F401
     from .power import plugin as _power  # noqa: F401
     from .extensions import plugin as _extensions  # noqa: F401
-    from .staff import rules as _staff  # noqa: F401
+    from .staff import plugin as _staff  # noqa: F401
     from .grounds import plugin as _grounds  # noqa: F401
     from .walls import plugin as _walls  # noqa: F401
     from .treasure import plugin as _treasure  # noqa: F401

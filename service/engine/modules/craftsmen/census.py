@@ -1,0 +1,134 @@
+"""The Travelling Craftsmen's cards and where they lie (`expected`, `located`), the consistency
+of a state's craftsmen part, and what a seat may see of it (`VIEW`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from ...module import ViewPart
+from ...state import GameState
+from ...violations import Violation
+from .data import DATA, KIND, MARK, craftsmen_of
+from .model import CraftsmenSeen, CraftsmenState
+
+# --- consistency and components -------------------------------------------------------------
+
+def expected(state: GameState) -> Iterator[str]:
+    for card in KIND:
+        yield f"craftsman:{card}"
+
+
+def located(state: GameState) -> Iterator[tuple[str, str]]:
+    cs = state.craftsmen
+    if cs is None:
+        return
+    for seat, cards in enumerate(cs.face_up):
+        who = state.players[seat].name if seat < len(state.players) else f"seat {seat}"
+        for card in cards:
+            yield f"craftsman:{card}", f"{who}'s face-up craftsmen"
+    for seat, down in enumerate(cs.face_down):
+        if down is not None:
+            yield f"craftsman:{down}", f"face down before seat {seat}"
+    for card in cs.out:
+        yield f"craftsman:{card}", "out of the game"
+
+
+def consistency(state: GameState) -> list[Violation]:
+    """A craftsmen part dealt to the players' seats only (craftsmen.setup, craftsmen.dirk), of
+    known cards, as many as were dealt, each once; flips, the use and the pass as a turn leaves
+    them. Nothing more is judged of cards of the wrong seats, nor of unknown cards."""
+    cs = state.craftsmen
+    if cs is None:
+        return [Violation("craftsmen.setup", "the craftsmen module is on but the state has no "
+                                             "`craftsmen` part")]
+    seats = _seat_problems(state, cs)
+    if seats:
+        return seats
+    if not 0 <= state.turn.player < len(state.players):
+        return []  # the base game refuses the state
+    unknown = [c for c in (*(c for cards in cs.face_up for c in cards), *cs.out) if c not in KIND]
+    unknown += [c for c in cs.face_down if c is not None and c not in KIND]
+    if unknown:
+        return [Violation("craftsmen.setup", f"{unknown} are no craftsman cards")]
+    in_play = [c for cards in cs.face_up for c in cards] + [c for c in cs.face_down if c is not None]
+    return (_dealt_problems(in_play, len(state.players)) + flip_problems(state, cs)
+            + _use_and_pass_problems(state, cs) + _twice(in_play, cs))
+
+
+def _seat_problems(state: GameState, cs: CraftsmenState) -> list[Violation]:
+    """Face-up and face-down craftsmen for each player's seat; craftsmen.dirk when Dirk's seat
+    seems dealt too (he never gets any)."""
+    n = len(state.players)
+    if len(cs.face_up) == n and len(cs.face_down) == n:
+        return []
+    rule = "craftsmen.dirk" if state.dirk is not None and n + 1 in (len(cs.face_up), len(cs.face_down)) \
+        else "craftsmen.setup"
+    return [Violation(rule, f"craftsmen are held by the {n} players only (Dirk never gets any), "
+                            f"not face up by {len(cs.face_up)} seats and face down by "
+                            f"{len(cs.face_down)}")]
+
+
+def _dealt_problems(in_play: list[str], n: int) -> list[Violation]:
+    """craftsmen.setup: as many craftsmen in play as are dealt for `n` players, each of a mark
+    used with `n` players."""
+    out = []
+    marks = DATA["marks_in_play"].get(str(n), [])
+    if len(in_play) != DATA["dealt_face_up"] * n + 1:
+        out.append(Violation("craftsmen.setup", f"{len(in_play)} craftsmen are in play; with {n} players "
+                                                f"there are {DATA['dealt_face_up'] * n + 1}"))
+    out += [Violation("craftsmen.setup", f"{c} (marked {MARK[c]}) is not used with {n} players")
+            for c in in_play if MARK[c] not in marks]
+    return out
+
+
+def _use_and_pass_problems(state: GameState, cs: CraftsmenState) -> list[Violation]:
+    """craftsmen.use-one: the used craftsman is one of the active player's face-up ones;
+    craftsmen.pass: a craftsman is passed during play, once the turn's actions are over."""
+    out = []
+    if cs.used is not None and cs.used not in cs.face_up[state.turn.player]:
+        out.append(Violation("craftsmen.use-one", f"the used {cs.used} is not among "
+                                                  f"{state.active.name}'s face-up craftsmen"))
+    if cs.passing and state.phase != "play":
+        out.append(Violation("craftsmen.pass", "a craftsman is passed only during play"))
+    if cs.passing and state.turn.actions:
+        out.append(Violation("craftsmen.pass", "a craftsman is passed once the turn's actions are over"))
+    return out
+
+
+def _twice(in_play: list[str], cs: CraftsmenState) -> list[Violation]:
+    """craftsmen.setup: each craftsman card exists once, in play or out."""
+    counts = Counter(in_play + list(cs.out))
+    return [Violation("craftsmen.setup", f"{c} appears {k} times")
+            for c, k in sorted(counts.items()) if k > 1]
+
+
+def flip_problems(state: GameState, cs: CraftsmenState) -> list[Violation]:
+    """craftsmen.flip: one card lies face down, from setup to the end of the game; during play
+    the active player holds it (dealt at setup, or received before their turn; it is turned up
+    right after they pass); every player holds two face up."""
+    per = DATA["dealt_face_up"]
+    out = [Violation("craftsmen.flip", f"{state.players[seat].name} holds {len(cards)} face-up "
+                                       f"craftsmen; every player holds {per}")
+           for seat, cards in enumerate(cs.face_up) if len(cards) != per]
+    down = [seat for seat, c in enumerate(cs.face_down) if c is not None]
+    if len(down) != 1:
+        out.append(Violation("craftsmen.flip", f"{len(down)} craftsmen lie face down; exactly one does"))
+    elif state.phase == "play" and down != [state.turn.player]:
+        holder = state.players[down[0]].name
+        out.append(Violation("craftsmen.flip", f"{holder} holds a face-down craftsman during "
+                                               f"{state.active.name}'s turn: it is turned up right "
+                                               "after its holder passes, at the end of their turn"))
+    return out
+
+
+def seen(state: GameState, seat: int | None) -> CraftsmenSeen:
+    """craftsmen.pass: a face-down craftsman only its holder sees; the cards out of the game
+    nobody (a count)."""
+    cs = craftsmen_of(state)
+    return CraftsmenSeen(face_up=cs.face_up, face_down=tuple(c is not None for c in cs.face_down),
+                         own_face_down=None if seat is None else cs.face_down[seat],
+                         out_size=len(cs.out), used=cs.used, passing=cs.passing)
+
+
+VIEW = ViewPart(CraftsmenSeen, seen)
