@@ -42,7 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 import msgspec  # noqa: E402
 
-from service.api import handlers, render  # noqa: E402
+from service.api import render  # noqa: E402
+from service.api.endpoints import handle  # noqa: E402
+from service.api.refusals import RequestError  # noqa: E402
 from service.engine import Generator, apply, grid, new_game, random_action  # noqa: E402
 from service.engine.catalogue import CATALOGUE  # noqa: E402
 from tests.support import swaps  # noqa: E402
@@ -53,8 +55,8 @@ MODULES = list(swaps.MODULES)
 
 
 def _fresh() -> None:
-    """Forget what earlier requests taught the process (checked states, checked layouts)."""
-    handlers.KNOWN._digests.clear()
+    """Forget what earlier requests taught the process (checked layouts; `handle` makes a memo
+    of states of its own each call)."""
     grid._layout_problems.cache_clear()
     grid._measured.cache_clear()
 
@@ -67,8 +69,8 @@ def cost(endpoint: str, raw: bytes) -> float:
         if endpoint.startswith("render"):
             render.render(render.decode(raw))
         else:
-            ENCODE(handlers.handle(ENDPOINTS[endpoint], raw))
-    except handlers.RequestError:
+            ENCODE(handle(ENDPOINTS[endpoint], raw))
+    except RequestError:
         pass
     return time.thread_time() - started
 
@@ -305,9 +307,9 @@ def answer_of(endpoint: str, raw: bytes) -> str:
         if endpoint.startswith("render"):
             render.render(render.decode(raw))
         else:
-            handlers.handle(ENDPOINTS[endpoint], raw)
+            handle(ENDPOINTS[endpoint], raw)
         return "200"
-    except handlers.RequestError as e:
+    except RequestError as e:
         return f"{e.status} {e.error}"
 
 

@@ -149,14 +149,15 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_engine(args: argparse.Namespace) -> int:
     """validate, apply and score: the same bodies and answers as the HTTP endpoints."""
-    from .api import handlers
+    from .api.endpoints import handle
+    from .api.refusals import RequestError
     from .seal import Sealing
     from .settings import Settings
 
     try:
         sealing = Sealing.from_settings(Settings.from_env())  # SEAL_KEYS: open and seal as served
-        answer = handlers.handle(args.command, _read(args.file), sealing)
-    except handlers.RequestError as e:
+        answer = handle(args.command, _read(args.file), sealing)
+    except RequestError as e:
         return _fail(e.error, e.violations)
     _print_json(answer)
     return 0
@@ -245,7 +246,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from .api import bodies, handlers
+    from .api import bodies
+    from .api.handlers import Judge, score
+    from .api.reading import decode
+    from .api.refusals import RequestError
     from .seal import Sealing
     from .settings import Settings
 
@@ -256,9 +260,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _fail("bad-request", [])
     try:
         sealing = Sealing.from_settings(Settings.from_env())
-        body = handlers.decode(bodies.ScoreQuery, raw)
-        answer = handlers.score(body, sealing)
-    except handlers.RequestError as e:
+        body = decode(bodies.ScoreQuery, raw)
+        answer = score(body, Judge(sealing))
+    except RequestError as e:
         print(f"referee score: {e.message}", file=sys.stderr)
         return _fail(e.error, e.violations)
     if args.json:
@@ -344,15 +348,16 @@ NO_PNG = ("referee render: PNG needs resvg-py, which is not installed (pip insta
 
 def cmd_render(args: argparse.Namespace) -> int:
     """An SVG (or PNG) of a state, of what one player sees of it, or of a scoring position."""
-    from .api import handlers, render
+    from .api import render
+    from .api.refusals import RequestError
 
     try:
         body = render.decode(render_body(_read(args.file), args.player))
         if args.player is not None and not isinstance(body, render.RenderState):
-            raise handlers.RequestError(400, "bad-request", "--player needs a game state: a scoring "
-                                        "position has nothing hidden")
+            raise RequestError(400, "bad-request", "--player needs a game state: a scoring "
+                               "position has nothing hidden")
         picture = render.render(body).encode()
-    except handlers.RequestError as e:
+    except RequestError as e:
         print(f"referee render: {e.message}", file=sys.stderr)
         return _fail(e.error, e.violations)
     if args.png or args.output.endswith(".png"):

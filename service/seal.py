@@ -148,8 +148,9 @@ class Opened:
 
 
 @dataclass(frozen=True, slots=True)
-class _Known:
-    """What opening a seal gives: the whole state and the public part it was sealed with."""
+class Known:
+    """What opening a seal gives: the whole state and the public part it was sealed with (the
+    app's memo of states keeps it under the seal: service/api/memo.py)."""
 
     opened: Opened
     public: GameState
@@ -169,11 +170,6 @@ class Sealing:
         self._ciphers = {kid: AESSIV(key) for kid, key in keys}
         self._token_keys = {kid: hmac.digest(key, b"alhambra-referee seat tokens", "sha256")
                             for kid, key in keys}
-        # Seals opened or made lately (a client sends back the state it was handed, to validate,
-        # then to apply an action): seal -> what opening it gives. A plain dict, emptied when
-        # full: safe from the render threads (a get, a set, a clear: each one dict operation,
-        # atomic under the GIL; a clear racing a set loses entries, a miss, never a wrong one).
-        self._known: dict[str, _Known] = {}
         # Part of every cache key: an answer sealed under other settings (other keys, even under
         # the same key ids) is another answer. A digest of the keys, never the keys.
         material = hashlib.sha256(b"alhambra-referee cache fingerprint " + VERSION.encode())
@@ -213,8 +209,14 @@ class Sealing:
         """The state to hand out: its public part and the seal (unchanged when sealing is off).
         `whole`: the state's encoding, and `digest` its SHA-256, when the caller has them
         already; `game`: the game it belongs to (None: a new game)."""
+        return self.sealed(state, whole, game, digest)[0]
+
+    def sealed(self, state: GameState, whole: bytes | None = None, game: Game | None = None,
+               digest: bytes | None = None) -> tuple[GameState, Known | None]:
+        """`seal`, and what opening the seal gives (None with sealing off), for a memo: the next
+        request brings this state back (to validate or apply an action in it)."""
         if self.current is None:
-            return state
+            return state, None
         whole = _ENCODE(state) if whole is None else whole
         if game is None:
             game = Game(self._game_ids(), self.current)
@@ -224,16 +226,14 @@ class Sealing:
         sealed = self._ciphers[self.current].encrypt(padded, self._associated(self.current))
         seal = f"{VERSION}.{self.current}.{pybase64.urlsafe_b64encode(sealed).decode().rstrip('=')}"
         public = conceal(state)
-        # The next request brings this state back (to validate or apply an action in it):
-        # opening its seal then costs a lookup, not a decryption.
         digest = hashlib.sha256(whole).digest() if digest is None else digest
-        self._remember(seal, _Known(Opened(state, True, digest, game), public))
-        return msgspec.structs.replace(public, seal=seal)
+        return msgspec.structs.replace(public, seal=seal), Known(Opened(state, True, digest, game), public)
 
-    def open(self, state: GameState, digest: bytes | None = None) -> Opened:
+    def open(self, state: GameState, digest: bytes | None = None, known: Known | None = None) -> Opened:
         """The whole state behind `state`; SealError if it cannot be trusted. `digest`: of an
         unsealed state, the SHA-256 of bytes it was decoded from, when the caller knows it
-        (else that of its encoding)."""
+        (else that of its encoding). `known`: what its seal opened to before (`unseal`), when
+        the caller kept it; else the seal is opened now."""
         if state.seal is None:
             if not self.allow_unsealed:
                 raise SealError("unsealed-state", "sealing is on and this state carries no seal: send "
@@ -243,9 +243,8 @@ class Sealing:
         if not self._ciphers:
             raise SealError("bad-seal", "this referee has no sealing key, so it cannot open a sealed "
                             "state (set SEAL_KEYS)")
-        known = self._known.get(state.seal)
         if known is None:
-            known = self._remember(state.seal, self._decrypted(state.seal))
+            known = self.unseal(state.seal)
         if known.opened.game is not None and known.opened.game.unsealed and not self.allow_unsealed:
             raise SealError("unsealed-state", "this seal was made from a state that came in without a "
                             "seal (a referee with ALLOW_UNSEALED sealed it): this referee accepts only "
@@ -257,20 +256,15 @@ class Sealing:
                             "belongs to another state")
         return known.opened
 
-    def _decrypted(self, seal: str) -> _Known:
+    def unseal(self, seal: str) -> Known:
+        """What the seal opens to, decrypted and authenticated (SealError if it does not)."""
         whole, game = self._plaintext(seal)
         try:
             full = _DECODE_STATE.decode(whole)  # our own bytes, authenticated: they decode
         except msgspec.ValidationError as e:  # unless an older referee wrote them (defaults left out)
             raise SealError("bad-seal", f"the sealed state was written by an older referee and "
                                         f"cannot be read by this one ({e})") from None
-        return _Known(Opened(full, True, hashlib.sha256(whole).digest(), game), conceal(full))
-
-    def _remember(self, seal: str, known: _Known) -> _Known:
-        if len(self._known) >= 256:
-            self._known.clear()
-        self._known[seal] = known
-        return known
+        return Known(Opened(full, True, hashlib.sha256(whole).digest(), game), conceal(full))
 
     def _plaintext(self, seal: str) -> tuple[bytes, Game]:
         """The state's JSON and its game, from a seal decoded strictly and authenticated."""

@@ -34,7 +34,10 @@ reads the deadlines from the environment (Settings.from_env) when it makes its f
 connection. The protocol reads and sets attributes of HttpToolsProtocol and its request cycles
 that uvicorn does not document (`cycle`, `pipeline`, `flow`, the cycle's `response_started`,
 `response_complete`, `disconnected`, `message_event`, `scope`): pyproject.toml pins the uvicorn
-versions it was written against, and tests/test_serve.py drives it with real sockets.
+versions it was written against, tests/test_serve.py drives it with real sockets, and
+tests/api/test_pins.py fails on a uvicorn that no longer has them. (uvicorn has no public way to
+bound a request's arrival or tell a running request its client left: `timeout_keep_alive`
+covers idle connections only.)
 """
 
 from __future__ import annotations
@@ -87,12 +90,12 @@ _TOO_LARGE = _refusal(b"431 Request Header Fields Too Large", "request-header-fi
 
 
 def _observer(app: Any) -> RequestObserver | None:
-    """The app's request observer: uvicorn's wrappers (`.app`) around the Litestar app, whose
-    ASGI handler it is (service/api/app.py)."""
+    """The app's request observer: uvicorn's wrappers (`.app`) around the referee's app, whose
+    `observer` it is (service/api/app.py)."""
     for _ in range(8):
-        handler = getattr(app, "asgi_handler", None)
-        if isinstance(handler, RequestObserver):
-            return handler
+        observer = getattr(app, "observer", None)
+        if isinstance(observer, RequestObserver):
+            return observer
         app = getattr(app, "app", None)
     return None
 

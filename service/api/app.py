@@ -1,5 +1,5 @@
-"""The litestar application: `create_app(settings)` wires controllers, errors, cache and docs,
-with the front (front.py) before litestar for the judging endpoints.
+"""The litestar application: `create_app(settings)` wires routes, errors, cache and docs, with
+the fast path (front.py) answering the cached endpoints before litestar routes anything.
 
 `referee serve` runs it with uvicorn (`--factory service.api.app:create_app`), settings read
 once from the environment. Metrics and request logs: `observe.py`.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import sys
+from typing import Any
 
 import msgspec
 from litestar import Litestar
@@ -27,6 +28,7 @@ from service.settings import Settings
 from . import docs, front, handlers, observe, render
 from .controllers import CONTROLLERS
 from .errors import EXCEPTION_HANDLERS
+from .memo import States
 
 TITLE = "Alhambra referee"
 VERSION = "1.0.0"
@@ -62,7 +64,33 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+class Referee(Litestar):
+    """The Litestar app with the request observer and the fast path in front of it.
+
+    Every HTTP request goes through `observer` (which counts and logs it, a 404 too: litestar's
+    own middleware runs for matched routes only) and the fast path (`front`), then, unless the
+    fast path answered it, through `Litestar.__call__` (the app's public ASGI entry, which this
+    extends rather than replacing any of litestar's attributes). Lifespan and other scopes go
+    to litestar directly."""
+
+    observer: observe.RequestObserver
+    front: front.Front
+
+    def wrap(self, cache: Cache, access_log: logs.AccessLog) -> None:
+        """Put the fast path and the observer in front of litestar."""
+        self.front = front.Front(super().__call__, self.state)
+        self.observer = observe.RequestObserver(self.front, cache, (route.path for route in self.routes),
+                                                access_log)
+        self.state.observer = self.observer
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await self.observer(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> Referee:
     """The HTTP referee; `settings` default to those of the environment."""
     settings = settings or Settings.from_env()
     cache = Cache.from_settings(settings)
@@ -72,6 +100,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         "cache": cache,
         "futures": futures,
         "sealing": Sealing.from_settings(settings),
+        "memo": States(),  # the states met lately (memo.py): the app's, for its lifetime
         "modules_answer": msgspec.json.encode(handlers.modules()),
     })
 
@@ -82,7 +111,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await futures.close(cache)
         await cache.close()
 
-    app = Litestar(
+    app = Referee(
         route_handlers=[*CONTROLLERS, docs.assets_router(), *playground.routes(), observe.MetricsController],
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=openapi_config(),
@@ -96,17 +125,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
         debug=False,
     )
-    # The front answers the judging endpoints before litestar routes them (front.py); the
-    # observer is around both rather than litestar middleware (which runs for matched routes
-    # only), so that every request, a 404 too, is counted and logged.
-    answered = front.Front(app.asgi_handler, app.state)
-    app.asgi_handler = observer = observe.RequestObserver(answered, cache,
-                                                          (route.path for route in app.routes), access_log)
-    app.state.observer = observer
+    app.wrap(cache, access_log)
     return app
 
 
-def create_served_app() -> Litestar:
+def create_served_app() -> Referee:
     """The app of a `referee serve` worker: `create_app` whose start ends by freezing every
     object alive then (the app, its routes, the engine's catalogue: some 60,000) out of the
     cyclic garbage collector, so that a full collection, should one come, walks only what was

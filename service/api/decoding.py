@@ -1,10 +1,14 @@
 """Request bodies decoded by msgspec in one strict pass, straight from the bytes.
 
 Litestar's default route for a Struct body decodes JSON to dicts and then converts them in lax
-mode (a "1" would pass for 1); this DTO hands the raw bytes to `handlers.decode` instead, so the
+mode (a "1" would pass for 1); this DTO hands the raw bytes to `reading.decode` instead, so the
 HTTP referee accepts exactly what the contract describes, and documents the body's real type.
-`StrictBody.of(T, lazy=True)` hands the handler a `handlers.Received` instead, which decodes on
-first use: the cached endpoints answer a repeated body without decoding it.
+`StrictBody.of(T, lazy=True)` hands the handler a `reading.Received` instead, which decodes on
+first use with the app's memo of states (a repeated body is answered without decoding it).
+
+It subclasses litestar's AbstractDTO and sets two of its private maps (`_type_backend_map`,
+`_handler_backend_map`): pyproject.toml bounds litestar's version, and tests/api/test_pins.py
+fails on a litestar that no longer has them.
 """
 
 from __future__ import annotations
@@ -15,11 +19,11 @@ from typing import Any
 from litestar.dto import AbstractDTO, DTOConfig, DTOFieldDefinition
 from litestar.typing import FieldDefinition
 
-from . import handlers
+from .reading import Received, decode
 
 
 class StrictBody(AbstractDTO[Any]):
-    """A body DTO for `body_type` (a Struct, or a union `handlers.decode` knows)."""
+    """A body DTO for `body_type` (a Struct, or a union `reading.decode` knows)."""
 
     model_type: Any
     lazy: bool = False
@@ -52,8 +56,8 @@ class StrictBody(AbstractDTO[Any]):
 
     def decode_bytes(self, value: bytes) -> Any:
         if self.lazy:
-            return handlers.Received(self.model_type, value)
-        return handlers.decode(self.model_type, value)
+            return Received(self.model_type, value, self.asgi_connection.app.state.memo)
+        return decode(self.model_type, value)
 
     def decode_builtins(self, value: dict[str, Any]) -> Any:  # pragma: no cover - not used
         raise NotImplementedError

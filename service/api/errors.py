@@ -16,7 +16,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from service import engine
 
 from .bodies import ErrorBody
-from .handlers import RequestError
+from .refusals import RequestError
 
 log = logging.getLogger("service.api")
 
@@ -35,13 +35,21 @@ def on_request_error(_: Request[Any, Any, Any], exc: RequestError) -> Response[b
 
 
 DISCONNECTED = "client disconnected prematurely"  # litestar's words, as a 500
+EMPTY = ErrorBody(error="bad-request", message="invalid request body: the body is empty; a JSON object "
+                  "is expected")
+GONE = ErrorBody(error="bad-request", message="the client disconnected before its request's body was "
+                 "complete")
+
+
+def too_large(limit: int) -> ErrorBody:
+    return ErrorBody(error="body-too-large",  # type: ignore[arg-type]
+                     message=f"the request body is larger than the limit of {limit} bytes (MAX_BODY_BYTES)")
 
 
 def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
     status = exc.status_code
     if status >= 500 and exc.detail == DISCONNECTED:  # the client's doing (or a timeout's): no bug
-        return error_response(400, ErrorBody(error="bad-request", message="the client disconnected "
-                                             "before its request's body was complete"))
+        return error_response(400, GONE)
     if status >= 500:
         return on_bug(request, exc)
     code = _CODES.get(status, "bad-request")
@@ -49,13 +57,12 @@ def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Re
     if isinstance(exc, ValidationException) and exc.extra:
         extra: Any = exc.extra
         if any(isinstance(e, dict) and e.get("key") == "data" for e in extra):
-            message = "invalid request body: the body is empty; a JSON object is expected"
+            message = EMPTY.message
         else:
             message = f"{message}: {extra}"
     if status == 413:
-        limit = request.app.state.settings.max_body_bytes
-        message = f"the request body is larger than the limit of {limit} bytes (MAX_BODY_BYTES)"
-    elif status == 400 and message.lower().startswith("validation failed"):
+        return error_response(413, too_large(request.app.state.settings.max_body_bytes))
+    if status == 400 and message.lower().startswith("validation failed"):
         message = f"invalid request body: {message}"
     headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
     return error_response(status, ErrorBody(error=code, message=message), headers or None)  # type: ignore[arg-type]

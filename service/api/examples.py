@@ -24,11 +24,13 @@ from service.cache import Cache
 from service.engine import Generator, apply, legal_actions, new_game, random_action
 from service.engine.module import modules_of_ids
 from service.engine.scoring import Position, position_of, tally_of
-from service.seal import GAME_ID_BYTES, Sealing, parse_keys
+from service.seal import GAME_ID_BYTES, UNSEALED, Sealing, parse_keys
 from service.settings import Settings
 
 from . import handlers, render
 from .bodies import Health, Readiness
+from .endpoints import handle
+from .refusals import RequestError
 
 PLAYERS = ("Ana", "Ben", "Cyd")
 MODULES = ("zoo", "treasure", "vendors")
@@ -47,13 +49,13 @@ def _json(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def _answer(command: str, body: Any, sealing: Sealing = handlers.UNSEALED) -> tuple[str, Any]:
+def _answer(command: str, body: Any, sealing: Sealing = UNSEALED) -> tuple[str, Any]:
     """The status and the JSON answer of the handler `command` to the body (as builtins)."""
     raw = msgspec.json.encode(body)
     try:
         status = "201" if command == "games" else "200"
-        return status, _json(handlers.handle(command, raw, sealing))
-    except handlers.RequestError as e:
+        return status, _json(handle(command, raw, sealing))
+    except RequestError as e:
         return str(e.status), _json(e.body())
 
 

@@ -1,17 +1,18 @@
-"""The four judging endpoints' answers (validate, apply, legal-actions, score), from the body's
-bytes and the two headers that matter, with no HTTP framework object in sight.
+"""The cached endpoints' answers (validate, apply, legal-actions, score: `cached` in the table of
+endpoints.py), from the body's bytes and the two headers that matter, with no HTTP framework
+object in sight.
 
-Both ways in give the same bytes: `front.Front`, the thin ASGI layer that answers these
-endpoints before litestar routes anything, and the litestar controllers (which document them in
-the OpenAPI contract and answer whatever the front leaves to them). Each answer is the cache's
-when it has one; else computed by `handlers` and stored (refusals too: they are as determined).
+The fast path (front.py) answers these endpoints whole in the served app; their litestar routes
+(controllers.py) document them in the OpenAPI contract and call this same function, and are
+reached only where the fast path is taken out (tests/api/test_front.py compares the two). Each
+answer is the cache's when it has one; else computed by the endpoint's handler and stored
+(refusals too: they are as determined).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,21 +21,18 @@ import msgspec
 from service.cache import Cache, RedisUnavailable, cache_key
 from service.engine import Violation
 from service.futures import FutureRecords
-from service.seal import SealError, Sealing
+from service.seal import Sealing
 
-from . import handlers
-from .bodies import ErrorBody, LegalActionsQuery, Move, ScoreQuery
+from .bodies import ErrorBody
+from .endpoints import Endpoint
+from .handlers import Judge, unsealed
+from .memo import States
+from .reading import Received
+from .refusals import RequestError
+from .seats import Access
 
 log = logging.getLogger("service.api")
 _ENCODE = msgspec.json.Encoder().encode
-
-# endpoint -> its path, its body's type and its handler
-ENDPOINTS: dict[str, tuple[str, Any, Callable[[Any, Sealing, handlers.Access], Any]]] = {
-    "validate": ("/v1/validate", Move, handlers.validate),
-    "apply": ("/v1/apply", Move, handlers.apply),
-    "legal-actions": ("/v1/legal-actions", LegalActionsQuery, handlers.legal_actions),
-    "score": ("/v1/score", ScoreQuery, handlers.score),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +49,14 @@ class Asking:
     """What the request's headers ask: who may act (CALLERS, the seat token) and whether the
     cache may answer (`Cache-Control: no-cache` says no)."""
 
-    access: handlers.Access
+    access: Access
     no_cache: bool
 
 
 def asking(settings: Any, authorization: str, cache_control: str) -> Asking:
     """From the `Authorization` and `Cache-Control` headers ("" when absent)."""
     scheme, _, token = authorization.strip().partition(" ")
-    access = handlers.Access(players=settings.callers == "players",
+    access = Access(players=settings.callers == "players",
                              token=token.strip() or None if scheme.lower() == "bearer" else None,
                              legal_actions_limit=settings.legal_actions_max_limit)
     return Asking(access, no_cache(cache_control))
@@ -71,17 +69,18 @@ def no_cache(cache_control: str) -> bool:
         d.split("=", 1)[0].strip().lower() == "no-cache" for d in cache_control.split(","))
 
 
-async def judged(state: Any, endpoint: str, received: handlers.Received, ask: Asking) -> Answer:
+async def judged(state: Any, endpoint: Endpoint, received: Received, ask: Asking) -> Answer:
     """The endpoint's answer to the body `received`; `state` holds the app's cache, sealing,
-    settings and one-future records. A body that does not decode is 400 (RequestError)."""
+    memo of states, settings and one-future records. A body that does not decode is 400
+    (RequestError)."""
     sealing = state.sealing
     answer = await cached(state.cache, sealing, endpoint, received, ask)
-    if endpoint == "apply" and answer.status == 200 and sealing.enabled:
-        return await one_future(state, received) or answer
+    if endpoint.name == "apply" and answer.status == 200 and sealing.enabled:
+        return await one_future(state, received, ask) or answer
     return answer
 
 
-async def cached(cache: Cache, sealing: Sealing, endpoint: str, received: handlers.Received,
+async def cached(cache: Cache, sealing: Sealing, endpoint: Endpoint, received: Received,
                  ask: Asking) -> Answer:
     """The answer from the cache, or computed and stored.
 
@@ -92,7 +91,7 @@ async def cached(cache: Cache, sealing: Sealing, endpoint: str, received: handle
     that does not decode raises the 400 and is not stored.
     """
     access = ask.access
-    scope = f"{endpoint}@{sealing.fingerprint}@{access.legal_actions_limit}"
+    scope = f"{endpoint.name}@{sealing.fingerprint}@{access.legal_actions_limit}"
     if access.players:  # the answer depends on the seat token too (403 or the seat's own answer)
         scope += "@" + hashlib.sha256((access.token or "").encode()).hexdigest()
     key = cache_key(scope, received.raw)
@@ -101,9 +100,10 @@ async def cached(cache: Cache, sealing: Sealing, endpoint: str, received: handle
         if stored is not None:
             return Answer(int(stored[:3]), stored[3:], (("x-cache", _HIT[tier]),))
     body = received.body  # 400 here for a body that does not fit the schema
+    memo: States = received.memo  # type: ignore[assignment]
     try:
-        status, out = 200, _ENCODE(ENDPOINTS[endpoint][2](body, sealing, access))
-    except handlers.RequestError as e:
+        status, out = 200, _ENCODE(endpoint.handler(body, Judge(sealing, access, memo, received.seen)))
+    except RequestError as e:
         status, out = e.status, _ENCODE(e.body())
     cache.put(key, b"%03d" % status + out)
     return Answer(status, out, _MISS)
@@ -113,7 +113,7 @@ _HIT = {"memory": "hit-memory", "redis": "hit-redis"}
 _MISS = (("x-cache", "miss"),)
 
 
-async def one_future(state: Any, received: handlers.Received) -> Answer | None:
+async def one_future(state: Any, received: Received, ask: Asking) -> Answer | None:
     """The refusal of an apply that would give a sealed state a second future, else None.
 
     With sealing and Redis on (ONE_FUTURE), the first legal action applied to a sealed state is
@@ -131,10 +131,10 @@ async def one_future(state: Any, received: handlers.Received) -> Answer | None:
     body = received.body
     if body.state.seal is None:  # an unsealed state (ALLOW_UNSEALED): not protected
         return None
-    try:
-        found = sealing.open(body.state)  # it opened for the answer just given (a cached one too:
-    except SealError as e:                # the cache key covers the keys' material)
-        return error_answer(422, e.error, e.message, rule="referee.seal")
+    try:  # it opened for the answer just given (a cached one too: the key covers the keys' material)
+        found = unsealed(body.state, Judge(sealing, ask.access, received.memo or States(), received.seen))
+    except RequestError as e:
+        return Answer(e.status, _ENCODE(e.body()))
     # The seat is part of the record: a retry is recognised only from the seat that acted (with
     # CALLERS=players the seat token's, which the answer just given has checked).
     seat = found.state.seat_of(body.action.player)

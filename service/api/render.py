@@ -16,11 +16,13 @@ from anyio import CapacityLimiter
 from litestar.datastructures import State
 
 from service import render as pictures
-from service.seal import UNSEALED, Sealing
 
-from . import handlers
 from .bodies import RenderPosition, RenderQuery, RenderState, ViewQuery
 from .decoding import StrictBody
+from .handlers import ALONE, Judge, checked, player_view, score
+from .reading import decode as decode_body
+from .reading import nesting_problem
+from .refusals import RequestError
 
 SVG = "image/svg+xml"
 
@@ -30,29 +32,28 @@ _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 def decode(raw: bytes) -> RenderState | RenderPosition:
     """A render body: with a `state` field a RenderState, else a scoring position (400 if
     neither decodes, naming the field)."""
-    problem = handlers.nesting_problem(raw)
+    problem = nesting_problem(raw)
     if problem is not None:
-        raise handlers.RequestError(400, "bad-request", f"invalid request body: {problem}")
+        raise RequestError(400, "bad-request", f"invalid request body: {problem}")
     try:
         keys = _KEYS.decode(raw)
     except msgspec.DecodeError as e:
-        raise handlers.RequestError(400, "bad-request", f"invalid request body: {e}") from None
+        raise RequestError(400, "bad-request", f"invalid request body: {e}") from None
     kind = RenderState if "state" in keys else RenderPosition
-    decoded: RenderState | RenderPosition = handlers.decode(kind, raw)
+    decoded: RenderState | RenderPosition = decode_body(kind, raw)
     return decoded
 
 
-def render(body: RenderState | RenderPosition, sealing: Sealing = UNSEALED,
-           access: handlers.Access = handlers.BACKEND) -> str:
-    """The SVG of the body (raises handlers.RequestError for a refused body). With sealing on,
+def render(body: RenderState | RenderPosition, judge: Judge = ALONE) -> str:
+    """The SVG of the body (raises RequestError for a refused body). With sealing on,
     a state without `player` is drawn as a spectator sees it: a sealed referee never draws
     hidden parts. With CALLERS=players a player's picture needs that player's seat token."""
     if isinstance(body, RenderState):
-        if body.player is None and not sealing.enabled:
-            return pictures.render_state(handlers.checked(body.state))
+        if body.player is None and not judge.sealing.enabled:
+            return pictures.render_state(checked(body.state, judge))
         query = ViewQuery(state=body.state, player=body.player)
-        return pictures.render_view(handlers.player_view(query, sealing, access))
-    breakdown = handlers.score(body)
+        return pictures.render_view(player_view(query, judge))
+    breakdown = score(body, judge)
     if body.draw == "sheet":
         return pictures.render_sheet(body, breakdown, body.previous)
     return pictures.render_position(body, breakdown, body.previous)
@@ -72,14 +73,13 @@ RENDER_THREADS = 1
 SWITCH_INTERVAL = 0.001
 
 
-async def drawn(state: State, body: RenderState | RenderPosition, sealing: Sealing,
-                access: handlers.Access) -> str:
+async def drawn(state: State, body: RenderState | RenderPosition, judge: Judge) -> str:
     """`render` in the app's render pool (`RENDER_THREADS` threads; made on first use, in the
     event loop that serves the app)."""
     pool = state.get("render_pool")
     if pool is None:
         pool = state["render_pool"] = CapacityLimiter(RENDER_THREADS)
-    picture: str = await anyio.to_thread.run_sync(partial(render, body, sealing, access), limiter=pool)
+    picture: str = await anyio.to_thread.run_sync(partial(render, body, judge), limiter=pool)
     return picture
 
 

@@ -1,4 +1,4 @@
-"""The memo of states decoded lately (`handlers.DECODED`): a body whose `state` bytes were
+"""The app's memo of states (`service/api/memo.py`, the app's `state.memo`): a body whose `state` bytes were
 decoded or handed out lately takes that state instead of decoding it again. It is a memo of a
 pure function (equal bytes decode to equal states), so every answer must be the one a referee
 without it gives: byte for byte, refusals and 400s included, whatever the rest of the body holds."""
@@ -13,9 +13,10 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.api import handlers
+from service.api import reading
 from service.api.app import create_app
 from service.api.bodies import Move
+from service.api.memo import States
 
 
 @pytest.fixture
@@ -24,8 +25,17 @@ def client() -> Iterator[TestClient]:
         yield c
 
 
-def _fresh() -> None:
-    handlers.DECODED.__init__()  # type: ignore[misc]
+def _fresh(client: TestClient | None = None) -> States:
+    """The memo emptied: the app's (the client's), or a new one."""
+    if client is None:
+        return States()
+    memo: States = client.app.state.memo
+    memo.clear()
+    return memo
+
+
+def _digest_of(raw: bytes) -> bytes:
+    return States.digest(raw)
 
 
 def _answers(client: TestClient, path: str, body: bytes,
@@ -34,7 +44,7 @@ def _answers(client: TestClient, path: str, body: bytes,
     state's bytes are in it by then, from the first answer or from `prime` (validate bodies with
     the same state's bytes, sent after the first answer)."""
     headers = {"content-type": "application/json", "cache-control": "no-cache"}
-    _fresh()
+    _fresh(client)
     answers = []
     for n in range(3):
         answer = client.post(path, content=body, headers=headers)
@@ -70,7 +80,7 @@ def test_a_state_sent_again_gets_the_same_answers(client: TestClient, state: Any
         answers = _answers(client, path, body)
         assert answers[0] == answers[1] == answers[2], path
         assert answers[0][0] == 200, (path, answers[0])
-    assert handlers.DECODED.get(handlers.KNOWN.digest_of(json.dumps(state).encode())) is not None
+    assert client.app.state.memo.get(_digest_of(json.dumps(state).encode())) is not None
 
 
 def test_the_rest_of_the_body_is_decoded_as_strictly(client: TestClient, state: Any) -> None:
@@ -104,11 +114,11 @@ def test_a_state_written_twice_in_one_body_is_the_last_both_ways(state: Any) -> 
     other = {**state, "players": [{**state["players"][0], "score": 7}, *state["players"][1:]]}
     body = b'{"state":%s,"action":%s,"state":%s}' % (
         json.dumps(state).encode(), json.dumps(TAKE).encode(), json.dumps(other).encode())
-    _fresh()
+    memo = _fresh()
     compact = json.dumps(other, separators=(",", ":")).encode()
-    handlers.decode(Move, _move(other, TAKE))  # the last state's bytes in the memo
-    remembered = handlers.DECODED.get(handlers.KNOWN.digest_of(compact))
-    whole = handlers.decode(Move, body.replace(json.dumps(other).encode(), compact))
+    reading.decode(Move, _move(other, TAKE), memo)  # the last state's bytes in the memo
+    remembered = memo.get(_digest_of(compact)).state  # type: ignore[union-attr]
+    whole = reading.decode(Move, body.replace(json.dumps(other).encode(), compact), memo)
     assert remembered is not None and whole.state == remembered and whole.state is not remembered
     assert whole.state.players[0].score == 7
 
@@ -122,32 +132,37 @@ def test_a_junk_state_before_the_real_one_is_refused_whatever_the_memo_holds(
     body = b'{"state":{"junk":[1]},"state":%s,"action":%s}' % (raw_state, TAKE_BYTES)
     prime = b'{"state":%s,"action":%s}' % (raw_state, TAKE_BYTES)
     answers = _answers(client, "/v1/validate", body, prime=(prime,))
-    assert handlers.DECODED.get(handlers.KNOWN.digest_of(raw_state)) is not None
+    assert client.app.state.memo.get(_digest_of(raw_state)) is not None
     assert answers[0] == answers[1] == answers[2] and answers[0][0] == 400, answers
 
 
 def test_the_memo_is_of_bytes_not_of_content(state: Any) -> None:
     """The same state written otherwise (spaces) is decoded anew, to an equal state; the digest
-    KNOWN gets for a state from the memo is that of the bytes it came from."""
-    _fresh()
+    a state from the memo is known by is that of the bytes it came from."""
+    memo = _fresh()
     compact, spaced = json.dumps(state, separators=(",", ":")), json.dumps(state, indent=1)
-    first = handlers.decode(Move, _move(state, TAKE))
-    second = handlers.decode(Move, b'{"state": %s, "action": %s}' % (spaced.encode(), TAKE_BYTES))
+    first, first_seen = reading.decoded(Move, _move(state, TAKE), memo)
+    spaced_body = b'{"state": %s, "action": %s}' % (spaced.encode(), TAKE_BYTES)
+    second, second_seen = reading.decoded(Move, spaced_body, memo)
     assert first.state == second.state and first.state is not second.state
-    assert handlers.DECODED.digest(first.state) == handlers.KNOWN.digest_of(compact.encode())
-    assert handlers.DECODED.digest(second.state) == handlers.KNOWN.digest_of(spaced.encode())
-    assert handlers.DECODED.digest(msgspec.json.decode(compact, type=type(first.state))) is None
+    assert first_seen is not None and first_seen.state is first.state
+    assert second_seen is not None and second_seen.state is second.state
+    assert first_seen.digest == _digest_of(compact.encode())
+    assert second_seen.digest == _digest_of(spaced.encode())
+    other = msgspec.json.decode(compact, type=type(first.state))
+    assert all(memo.get(_digest_of(raw.encode())).state is not other  # type: ignore[union-attr]
+               for raw in (compact, spaced))
 
 
 def test_an_applied_state_handed_out_comes_back_from_the_memo(client: TestClient, state: Any) -> None:
     """The state an apply hands out is in the memo under the answer's own bytes: the client's
     next request with it takes that very state, and its answers are those of a decoded one."""
-    _fresh()
+    _fresh(client)
     answer = client.post("/v1/apply", content=_move(state, _legal(client, state)),
                          headers={"content-type": "application/json"})
     assert answer.status_code == 200, answer.text
     new_state = msgspec.json.decode(answer.content, type=dict[str, msgspec.Raw])["state"]
-    assert handlers.DECODED.get(handlers.KNOWN.digest_of(bytes(new_state))) is not None
+    assert client.app.state.memo.get(_digest_of(bytes(new_state))) is not None
     legal = b'{"state":%s,"limit":3}' % bytes(new_state)
     answers = _answers(client, "/v1/legal-actions", legal)
     assert answers[0] == answers[1] and answers[0][0] == 200

@@ -249,11 +249,10 @@ def test_unknown_path_is_404_and_wrong_method_405(client: TestClient) -> None:
 def test_engine_bug_is_a_logged_500_in_the_error_shape(client: TestClient, state: Any, monkeypatch) -> None:
     from service.api import handlers
 
-    def broken(_: Any) -> Any:
+    def broken(*_: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(handlers.COMMANDS, "view", (handlers.ViewQuery, broken))
-    monkeypatch.setattr(handlers, "player_view", broken)
+    monkeypatch.setattr(handlers, "view", broken)  # the engine's view, as /v1/view's handler calls it
     r = client.post("/v1/view", json={"state": state})
     assert r.status_code == 500
     assert r.json() == {
@@ -285,9 +284,9 @@ def test_score_of_a_finished_game_refuses_its_round_3_again(client: TestClient) 
 def test_cli_handle_gives_the_endpoint_answer(state: Any) -> None:
     import msgspec
 
-    from service.api import handlers
+    from service.api import endpoints
 
-    answer = handlers.handle("score", msgspec.json.encode({"state": state, "round": 2}))
+    answer = endpoints.handle("score", msgspec.json.encode({"state": state, "round": 2}))
     assert answer.round == 2
 
 
@@ -296,7 +295,6 @@ def test_a_state_the_referee_produced_or_checked_is_not_checked_again(
 ) -> None:
     """Known states skip the full consistency check; anything else is still checked."""
     from service import engine
-    from service.api import handlers
 
     calls = []
     real = engine.check_consistency
@@ -306,7 +304,7 @@ def test_a_state_the_referee_produced_or_checked_is_not_checked_again(
         return real(s)
 
     monkeypatch.setattr(engine, "check_consistency", counting)
-    monkeypatch.setattr(handlers, "KNOWN", handlers.KnownStates())
+    client.app.state.memo.clear()  # the app's memo of states: nothing checked yet
     nocache = {"cache-control": "no-cache"}
     action = client.post("/v1/legal-actions", json={"state": state, "limit": 1}, headers=nocache).json()[
         "actions"

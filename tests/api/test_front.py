@@ -1,10 +1,12 @@
-"""The front (service/api/front.py) answers the judging endpoints before litestar does: its answers
-must be litestar's, byte for byte, header for header, and what it leaves to litestar must reach
-litestar untouched.
+"""The front (service/api/front.py) answers the cached endpoints whole before litestar does: its
+answers must be litestar's, byte for byte, header for header (an empty body's 400, a large one's
+413 and a chunked one's included), no POST of a cached endpoint may reach the litestar routes
+of the served app (one entrance per URL), and what it leaves to litestar must reach litestar
+untouched.
 
 Each request below is sent to two apps of the same settings: the referee as it runs (the front
 first) and the same referee with the front taken out (its requests reach the litestar
-controllers), in the same order, so that caches fill alike.
+routes, which call the same `judging.judged`), in the same order, so that caches fill alike.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ KEY = new_key("front")
 def without_front(settings: Settings) -> Any:
     """The referee with its front taken out: every request goes to litestar."""
     app = create_app(settings)
-    observer = app.asgi_handler
+    observer = app.observer
     assert isinstance(observer.app, front.Front)
     observer.app = observer.app.app
     return app
@@ -44,7 +46,7 @@ def answer(response: Any) -> tuple[int, bytes, dict[str, str]]:
     return response.status_code, response.content, headers
 
 
-def requests(state: Any, action: Any) -> Iterator[tuple[str, str, bytes, dict[str, str]]]:
+def requests(state: Any, action: Any) -> Iterator[tuple[str, str, Any, dict[str, str]]]:
     """(method, path, body, headers) of every kind the front answers or leaves alone."""
     move = msgspec.json.encode({"state": state, "action": action})
     json = {"content-type": "application/json"}
@@ -62,8 +64,10 @@ def requests(state: Any, action: Any) -> Iterator[tuple[str, str, bytes, dict[st
         yield "POST", path, msgspec.json.encode(broken), json  # 400 naming the field
         yield "POST", path, move[:-40], json  # not JSON
         yield "POST", path, b"[" * 50 + b"]" * 50, json  # too deep
-        yield "POST", path, b"", json  # empty: litestar's
+        yield "POST", path, b"", json  # empty: litestar's words
         yield "POST", path, b"x" * (300 * 1024), json  # too large: litestar's 413
+        yield "POST", path, [move[i:i + 999] for i in range(0, len(move), 999)], json  # chunked
+        yield "POST", path, [b"x" * 99_999] * 3, json  # chunked, too large: 413
         yield "GET", path, b"", {}  # another method: litestar's 405
         yield "POST", path + "/", move, json  # another path: litestar's
     yield "POST", "/v1/legal-actions", msgspec.json.encode({"state": state, "limit": 5}), json
@@ -73,6 +77,11 @@ def requests(state: Any, action: Any) -> Iterator[tuple[str, str, bytes, dict[st
     yield "POST", "/v1/score", msgspec.json.encode(tally), json
     yield "POST", "/v1/score", b'{"players": []}', json
     yield "POST", "/v1/echo", move, json
+
+
+def _sent(body: bytes | list[bytes]) -> Any:
+    """The body to send: bytes with a length, or a list's pieces chunked."""
+    return iter(body) if isinstance(body, list) else body
 
 
 def compare(settings: Settings, state: Any, action: Any, extra: dict[str, str] | None = None) -> int:
@@ -91,14 +100,15 @@ def compare(settings: Settings, state: Any, action: Any, extra: dict[str, str] |
             reached.clear()
             controllers.judged = counted  # type: ignore[assignment]
             try:
-                ours = answer(fronted.request(method, path, content=body, headers=headers))
+                ours = answer(fronted.request(method, path, content=_sent(body), headers=headers))
                 reached_litestar = bool(reached)
-                theirs = answer(plain.request(method, path, content=body, headers=headers))
+                theirs = answer(plain.request(method, path, content=_sent(body), headers=headers))
             finally:
                 controllers.judged = original  # type: ignore[assignment]
             assert ours == theirs, (method, path, body[:80], headers)
             assert ours[0] < 500, ours
-            answered += not reached_litestar and path in front._ROUTES and method == "POST"
+            answered += not reached_litestar and path in front.ROUTES and method == "POST"
+            assert not (reached_litestar and path in front.ROUTES and method == "POST"), (path, body)
     return answered
 
 

@@ -11,13 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from service.api import handlers, render
+from service.api import endpoints, handlers, render
 from service.api.app import create_app
+from service.api.refusals import RequestError
 from service.engine import Generator, apply, new_game, random_action
 from service.seal import SealError, Sealing, new_key, parse_keys
 from service.settings import Settings
 
-COMMANDS = sorted(handlers.COMMANDS)
+COMMANDS = sorted(endpoints.BY_NAME)
 SEALING = Sealing(parse_keys(new_key("fuzz")), allow_unsealed=True)
 
 
@@ -68,8 +69,8 @@ def _mutated(state: Any, path: tuple[Any, ...], leaf: Any, delete: bool) -> Any:
 
 def _refused_cleanly(command: str, raw: bytes) -> None:
     try:
-        handlers.handle(command, raw, SEALING)
-    except handlers.RequestError as e:
+        endpoints.handle(command, raw, SEALING)
+    except RequestError as e:
         assert 400 <= e.status < 500, (e.status, e.message)
 
 
@@ -79,7 +80,7 @@ def test_random_bytes_are_refused_with_400(raw: bytes, command: str) -> None:
     _refused_cleanly(command, raw)
     try:
         render.decode(raw)
-    except handlers.RequestError as e:
+    except RequestError as e:
         assert e.status == 400
 
 

@@ -123,8 +123,8 @@ DOCUMENTS = st.recursive(
 def test_the_depth_found_before_decoding_is_the_depth_of_the_document(document: Any, spaced: bool) -> None:
     """Strings full of brackets, quotes and backslashes do not fool the scan: a document is
     refused exactly when it nests deeper than the limit."""
-    from service.api.handlers import MAX_DEPTH as REFUSED_PAST
-    from service.api.handlers import nesting_problem
+    from service.api.reading import MAX_DEPTH as REFUSED_PAST
+    from service.api.reading import nesting_problem
 
     assert REFUSED_PAST == MAX_DEPTH
     raw = json.dumps(document, indent=1 if spaced else None).encode()
@@ -143,7 +143,7 @@ def test_a_deep_value_before_an_actions_type_is_400_naming_the_limit(client: Tes
     skips the fields before it, and stops at the recursion limit (RecursionError). The nesting is
     measured once a decode fails, so this is the 400 naming the limit, not a 500 nor another
     message; the same from the CLI's decoding."""
-    from service.api import handlers
+    from service.api import endpoints, refusals
 
     action = '{"zz": ' + "[" * 5000 + "]" * 5000 + ', "type": "take-money", "player": "Ana", "cards": []}'
     body = json.dumps({"state": state})[:-1] + ', "action": ' + action + "}"
@@ -152,8 +152,8 @@ def test_a_deep_value_before_an_actions_type_is_400_naming_the_limit(client: Tes
         assert answer.status_code == 400, (path, answer.text[:200])
         assert f"deeper than {MAX_DEPTH} levels" in answer.json()["message"], answer.text[:200]
     try:
-        handlers.handle("validate", body.encode())
-    except handlers.RequestError as e:
+        endpoints.handle("validate", body.encode())
+    except refusals.RequestError as e:
         assert e.status == 400 and f"deeper than {MAX_DEPTH} levels" in e.message
     else:
         raise AssertionError("a body 5,000 levels deep was decoded")
@@ -163,17 +163,17 @@ def test_the_nesting_is_measured_only_for_a_body_that_does_not_decode(
         state: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A body that decodes fits the schema (at most MAX_DEPTH levels: the walk above), so the
     scan is not run for it; a body that does not decode is scanned before its 400 is chosen."""
-    from service.api import handlers
+    from service.api import reading
     from service.api.bodies import Move
 
     scanned: list[bytes] = []
-    monkeypatch.setattr(handlers, "nesting_problem", lambda raw, limit=MAX_DEPTH: scanned.append(raw))
+    monkeypatch.setattr(reading, "nesting_problem", lambda raw, limit=MAX_DEPTH: scanned.append(raw))
     action = {"type": "take-money", "player": "Ana", "cards": []}
     good = json.dumps({"state": state, "action": action}).encode()
-    assert isinstance(handlers.decode(Move, good), Move) and scanned == []
+    assert isinstance(reading.decode(Move, good), Move) and scanned == []
     bad = good.replace(b'"take-money"', b'"take-money", "zz": 1')
-    with pytest.raises(handlers.RequestError, match="unknown field"):
-        handlers.decode(Move, bad)
+    with pytest.raises(reading.RequestError, match="unknown field"):
+        reading.decode(Move, bad)
     assert scanned == [bad]
 
 

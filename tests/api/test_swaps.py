@@ -8,7 +8,9 @@ import random
 
 import msgspec
 
-from service.api import handlers
+from service.api import endpoints
+from service.api.memo import States
+from service.api.refusals import RequestError
 from tests.support import swaps
 
 
@@ -19,11 +21,12 @@ def test_swapping_any_two_ids_of_real_states_never_fails_an_endpoint() -> None:
     assert 50 < accepted < 600  # some swaps make a state the engine judges, most are refused
 
 
-def _answer(endpoint: str, raw: bytes) -> tuple[int, bytes]:
-    """The handler's answer to `raw` as status and bytes (a refusal's body included)."""
+def _answer(endpoint: str, raw: bytes, memo: States | None = None) -> tuple[int, bytes]:
+    """The handler's answer to `raw` as status and bytes (a refusal's body included), with the
+    memo of states `memo` (a fresh one by default)."""
     try:
-        return 200, msgspec.json.encode(handlers.handle(endpoint, raw))
-    except handlers.RequestError as e:
+        return 200, msgspec.json.encode(endpoints.handle(endpoint, raw, memo=memo))
+    except RequestError as e:
         return e.status, msgspec.json.encode(e.body())
 
 
@@ -39,11 +42,11 @@ def test_bodies_with_a_key_twice_get_the_same_answers_with_and_without_the_memo(
         sample, other = rnd.choice(pool), rnd.choice(pool)
         state = swaps.swapped(sample, rnd) if rnd.random() < 0.3 else sample.state
         endpoint, raw, states = swaps.duplicated(state or sample.state, sample, other.state, rnd)
-        handlers.DECODED.__init__()  # type: ignore[misc]
-        cold = _answer(endpoint, raw)
+        memo = States()
+        cold = _answer(endpoint, raw, memo)
         for value in states:  # as a validate of that state would have put it
-            _answer("validate", b'{"state":%s,"action":{"type":"end-turn","player":"x"}}' % value)
-        warm = _answer(endpoint, raw)
+            _answer("validate", b'{"state":%s,"action":{"type":"end-turn","player":"x"}}' % value, memo)
+        warm = _answer(endpoint, raw, memo)
         cases += 1
         if cold != warm:
             differences.append((endpoint, cold[0], warm[0], raw[:120]))

@@ -82,7 +82,7 @@ def test_a_component_where_its_kind_never_goes_is_refused_naming_the_place(kind:
 def test_crafted_states_are_422_on_every_endpoint_never_a_500(kind: str) -> None:
     """The review's crafted states: legal-actions raised KeyError in base/buy.py (a 500) and
     apply returned new states from them."""
-    from service.api import handlers
+    from service.api import endpoints, refusals
 
     state = _crafted(kind)
     raw_state = msgspec.json.encode(state)
@@ -95,8 +95,8 @@ def test_crafted_states_are_422_on_every_endpoint_never_a_500(kind: str) -> None
         "view": b'{"state":%s,"player":"Ana"}' % raw_state,
     }
     for command, raw in bodies.items():
-        with pytest.raises(handlers.RequestError) as refused:
-            handlers.handle(command, raw)
+        with pytest.raises(refusals.RequestError) as refused:
+            endpoints.handle(command, raw)
         assert refused.value.status == 422 and refused.value.error == "inconsistent-state", command
 
 

@@ -124,14 +124,14 @@ def _position(layout: dict[tuple[int, int], int]) -> bytes:
 
 
 def test_a_position_past_the_bound_is_422_naming_the_limit() -> None:
-    from service.api import handlers
+    from service.api import endpoints, refusals
 
-    with pytest.raises(handlers.RequestError) as refused:
-        handlers.handle("score", _position({(x, y): w for x, y, w in BRANCHING}))
+    with pytest.raises(refusals.RequestError) as refused:
+        endpoints.handle("score", _position({(x, y): w for x, y, w in BRANCHING}))
     assert (refused.value.status, refused.value.error) == (422, "position-too-complex")
     assert f"{grid.WALL_SEARCH_STEPS} steps" in refused.value.message
     assert [v.rule for v in refused.value.violations] == ["base.score.wall"]
-    breakdown = handlers.handle("score", _position(_lattice_layout(4, 4)))
+    breakdown = endpoints.handle("score", _position(_lattice_layout(4, 4)))
     assert [line.length for line in breakdown.players[0].lines if isinstance(line, WallLine)] == [27]
 
 

@@ -8,7 +8,7 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from service.api import handlers
+from service.api import endpoints, refusals
 from service.engine import check_consistency, new_game, score
 from service.engine.actions import PlaceBuilding, TakeMoney
 from service.engine.modules.thieves.actions import Steal
@@ -119,8 +119,8 @@ def test_a_state_carrying_the_part_of_a_module_that_is_off_is_refused(part: str)
     assert f"`{part}`" in problems[0].message and f"module {part} " in problems[0].message
     raw = b'{"state":%s,"action":%s}' % (msgspec.json.encode(crafted), msgspec.json.encode(
         TakeMoney(player=base.active.name, cards=base.display[:1])))
-    with pytest.raises(handlers.RequestError) as refused_:
-        handlers.handle("apply", raw)
+    with pytest.raises(refusals.RequestError) as refused_:
+        endpoints.handle("apply", raw)
     assert refused_.value.status == 422 and refused_.value.error == "inconsistent-state"
 
 

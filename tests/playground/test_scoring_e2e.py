@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from service.api import handlers
+from service.api import endpoints
 from tests.api.test_score_sheet import readme_evening
 from tests.playground.conftest import ARTIFACTS, wait_until
 
@@ -43,7 +43,7 @@ def the_referees_answers(rounds: list[dict[str, Any]]) -> list[Any]:
     answers: list[Any] = []
     for body in rounds:
         raw = msgspec.json.encode({**body, "previous": msgspec.to_builtins(answers)})
-        answers.append(handlers.handle("score", raw))
+        answers.append(endpoints.handle("score", raw))
     return answers
 
 

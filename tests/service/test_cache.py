@@ -58,7 +58,7 @@ def test_a_hit_is_found_by_the_bytes_before_decoding(state: Any, monkeypatch: py
     content written differently is decoded and computed once more, to the same answer."""
     import json
 
-    from service.api import handlers
+    from service.api import reading
 
     with _client() as client:
         body = _moves(client, state, 1)[0]
@@ -67,8 +67,8 @@ def test_a_hit_is_found_by_the_bytes_before_decoding(state: Any, monkeypatch: py
         headers = {"content-type": "application/json"}
         first = client.post("/v1/apply", content=compact, headers=headers)
         decodes: list[Any] = []
-        real_decode = handlers.decode
-        monkeypatch.setattr(handlers, "decode", lambda *a: decodes.append(a) or real_decode(*a))
+        real_decode = reading.decoded
+        monkeypatch.setattr(reading, "decoded", lambda *a: decodes.append(a) or real_decode(*a))
         again = client.post("/v1/apply", content=compact, headers=headers)
         assert (again.headers["x-cache"], decodes) == ("hit-memory", [])
         other = client.post("/v1/apply", content=spaced, headers=headers)

@@ -11,7 +11,7 @@ next state holds the biggest hoard. Everything is deterministic from the seed.
 
 Checked, and collected as `Failure`s (the game goes on after one):
 - every state handed out decodes back to itself under the contract, as the HTTP layer decodes a
-  body's `state` (`handlers.decode`: a 400 otherwise), and passes `check_consistency`;
+  body's `state` (`reading.decode`: a 400 otherwise), and passes `check_consistency`;
 - at every scoring round, the position the engine scored (captured as it is scored) is accepted
   by /v1/score (`handlers.score`, after the contract's decode) and scores what the engine
   scored; so does the same position with every player given by the tally counted from their
@@ -37,8 +37,9 @@ from msgspec.structs import replace
 import service.engine.base.turn as turn_module
 from service.api.bodies import Position as PositionBody
 from service.api.bodies import ScoreQuery, ViewQuery
-from service.api.handlers import RequestError, decode
 from service.api.handlers import score as score_request
+from service.api.reading import decode
+from service.api.refusals import RequestError
 from service.engine import (
     Action,
     GameState,

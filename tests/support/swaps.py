@@ -17,7 +17,8 @@ from typing import Any
 
 import msgspec
 
-from service.api import handlers, render
+from service.api import endpoints, handlers, render
+from service.api.refusals import RequestError
 from service.engine import Generator, apply, legal_actions, new_game, random_action
 
 MODULES = ("zoo", "power", "grounds", "extensions", "staff", "craftsmen", "walls", "treasure",
@@ -141,8 +142,8 @@ def exercise(state: dict[str, Any], sample: Sample, rnd: random.Random, bugs: _B
             if endpoint == "render":
                 render.render(render.decode(raw))
             else:
-                handlers.handle(endpoint, raw)
-        except handlers.RequestError as e:
+                endpoints.handle(endpoint, raw)
+        except RequestError as e:
             if not 400 <= e.status < 500:
                 failures.append(Failure(endpoint, f"{e.status} {e.message}", raw))
         except Exception as e:  # a 500 over HTTP

@@ -1,0 +1,63 @@
+"""The refusals of the edge: `RequestError` (an HTTP status, an error code, a message and the
+violations) and the few ways a handler words one."""
+
+from __future__ import annotations
+
+import logging
+
+from service import engine
+
+from .bodies import ErrorBody
+
+log = logging.getLogger("service.api")
+
+
+class RequestError(Exception):
+    """A request the referee refuses: the HTTP status, the error code, a message, violations."""
+
+    def __init__(self, status: int, error: str, message: str,
+                 violations: list[engine.Violation] | tuple[engine.Violation, ...] = ()) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+        self.violations = tuple(violations)
+
+    def body(self) -> ErrorBody:
+        return ErrorBody(error=self.error, message=self.message,  # type: ignore[arg-type]
+                         violations=self.violations)
+
+
+def refused(error: str, summary: str, violations: list[engine.Violation]) -> RequestError:
+    first = violations[0].message if violations else ""
+    more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
+    return RequestError(422, error, f"{summary}: {first}{more}", violations)
+
+
+def too_complex(e: engine.PositionTooComplex) -> RequestError:
+    """A wall whose search passed its bound (only a drawing no game produces): 422, never a
+    number that might be wrong."""
+    return RequestError(422, "position-too-complex", str(e), [engine.Violation("base.score.wall", str(e))])
+
+
+def unchecked(what: str, error: Exception) -> list[engine.Violation]:
+    """The consistency check itself failed on a client's input: an engine bug, logged with its
+    traceback; the input is refused as one the referee cannot vouch for (never a 5xx)."""
+    log.error("the engine's check of a %s failed (engine bug)", what, exc_info=error)
+    return [engine.Violation(engine.INCONSISTENT, f"the {what} could not be checked "
+                                                   f"({type(error).__name__}: {error})")]
+
+
+def outdated(violation: engine.Violation) -> RequestError:
+    return RequestError(422, "outdated-state", violation.message, [violation])
+
+
+def unknown_player(message: str) -> RequestError:
+    return RequestError(422, "unknown-player", message, [engine.Violation("base.turn.order", message)])
+
+
+FORBIDDEN = "referee.seat-token"
+
+
+def forbidden(message: str) -> RequestError:
+    return RequestError(403, "forbidden", message, [engine.Violation(FORBIDDEN, message)])
