@@ -25,6 +25,11 @@ apply miss >= 0.6x the unsealed apply miss, apply p99 < 20 ms at 32 connections.
 
     python bench/http_bench.py [--seconds 5] [--rounds 5] [--connections 32] [--threads 1]
                                [--server uvicorn|granian] [--workers 1] [--only "apply miss,..."]
+                               [--compare OLD_TREE]
+
+`--compare OLD_TREE` (a checkout of other code with its own .venv, e.g. a git worktree of the
+previous commit) runs that tree's `referee serve` too, unsealed and sealed, in the same rounds
+(each of its runs right after this tree's), and prints each run's ratio new / old.
 """
 
 from __future__ import annotations
@@ -113,9 +118,10 @@ class Server:
             self.proc.kill()
 
 
-def _started(name: str, command: list[str], env: dict[str, str], port: int, log: Path) -> Server:
+def _started(name: str, command: list[str], env: dict[str, str], port: int, log: Path,
+             tree: Path = ROOT) -> Server:
     with log.open("ab") as out:
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+        proc = subprocess.Popen(command, cwd=tree, env=env, stdout=out, stderr=out)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -145,15 +151,18 @@ def start_bare(server: str, log: Path, workers: int = 1) -> Server:
 
 
 def start_referee(name: str, log: Path, log_level: str, seal_keys: str | None = None,
-                  workers: int = 1) -> Server:
-    """`referee serve` with `workers` processes, in-process cache only (no Redis), as it ships."""
+                  workers: int = 1, tree: Path | None = None) -> Server:
+    """`referee serve` with `workers` processes, in-process cache only (no Redis), as it ships;
+    `tree`: another checkout's, run with its own .venv (None: this one's)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "SEAL_KEYS", "SEAL_KEYS_FILE")}
     env.update(LOG_LEVEL=log_level, WORKERS=str(workers), PORT=str(port), HOST="127.0.0.1")
     if seal_keys:
         env["SEAL_KEYS"] = seal_keys
-    command = [str(Path(sys.executable).with_name("referee")), "serve"]
-    return _started(name, command, env, port, log)
+    if tree is None:
+        return _started(name, [str(Path(sys.executable).with_name("referee")), "serve"], env, port, log)
+    env.pop("VIRTUAL_ENV", None)
+    return _started(name, [str(tree / ".venv" / "bin" / "referee"), "serve"], env, port, log, tree)
 
 
 def cpu_seconds(root: int) -> float:
@@ -232,6 +241,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="worker processes of each server")
     parser.add_argument("--log-level", default="info", help="the referee's LOG_LEVEL (info: request logs on)")
     parser.add_argument("--only", default="", help="comma-separated labels to run (default: all)")
+    parser.add_argument("--compare", type=Path, default=None,
+                        help="another checkout (with its .venv) whose referee runs in the same rounds")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         print("wrk is not installed (apt-get install wrk); it is the load generator of this benchmark")
@@ -269,6 +280,14 @@ def main() -> int:
             if args.only:
                 wanted = {w.strip() for w in args.only.split(",")} | {"bare echo"}
                 runs = [r for r in runs if r[0] in wanted]
+            if args.compare is not None:
+                old = {referee: start_referee("old referee", log, args.log_level, workers=args.workers,
+                                              tree=args.compare.resolve()),
+                       sealing: start_referee("old referee, sealed", log, args.log_level, key, args.workers,
+                                              tree=args.compare.resolve())}
+                servers += old.values()
+                runs = [r for run in runs for r in
+                        ([run] if run[1] is bare else [run, (f"old {run[0]}", old[run[1]], *run[2:])])]
             check_answers(runs)
             for _label, server, path, _body, script in runs:  # warm up
                 run_wrk(server, path, script, 1, args.connections, args.threads)
@@ -295,6 +314,13 @@ def main() -> int:
               f"{r['per_cpu']:>12.0f}")
     print("req/CPU-s: requests answered per CPU-second of the server's processes (its workers "
           "share nothing but Redis, so N workers on N free cores answer about N times that)")
+
+    if args.compare is not None:
+        print(f"new / old (old: {args.compare}), requests/s and requests per CPU-second:")
+        for label, r in results.items():
+            old_r = results.get(f"old {label}")
+            if old_r:
+                print(f"  {label:<22}{r['rps'] / old_r['rps']:>8.3f}{r['per_cpu'] / old_r['per_cpu']:>8.3f}")
 
     def ratio(label: str, to: float = echo) -> float | None:
         return results[label]["rps"] / to if label in results else None

@@ -169,5 +169,5 @@ class CacheController(Controller):
         return _json(_ENCODE(request.app.state.cache.stats()))
 
 
-CONTROLLERS = [*ROUTES, ModulesController, EchoController, HealthController, CacheController,
+CONTROLLERS: list[Any] = [*ROUTES, ModulesController, EchoController, HealthController, CacheController,
                RenderController]
