@@ -281,13 +281,13 @@ def main() -> int:
                 wanted = {w.strip() for w in args.only.split(",")} | {"bare echo"}
                 runs = [r for r in runs if r[0] in wanted]
             if args.compare is not None:
-                old = {referee: start_referee("old referee", log, args.log_level, workers=args.workers,
-                                              tree=args.compare.resolve()),
-                       sealing: start_referee("old referee, sealed", log, args.log_level, key, args.workers,
-                                              tree=args.compare.resolve())}
+                old = {id(referee): start_referee("old referee", log, args.log_level, workers=args.workers,
+                                                  tree=args.compare.resolve()),
+                       id(sealing): start_referee("old referee, sealed", log, args.log_level, key,
+                                                  args.workers, tree=args.compare.resolve())}
                 servers += old.values()
                 runs = [r for run in runs for r in
-                        ([run] if run[1] is bare else [run, (f"old {run[0]}", old[run[1]], *run[2:])])]
+                        ([run] if run[1] is bare else [run, (f"old {run[0]}", old[id(run[1])], *run[2:])])]
             check_answers(runs)
             for _label, server, path, _body, script in runs:  # warm up
                 run_wrk(server, path, script, 1, args.connections, args.threads)
