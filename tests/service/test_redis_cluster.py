@@ -149,7 +149,6 @@ def test_a_client_that_knew_the_old_master_of_a_slot_follows_a_failover(cluster:
     import asyncio
 
     from service.cache import RedisTier
-    from tests.support.redis_servers import command
 
     async def scenario() -> tuple[bytes, bytes | None, int]:
         tier = RedisTier(cluster.url, timeout=4.0, breaker_seconds=5, ttl=60, prefix=PREFIX)
@@ -158,9 +157,9 @@ def test_a_client_that_knew_the_old_master_of_a_slot_follows_a_failover(cluster:
         slot_owner = tier._client.get_node_from_key(PREFIX.encode() + key).port
         (replica,) = [n["port"] for n in cluster.nodes() if n["master"] == next(
             m["id"] for m in cluster.masters() if m["port"] == slot_owner)]
-        assert command(replica, "CLUSTER", "FAILOVER") == "OK"
-        await asyncio.to_thread(wait_until, "the replica to take over", lambda: any(
-            m["port"] == replica for m in cluster.masters()) and cluster.in_sync(slot_owner), 60, 0.1)
+        await asyncio.to_thread(cluster.fail_over_to, replica, 60)
+        await asyncio.to_thread(wait_until, "the old master to follow the new one",
+                                lambda: cluster.in_sync(slot_owner), 60, 0.1)
         standing = await tier.claim(key, b"action", ttl=60, replicas=1)
         found = await tier.get(key)
         await tier.close()

@@ -233,6 +233,27 @@ class LocalCluster(_Servers):
 
     in_sync = LocalRedis.in_sync  # the replica on `port` has its master's data and follows it
 
+    def fail_over_to(self, replica: int, seconds: float = 60) -> None:
+        """A manual failover (`CLUSTER FAILOVER` on `replica`) that is seen through: Redis gives a
+        manual failover twice the node timeout and then drops it silently (a replica that could
+        not catch up with its master's offset in time, on a loaded machine), so it is asked
+        again until the replica is a master, within `seconds`."""
+        deadline = time.monotonic() + seconds
+        wait_until("the replica to be in sync before the failover", lambda: self.in_sync(replica),
+                   max(1.0, deadline - time.monotonic()), 0.1)
+        def taken_over() -> bool:
+            return any(m["port"] == replica for m in self.masters())
+
+        while not taken_over():
+            answer = command(replica, "CLUSTER", "FAILOVER")
+            assert answer == "OK" or taken_over(), answer  # a late success refuses a second ask
+            try:
+                wait_until("the replica to take over", taken_over,
+                           min(3 * self.node_timeout_ms / 1000, max(0.1, deadline - time.monotonic())), 0.1)
+            except TimeoutError:
+                if time.monotonic() > deadline:
+                    raise
+
     def keys_per_master(self, pattern: str) -> dict[int, int]:
         """How many keys matching `pattern` each serving master holds."""
         import redis
