@@ -33,13 +33,13 @@ PREFERENCE = {"buy-building": 0, "place-building": 1, "reserve-building": 1.5, "
 
 def preference(action: Action, seen: View) -> float:
     """How much the bot wants `action`, from what its player sees (`seen`) and the action."""
-    kind = action.__struct_config__.tag
+    kind = action.type
     if kind == "move-animals" and getattr(action, "card", None) is None:
         return 0  # letting the animals be keeps the hand
     if kind == "take-money":
         values = [int(card.split("-")[1]) for card in getattr(action, "cards", ()) if card.count("-") == 2]
         return 3 - 0.01 * sum(values)  # the most money
-    return PREFERENCE.get(str(kind), 7)
+    return PREFERENCE.get(kind, 7)
 
 
 @dataclass

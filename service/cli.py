@@ -48,8 +48,10 @@ def _print_json(obj: Any) -> None:
     sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(obj), indent=2) + b"\n")
 
 
-def _fail(error: str, violations: Sequence[Any], code: int = 1) -> int:
-    _print_json({"error": error, "violations": list(violations)})
+def _fail(error: str, message: str, violations: Sequence[Any], code: int = 1) -> int:
+    """A refusal on stdout in the HTTP referee's error shape (`error`, `message`, `violations`),
+    so a script reads the reason where it reads the answer."""
+    _print_json({"error": error, "message": message, "violations": list(violations)})
     return code
 
 
@@ -142,7 +144,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     try:
         outcome = new_game(players, _modules(args.modules), seed=args.seed)
     except GameRequestError as e:
-        return _fail("bad-game-request", e.violations)
+        return _fail("bad-game-request", str(e), e.violations)
     _print_json({"state": outcome.state, "game_over": outcome.game_over})
     return 0
 
@@ -158,7 +160,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
         sealing = Sealing.from_settings(Settings.from_env())  # SEAL_KEYS: open and seal as served
         answer = handle(args.command, _read(args.file), sealing)
     except RequestError as e:
-        return _fail(e.error, e.violations)
+        return _fail(e.error, e.message, e.violations)
     _print_json(answer)
     return 0
 
@@ -257,14 +259,14 @@ def cmd_score(args: argparse.Namespace) -> int:
         raw = _score_body(args.file)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         print(f"referee score: {args.file}: {e}", file=sys.stderr)
-        return _fail("bad-request", [])
+        return _fail("bad-request", f"{args.file}: {e}", [])
     try:
         sealing = Sealing.from_settings(Settings.from_env())
         body = decode(bodies.ScoreQuery, raw)
         answer = score(body, Judge(sealing))
     except RequestError as e:
         print(f"referee score: {e.message}", file=sys.stderr)
-        return _fail(e.error, e.violations)
+        return _fail(e.error, e.message, e.violations)
     if args.json:
         _print_json(answer)
         return 0
@@ -289,7 +291,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         outcome = new_game(names, _modules(args.modules), seed=args.seed)
     except GameRequestError as e:
-        return _fail("bad-game-request", e.violations)
+        return _fail("bad-game-request", str(e), e.violations)
     state = outcome.state
     rng = Generator(args.seed)
     tiles_total = len(state.bag)
@@ -359,7 +361,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         picture = render.render(body).encode()
     except RequestError as e:
         print(f"referee render: {e.message}", file=sys.stderr)
-        return _fail(e.error, e.violations)
+        return _fail(e.error, e.message, e.violations)
     if args.png or args.output.endswith(".png"):
         png = png_of(picture)
         if png is None:
@@ -448,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.fn(args))
     except (IllegalAction, InconsistentState) as e:
-        return _fail("refused", e.violations)
+        return _fail("refused", str(e), e.violations)
     except SettingsError as e:  # a wrong setting stops the command with one line naming it
         print(f"referee: {e}", file=sys.stderr)
         return 2

@@ -235,3 +235,15 @@ def test_score_refuses_an_impossible_tally_naming_the_field(
     answer = json.loads(capsys.readouterr().out)
     assert answer["violations"][0]["rule"] == "base.score.wall"
     assert "$.players[1].tally.wall is 20" in answer["violations"][0]["message"]
+
+
+def test_score_of_a_file_that_is_no_json_nor_toml_says_why_on_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 26: the reason was only on stderr, stdout said `{"error": "bad-request",
+    "violations": []}`; a refusal on stdout has the HTTP error's shape, message included."""
+    (tmp_path / "bad.toml").write_text("players = [\n")
+    assert main(["score", str(tmp_path / "bad.toml")]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["error"] == "bad-request" and answer["violations"] == []
+    assert answer["message"].startswith(str(tmp_path / "bad.toml")), answer

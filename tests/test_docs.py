@@ -25,7 +25,9 @@ COPIES = {
 def test_the_copy_equals_the_shared_original(copy: str) -> None:
     original = SHARED / COPIES[copy]
     if not original.exists():
-        pytest.skip(f"no {original} beside this checkout (a lone clone has only the copy {copy})")
+        pytest.skip(f"{copy} is this repository's copy of the rule texts' original, which only the "
+                    "maintainers' workspace holds (../shared/); a clone has the copy alone, so "
+                    "there is nothing to compare it with here, and nothing to do")
     assert (ROOT / copy).read_bytes() == original.read_bytes(), f"copy {original} to {copy}"
 
 

@@ -33,12 +33,12 @@ def authorised(found: Opened, sealing: Sealing, access: Access, name: str, what:
         return
     seat = found.state.seat_of(name)
     if access.token is None:
-        raise forbidden(f"{what} for {name!r} needs {name!r}'s seat token as `Authorization: Bearer "
-                        "<token>` (CALLERS=players)")
+        raise forbidden(f"{what} for {name!r} needs the seat token of {name!r} as `Authorization: "
+                        "Bearer <token>` (CALLERS=players)")
     if found.game is None or seat < 0 or not hmac.compare_digest(
             _seat_token(sealing, found.game, seat).encode(), access.token.encode()):
-        raise forbidden(f"the seat token sent is not {name!r}'s: {what} for a seat needs that "
-                        "seat's own token (CALLERS=players)")
+        raise forbidden(f"the seat token sent is not the seat token of {name!r}: {what} for a seat "
+                        "needs that seat's own token (CALLERS=players)")
 
 
 def _seat_token(sealing: Sealing, game: Game, seat: int) -> str:

@@ -31,6 +31,12 @@ class Action(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, 
     # Sent while that module is off, they are refused with the rule id.
     module_fields: ClassVar[dict[str, tuple[str, str]]] = {}
 
+    @property
+    def type(self) -> str:
+        """The action's type, its tag on the wire (`"take-money"`): a plain attribute, as a
+        client reads it (the tag itself lives in msgspec's struct config)."""
+        return str(self.__struct_config__.tag)
+
 
 class TakeMoney(Action, tag="take-money"):
     """base.money.take: one card of any value, or several totalling at most 5."""

@@ -47,6 +47,8 @@ def _forbidden(answer: Any) -> None:
     assert answer.status_code == 403, (answer.status_code, answer.text[:300])
     body = answer.json()
     assert body["error"] == "forbidden" and [v["rule"] for v in body["violations"]] == ["referee.seat-token"]
+    # The seat is named plainly (issue 26: it read "is not 'Ana''s"), with what it needs.
+    assert "''s" not in body["message"] and "seat token" in body["message"], body["message"]
 
 
 def test_in_players_mode_ben_cannot_read_anas_view_nor_her_picture() -> None:
