@@ -18,7 +18,9 @@ from service.settings import Settings
 from tests.support import st_hooks  # noqa: F401  (registers the hooks)
 
 CONFIG = SchemathesisConfig.from_path(Path(__file__).with_name("schemathesis.toml"))
-app = create_app(Settings(cache_entries=256))
+# Quiet: the schema is fetched from the app at import, before pytest captures output, and an
+# access-log line written then (from the log queue's thread) lands in the progress dots.
+app = create_app(Settings(cache_entries=256, log_level="warning"))
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=CONFIG)
 
 
@@ -34,7 +36,7 @@ TestGameWorkflow.settings = settings(max_examples=25, stateful_step_count=6, dea
                                      suppress_health_check=list(HealthCheck))
 
 
-sealed_app = create_app(Settings(cache_entries=256, seal_keys=new_key("st")))
+sealed_app = create_app(Settings(cache_entries=256, seal_keys=new_key("st"), log_level="warning"))
 sealed_schema = schemathesis.openapi.from_asgi("/schema/openapi.json", sealed_app, config=CONFIG)
 
 
