@@ -5,9 +5,11 @@ tiles reads, each wording its place its own way (`tiles_in_play` words it for mo
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from typing import NamedTuple
 
+from .catalogue import FOUNTAIN
 from .state import GameState, MarketSpace, PlacedTile, Tile
 from .violations import INCONSISTENT, Violation
 
@@ -67,7 +69,7 @@ def tiles_in_play(state: GameState) -> Iterator[tuple[Tile, str, str]]:
             yield tile, _WHERE[zone].format(owner=owner, tile=tile.tile), zone
 
 
-_WHERE = {"alhambra": "{owner}'s {tile}", "reserve": "{owner}'s {tile} in the reserve",
+_WHERE = {"reserve": "{owner}'s {tile} in the reserve",
           "held": "{owner}'s held {tile}", "removed": "{tile}, out of the game", "dirk": "Dirk's {tile}"}
 
 
@@ -100,3 +102,24 @@ def tokens_lying(state: GameState, kind: str, pools: Iterable[tuple[str, Iterabl
     for tile, where, _ in tiles_in_play(state):
         for colour in on_tile(tile):
             yield f"{kind}:{colour}", where
+
+
+def tokens_per_kind(held: Iterable[tuple[str, Tile]], carries: Callable[[Tile], bool],
+                    kind_of: Callable[[Tile], str | None],
+                    no_kind: Callable[[str, str], Violation]) -> tuple[list[Violation], Counter[str]]:
+    """A scoring position's tokens that lie on a building of a kind (a chest on its colour, an
+    extension on its type): `held` gives (owner, tile) pairs; each token on a tile of no kind
+    is refused, `no_kind(owner, what)` with `what` the fountain or the tile, and the others are
+    counted per kind (for `beyond_supply`)."""
+    out: list[Violation] = []
+    counts: Counter[str] = Counter()
+    for owner, t in held:
+        if not carries(t):
+            continue
+        kind = kind_of(t)
+        if kind is None:
+            out.append(no_kind(owner, "the fountain" if t.tile == FOUNTAIN else t.tile))
+        else:
+            counts[kind] += 1
+    return out, counts
+

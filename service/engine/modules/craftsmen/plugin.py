@@ -62,4 +62,3 @@ MODULE = register(Module(
     view=VIEW,
     default_data=DATA,
 ))
-CRAFTSMEN = MODULE

@@ -28,4 +28,3 @@ MODULE = register(Module(
     view=VIEW,
     default_data=DATA,
 ))
-EXTENSIONS = MODULE

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from ...catalogue import FOUNTAIN
 from ...module import TallyPart, modules_of_ids
-from ...places import beyond_supply
+from ...places import beyond_supply, tokens_per_kind
 from ...records import counts_of, per_type
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
 from ...scoring.tally import Tally
@@ -77,20 +76,11 @@ def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violati
 def check_position(position: Position) -> list[Violation]:
     """Scoring positions: no extension on the fountain (or a tile without a type), and at most
     as many extensions of a type as exist."""
-    out = []
-    counts: Counter[str] = Counter()
-    for p in position.players:
-        for t in (*p.alhambra, *p.reserve, *p.tiles):
-            if not t.extension:
-                continue
-            kind = building_type(t)
-            if kind is None:
-                what = "the fountain" if t.tile == FOUNTAIN else t.tile
-                out.append(Violation("extensions.owns-type", f"{p.name}: {what} carries an extension "
-                                                             "(token `extension`), but only a building "
-                                                             "of one of the six types takes one"))
-            else:
-                counts[kind] += 1
+    out, counts = tokens_per_kind(
+        ((p.name, t) for p in position.players for t in (*p.alhambra, *p.reserve, *p.tiles)),
+        lambda t: t.extension, building_type, lambda name, what: Violation(
+            "extensions.owns-type", f"{name}: {what} carries an extension (token `extension`), but "
+                                    "only a building of one of the six types takes one"))
     return out + beyond_supply(counts, PER_TYPE, "extensions.setup", lambda kind, n, held: (
         f"{n} {kind} extensions on the table: there are only {held}"))
 

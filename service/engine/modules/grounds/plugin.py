@@ -39,4 +39,3 @@ MODULE = register(Module(
     view=VIEW,
     default_data=DATA,
 ))
-GROUNDS = MODULE

@@ -47,4 +47,3 @@ MODULE = register(Module(
     view=VIEW,
     default_data=DATA,
 ))
-STAFF = MODULE

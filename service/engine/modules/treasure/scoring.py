@@ -7,9 +7,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import ClassVar
 
-from ...catalogue import FOUNTAIN
 from ...module import TallyPart
-from ...places import beyond_supply
+from ...places import beyond_supply, tokens_per_kind
 from ...records import Int, PerType, counts_of, per_type
 from ...scoring import Line, Position, PositionPlayer, shared_places
 from ...scoring.tally import Tally
@@ -110,17 +109,12 @@ def check_position(position: Position) -> list[Violation]:
             if t.chest:
                 out.append(Violation("treasure.removed", f"{p.name}'s {t.tile} in the reserve carries a "
                                                          "chest: a chest leaves with its building"))
-        for t in (*p.alhambra, *p.tiles):
-            if not t.chest:
-                continue
-            colour = chest_colour(t)
-            if colour is None:
-                what = "the fountain" if t.tile == FOUNTAIN else t.tile
-                out.append(Violation("treasure.place", f"{p.name}: {what} carries a chest (token "
-                                                       "`chest`), but only a building of a colour "
-                                                       "takes one"))
-            else:
-                counts[colour] += 1
+        refused, found = tokens_per_kind(((p.name, t) for t in (*p.alhambra, *p.tiles)),
+                                         lambda t: t.chest, chest_colour, lambda name, what: Violation(
+            "treasure.place", f"{name}: {what} carries a chest (token `chest`), but only a "
+                              "building of a colour takes one"))
+        out += refused
+        counts += found
     return out + beyond_supply(counts, CHESTS, "treasure.setup", lambda colour, n, held: (
         f"{n} chests on {colour} buildings: there are only {held}"))
 

@@ -30,4 +30,3 @@ MODULE = register(Module(
     view=VIEW,
     default_data=DATA,
 ))
-WALLS_MODULE = MODULE
