@@ -55,6 +55,10 @@ def openapi_config() -> OpenAPIConfig:
         contact=Contact(name="Alhambra referee"), servers=[Server(url="/")],
         path="/schema", use_handler_docstrings=True, create_examples=False,
         render_plugins=docs.render_plugins(),
+        # The seat token is optional (`{}`: none), so it is declared once for the whole document:
+        # an operation's own `security` makes openapi-python-client ask for an AuthenticatedClient
+        # even where the token is optional (issue 26). Which requests need it: the scheme says.
+        security=[{}, {"seatToken": []}],
         components=Components(security_schemes={"seatToken": SecurityScheme(
             type="http", scheme="bearer",
             description="A seat's token, from `seat_tokens` of POST /v1/games (sealing on). Needed "

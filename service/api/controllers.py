@@ -31,7 +31,6 @@ from .seats import Access
 log = logging.getLogger("service.api")
 _ENCODE = msgspec.json.Encoder().encode
 JSON = "application/json"
-SEAT_TOKEN = [{}, {"seatToken": []}]  # the header is optional: needed only with CALLERS=players
 
 
 def _json(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response[bytes]:
@@ -80,7 +79,7 @@ def route(endpoint: Endpoint) -> HTTPRouteHandler:
     return post(endpoint.path, operation_id=endpoint.operation_id, summary=endpoint.summary,
                 status_code=endpoint.status, tags=[endpoint.tag],
                 dto=StrictBody.of(endpoint.body_type, lazy=True), return_dto=None,
-                responses=endpoint.responses, security=SEAT_TOKEN if endpoint.seat else None)(answer)
+                responses=endpoint.responses)(answer)
 
 
 ROUTES = [route(e) for e in ENDPOINTS]
@@ -101,7 +100,7 @@ class RenderController(Controller):
               422: error("`inconsistent-state`, `outdated-state`, or `unknown-player` when no player has "
                           "that name."),
               403: FORBIDDEN,
-          }, security=SEAT_TOKEN)
+          })
     async def render(self, request: Request[Any, Any, Any], data: JSONBody[RenderQuery]) -> Response[bytes]:
         """`{"state", "player"}`: the whole state (with sealing on: what a spectator sees), or
         with `player` only what that player may see (RULES.md §8); or a scoring position

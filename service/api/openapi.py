@@ -20,6 +20,8 @@ datamodel-code-generator, openapi-typescript), without changing what it accepts:
   name); every one-value enum is a `const`;
 - a tuple of equal items is an array of that item with its length (`prefixItems` with
   `items: false` stops openapi-python-client); other tuples keep `prefixItems` without it;
+- a field that still reads an older shape (PlaceBuilding's `displaced`: `"reserve"` or `[x, y]`
+  before the tagged `{"to": ...}`) shows only the current one, the older in its description;
 - the unions have a name of their own: `Action`, `Event`, `Line`, and the bodies `ScoreQuery`
   and `RenderQuery`.
 
@@ -39,6 +41,7 @@ from typing import Any
 import msgspec
 
 from service.cache import CacheStats
+from service.engine import actions
 
 from . import bodies, render
 
@@ -136,6 +139,21 @@ def settle_required_and_defaults(components: dict[str, Any]) -> None:
                     prop["description"] = " ".join(filter(None, (prop.get("description"), left_out)))
 
 
+def drop_legacy_forms(components: dict[str, Any]) -> None:
+    """A field that still accepts an older shape (an action's `legacy_forms`) shows only its
+    current one, with the older in its description: the older shape is what generators could not
+    read (`displaced`: a constant beside an array)."""
+    for name, cls in struct_types().items():
+        schema = components.get(name)
+        for field, note in getattr(cls, "legacy_forms", {}).items():
+            prop = schema["properties"][field] if schema is not None else None
+            if prop is None:
+                continue
+            kept = [m for m in prop["anyOf"] if {"$ref", "anyOf", "oneOf"} & set(m) or m == {"type": "null"}]
+            prop["anyOf"] = kept
+            prop["description"] = " ".join(filter(None, (prop.get("description"), note)))
+
+
 def plain_shapes(node: Any) -> None:
     """Tuples without `items: false` (of equal items: an array of that item), one-value enums
     as `const`."""
@@ -162,6 +180,8 @@ UNIONS: dict[str, tuple[Any, str]] = {
     "Action": (bodies.AnyAction, "Every action of every module: a union tagged by `type`; each "
                                  "names its `player`."),
     "Event": (bodies.AnyEvent, "What happened: a union of past-tense events tagged by `type`."),
+    "Displaced": (actions.Displaced, "craftsmen.brickmaker: where the building a placement displaces "
+                                     "goes, a union tagged by `to`: the reserve or a space."),
     "Line": (bodies.AnyLine, "A line of a scoring breakdown: a union tagged by `category`."),
     "ScoreQuery": (bodies.ScoreQuery, "POST /v1/score: a scoring position of a real table, or a "
                                       "game state and the round to score it as if held now."),
@@ -268,6 +288,7 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
     components.update(msgspec_components())
     close_objects(components)
     settle_required_and_defaults(components)
+    drop_legacy_forms(components)
     plain_shapes(doc)
     add_discriminators(doc, components)
     name_unions(doc, components)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, ClassVar, Literal
 
 import msgspec
+import msgspec.structs
 
 from .census import CENSUS
 from .records import Text, up_to
@@ -18,8 +19,31 @@ CardList = Annotated[tuple[Text, ...], up_to(CENSUS.money_cards)]
 CoinList = Annotated[tuple[Text, ...], up_to(CENSUS.coins)]  # change.spend
 # craftsmen.mosaic-artist: a tile added to the Alhambra turned clockwise (None: not turned).
 Rotation = Literal[90, 180, 270]
-# craftsmen.brickmaker: where a building displaced by a placement goes: the reserve or (x, y).
-Displaced = Literal["reserve"] | tuple[Coord, Coord]
+
+
+class ToReserve(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag_field="to",
+                tag="reserve"):
+    """craftsmen.brickmaker: the displaced building goes to the reserve."""
+
+
+class ToAlhambra(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag_field="to",
+                 tag="alhambra"):
+    """craftsmen.brickmaker: the displaced building goes to the space (x, y) of the Alhambra."""
+
+    x: Coord
+    y: Coord
+
+
+# craftsmen.brickmaker: where a building displaced by a placement goes, a union tagged by `to`.
+Displaced = ToReserve | ToAlhambra
+# The shape of `displaced` before issue 26: "reserve" or [x, y]. A union of a constant and an
+# array, which generated clients cannot tell apart (openapi-python-client's const check refused
+# every [x, y]); still accepted, read as the tagged form, never written, not in the contract's
+# schema (its description says so).
+LegacyDisplaced = Literal["reserve"] | tuple[Coord, Coord]
+LEGACY_DISPLACED = ('Also accepted while older clients still send it (deprecated): "reserve" for '
+                    '{"to": "reserve"} and [x, y] for {"to": "alhambra", "x": x, "y": y}; answers '
+                    'always write the tagged form.')
 _ROTATION = ("craftsmen", "base.place.orientation")
 
 
@@ -30,6 +54,9 @@ class Action(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, 
     # Optional fields that only a module gives meaning to: field -> (module id, rule id).
     # Sent while that module is off, they are refused with the rule id.
     module_fields: ClassVar[dict[str, tuple[str, str]]] = {}
+    # Fields that also accept an older shape, left out of the contract's schema: field -> what
+    # the field's description says of it (service/api/openapi.py).
+    legacy_forms: ClassVar[dict[str, str]] = {}
 
     @property
     def type(self) -> str:
@@ -104,11 +131,20 @@ class PlaceBuilding(Action, tag="place-building"):
     x: Coord
     y: Coord
     rotation: Rotation | None = None  # craftsmen.mosaic-artist
-    # craftsmen.brickmaker: (x, y) holds a building, which goes to the reserve or to (x, y).
-    displaced: Displaced | None = None
+    # craftsmen.brickmaker: (x, y) holds a building, which goes to the reserve or to the Alhambra.
+    displaced: Displaced | LegacyDisplaced | None = None
 
     module_fields: ClassVar[dict[str, tuple[str, str]]] = {
         "rotation": _ROTATION, "displaced": ("craftsmen", "craftsmen.brickmaker")}
+    legacy_forms: ClassVar[dict[str, str]] = {"displaced": LEGACY_DISPLACED}
+
+    def __post_init__(self) -> None:
+        # The older shape is read as the tagged one, so equal actions are equal and one is written.
+        if isinstance(self.displaced, str):
+            msgspec.structs.force_setattr(self, "displaced", ToReserve())
+        elif isinstance(self.displaced, tuple):
+            x, y = self.displaced
+            msgspec.structs.force_setattr(self, "displaced", ToAlhambra(x=x, y=y))
 
 
 class ReserveBuilding(Action, tag="reserve-building"):

@@ -107,8 +107,8 @@ COORDINATES = tuple(f"{schema}.{axis}" for schema in (
 # Bounds that count no component: what each bounds, and why it stays as it is.
 NOT_COUNTS: dict[str, tuple[str, ...]] = {
     "a coordinate of the grid (±64 holds a row of every tile and the fountain)": (
-        *COORDINATES, "PlaceBuilding.displaced[]"),
-    "a pair (fixed shape)": ("PlaceBuilding.displaced", "EndChoice.options"),
+        *COORDINATES, "ToAlhambra.x", "ToAlhambra.y"),
+    "a pair (fixed shape)": ("EndChoice.options",),
     "a score or points (generic Int)": (
         "Player.score", "Dirk.score", "RankEntry.score", "PastPlayer.total", "PositionPlayer.score",
         *(f"{line}.points" for line in ("MajorityLine", "WallLine", "ZooLine", "TreasureLine",

@@ -82,8 +82,32 @@ def test_generators_read_tuples_and_tags_plainly() -> None:
     assert not [n for n in nodes if isinstance(n.get("enum"), list) and len(n["enum"]) == 1]
     take = doc["components"]["schemas"]["TakeMoney"]["properties"]["type"]
     assert take == {"type": "string", "const": "take-money", "default": "take-money"}
-    displaced = doc["components"]["schemas"]["PlaceBuilding"]["properties"]["displaced"]["anyOf"][1]
-    assert displaced["items"]["type"] == "integer" and displaced["minItems"] == displaced["maxItems"] == 2
+    options = doc["components"]["schemas"]["EndChoice"]["properties"]["options"]  # a pair of strings
+    assert options["items"]["type"] == "string" and options["minItems"] == options["maxItems"] == 2
+
+
+def test_displaced_is_a_tagged_union_and_its_older_shape_is_told_not_shown() -> None:
+    """Issue 26: `displaced` was `anyOf [const "reserve", array, null]`, which
+    openapi-python-client read as an unguarded const check that refused every [x, y]. Its schema
+    is now the named union `Displaced` tagged by `to` (or null); the older shape, still accepted,
+    is only in the description."""
+    schemas = _contract()["components"]["schemas"]
+    displaced = schemas["PlaceBuilding"]["properties"]["displaced"]
+    assert displaced["anyOf"] == [{"$ref": "#/components/schemas/Displaced"}, {"type": "null"}]
+    assert '"reserve"' in displaced["description"] and "[x, y]" in displaced["description"]
+    assert schemas["Displaced"]["discriminator"] == {"propertyName": "to", "mapping": {
+        "reserve": "#/components/schemas/ToReserve", "alhambra": "#/components/schemas/ToAlhambra"}}
+    assert schemas["ToAlhambra"]["required"] == ["to", "x", "y"]
+
+
+def test_the_seat_token_is_optional_for_the_whole_document_not_per_operation() -> None:
+    """Issue 26: an operation's own `security: [{}, {"seatToken": []}]` made
+    openapi-python-client ask for an AuthenticatedClient there; declared once for the document,
+    a plain client may call every operation, with or without the token."""
+    doc = _contract()
+    assert doc["security"] == [{}, {"seatToken": []}]
+    assert not [(path, method) for path, item in doc["paths"].items() for method, op in item.items()
+                if "security" in op]
 
 
 def test_fields_every_answer_writes_are_required_and_no_field_has_a_default_to_force_it() -> None:

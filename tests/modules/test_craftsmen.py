@@ -7,6 +7,7 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
+from service.api.bodies import AnyAction
 from service.engine import check_consistency, legal_actions, new_game, validate
 from service.engine.actions import (
     BuyBuilding,
@@ -15,6 +16,8 @@ from service.engine.actions import (
     ReserveBuilding,
     SwapWithReserve,
     TakeMoney,
+    ToAlhambra,
+    ToReserve,
 )
 from service.engine.grid import walls_of
 from service.engine.module import pending_decision
@@ -849,11 +852,29 @@ def test_craftsmen_brickmaker_allows_displacing_a_building() -> None:
     where = {"alhambras": {"Ana": [("arcades-9-open", 1, 0)]}, "held": {"Ana": ["arcades-10-open"]},
              "turn": PLACING}
     state = ana(cgame(), "brickmaker", **where)  # type: ignore[arg-type]
-    after = allowed(state, PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced="reserve"))
+    to_reserve = PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced=ToReserve())
+    after = allowed(state, to_reserve)
     assert [t.tile for t in after.players[0].reserve] == ["arcades-9-open"]
-    after = allowed(state, PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced=(0, 1)))
+    to_space = PlaceBuilding(player="Ana", tile="arcades-10-open", x=1, y=0, displaced=ToAlhambra(x=0, y=1))
+    after = allowed(state, to_space)
     assert {(t.tile, t.x, t.y) for t in after.players[0].alhambra} == {
         ("fountain", 0, 0), ("arcades-10-open", 1, 0), ("arcades-9-open", 0, 1)}
+
+
+@pytest.mark.rule("craftsmen.brickmaker")
+def test_craftsmen_brickmaker_reads_the_older_shape_of_displaced_as_the_tagged_one() -> None:
+    """seed 000.26: "The old building may be placed in the reserve, or in any valid location in
+    the Alhambra." Issue 26: `displaced` is `{"to": "reserve"}` or `{"to": "alhambra", "x", "y"}`;
+    the older `"reserve"` and `[x, y]` are still read, as the same actions, and never written."""
+    decode = msgspec.json.Decoder(AnyAction).decode
+    head = '{"type": "place-building", "player": "Ana", "tile": "arcades-10-open", "x": 1, "y": 0, '
+    for old, new in (('"reserve"', '{"to": "reserve"}'), ("[0, 1]", '{"to": "alhambra", "x": 0, "y": 1}')):
+        older, tagged = decode(f'{head}"displaced": {old}}}'), decode(f'{head}"displaced": {new}}}')
+        assert older == tagged and msgspec.json.encode(older) == msgspec.json.encode(tagged)
+        assert b'"displaced":{"to":' in msgspec.json.encode(older)
+    assert decode(f'{head}"displaced": [0, 1]}}').displaced == ToAlhambra(x=0, y=1)
+    with pytest.raises(msgspec.ValidationError):
+        decode(f'{head}"displaced": "alhambra"}}')  # only the reserve had a word of its own
 
 
 @pytest.mark.rule("craftsmen.brickmaker")

@@ -7,8 +7,9 @@ How the abilities are used:
 - mosaic-artist: `rotation` on `place-building`, `place-from-reserve` or `swap-with-reserve`;
 - carpenter: `discount` (1 or 2) on `buy-building`; coiner: `from_display` on `buy-building`;
 - goldsmith: `goldsmith: true` on `take-money`;
-- brickmaker: `displaced` on `place-building` (the building at (x, y) goes to the reserve or to a
-  position);
+- brickmaker: `displaced` on `place-building` (the building at (x, y) goes to the reserve,
+  `{"to": "reserve"}`, or to a space, `{"to": "alhambra", "x": 0, "y": 1}`; the older
+  `"reserve"` and `[0, 1]` are still read);
 - blacksmith (`use-blacksmith`), mortar-mixer (`swap-market-tiles`), stonemason
   (`exchange-money`) and builder (`builder-redesign`) are actions of their own that do not use
   up the turn's action (kind "free").

@@ -18,6 +18,8 @@ from ...actions import (
     Rotation,
     SwapWithReserve,
     TakeMoney,
+    ToAlhambra,
+    ToReserve,
 )
 from ...base.buy import payments
 from ...base.money import duplicates
@@ -194,10 +196,10 @@ def brickmaker_check(state: GameState, action: PlaceBuilding) -> list[Violation]
     layout = layout_of(player.alhambra)
     out = [Violation("base.place.sides-match", f"{action.tile} taking the space of {old.tile}: {m}")
            for m in side_mismatches(layout, names_of(player.alhambra), pos, walls, action.tile)]
-    if out or not isinstance(action.displaced, tuple):
+    if out or not isinstance(action.displaced, ToAlhambra):
         return out
     after = replaced(player.alhambra, old, place_tile(tile, *pos, rotation=action.rotation or 0))
-    target = (action.displaced[0], action.displaced[1])
+    target = (action.displaced.x, action.displaced.y)
     return [Violation(v.rule, f"the displaced {old.tile}: {v.message}")
             for v in check_placement(after, target, old.tile, walls_of(lift_tile(old)))]
 
@@ -227,10 +229,10 @@ def _displace(state: GameState, action: PlaceBuilding, ctx: Context) -> GameStat
     alhambra = tuple(p for p in player.alhambra if p is not old)
     lifted = lift_tile(old)
     ctx.events.append(BuildingRemoved(player=player.name, tile=old.tile, x=old.x, y=old.y))
-    if not isinstance(action.displaced, tuple):
+    if not isinstance(action.displaced, ToAlhambra):
         ctx.events.append(BuildingReserved(player=player.name, tile=old.tile))
         return with_player(state, seat, alhambra=alhambra, reserve=(*player.reserve, lifted))
-    x, y = action.displaced
+    x, y = action.displaced.x, action.displaced.y
     ctx.events.append(BuildingPlaced(player=player.name, tile=old.tile, x=x, y=y))
     return with_player(state, seat, alhambra=(*alhambra, place_tile(lifted, x, y)))
 
@@ -336,10 +338,11 @@ def candidates_brickmaker(state: GameState, seat: int) -> Iterator[PlaceBuilding
             pos = (old.x, old.y)
             if old.tile == FOUNTAIN or side_mismatches(layout, names, pos, walls, tile.tile):
                 continue
-            yield PlaceBuilding(player=player.name, tile=tile.tile, x=old.x, y=old.y, displaced="reserve")
+            yield PlaceBuilding(player=player.name, tile=tile.tile, x=old.x, y=old.y, displaced=ToReserve())
             after = replaced(player.alhambra, old, place_tile(tile, *pos))
-            for _, target in placements(after, [lift_tile(old)]):
-                yield PlaceBuilding(player=player.name, tile=tile.tile, x=old.x, y=old.y, displaced=target)
+            for _, (x, y) in placements(after, [lift_tile(old)]):
+                yield PlaceBuilding(player=player.name, tile=tile.tile, x=old.x, y=old.y,
+                                    displaced=ToAlhambra(x=x, y=y))
 
 
 # --- the blacksmith's display ---------------------------------------------------------------

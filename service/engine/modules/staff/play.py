@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from ...actions import Action, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney
+from ...actions import Action, PlaceBuilding, RemoveToReserve, SwapWithReserve, TakeMoney, ToReserve
 from ...catalogue import CATALOGUE
 from ...events import BuildingPlaced, BuildingRemoved
 from ...grid import layout_of, walk_neighbours
@@ -133,7 +133,7 @@ def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
 def check_displaced(state: GameState, action: PlaceBuilding) -> list[Violation]:
     """With the craftsmen: a brickmaker may not send the marshal's tile to the reserve (displaced
     to another space of the Alhambra, it carries the marshal along: `carry_marshal`)."""
-    if action.displaced != "reserve":
+    if not isinstance(action.displaced, ToReserve):
         return []
     seat = state.seat_of(action.player)
     old = next((p for p in state.players[seat].alhambra if (p.x, p.y) == (action.x, action.y)), None)
