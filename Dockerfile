@@ -18,7 +18,7 @@ COPY pyproject.toml README.md ./
 COPY service ./service
 # A non-editable install: the runtime needs the installed package, not this source tree.
 RUN python -m venv /opt/referee \
-    && /opt/referee/bin/pip install --no-cache-dir . \
+    && /opt/referee/bin/pip install --no-cache-dir '.[server]' \
     && /opt/referee/bin/python -m compileall -q /opt/referee/lib
 
 FROM ${PYTHON_IMAGE} AS runtime

@@ -444,7 +444,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .settings import SettingsError
+    from .settings import SettingsError  # the standard library only
 
     args = parser().parse_args(argv)
     try:
@@ -453,6 +453,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("refused", str(e), e.violations)
     except SettingsError as e:  # a wrong setting stops the command with one line naming it
         print(f"referee: {e}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as e:
+        # `pip install alhambra-referee` brings the engine and the client only (issue 26): a
+        # command that needs the server's packages says which install brings them.
+        top = (e.name or __package__).split(".")[0]
+        if top == __package__:
+            raise
+        print(f"referee {args.command}: needs the package {top!r}, which the server's install "
+              "brings: pip install 'alhambra-referee[server]'", file=sys.stderr)
         return 2
 
 

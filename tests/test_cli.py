@@ -116,6 +116,22 @@ def test_render_png_without_resvg_says_what_to_install(
     assert not (tmp_path / "game.png").exists()
 
 
+@pytest.mark.parametrize(("command", "missing"), [(["play", "--players", "2", "--quiet"], "rich"),
+                                                  (["serve"], "uvicorn")])
+def test_a_command_that_needs_the_servers_packages_says_which_install_brings_them(
+    command: list[str], missing: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: `pip install alhambra-referee` is the engine and the client; `referee play` or
+    `referee serve` there stops with one line naming the install, not a traceback."""
+    import sys
+
+    for name in [m for m in sys.modules if m.split(".")[0] == missing] or [missing]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed (nor imported before)
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert f"needs the package {missing!r}" in err and "pip install 'alhambra-referee[server]'" in err
+
+
 def test_render_png_needs_nothing_but_the_package_index(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
