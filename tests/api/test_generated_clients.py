@@ -1,9 +1,9 @@
-"""The committed contract read by the common client generators, as a backend team would: the
-generated code plays a short game against a live referee.
+"""The committed contract read by the common client generators, as a backend team would.
 
-- openapi-python-client generates a client with no warning (the only non-JSON answer, the
-  SVG of /v1/render, is mapped to text by its `content_type_overrides` setting), and its models
-  build a take-money action without naming a tag enum;
+- openapi-python-client, by the commands of docs/clients/generated.md, generates a client with no
+  warning whose every operation takes a plain `Client`; it plays complete games of every module
+  alone and all eleven together (2-6 players) against a referee that seals and requires seat
+  tokens and one that does neither, and the page's quickstart runs as printed;
 - datamodel-code-generator generates pydantic models (`--collapse-root-models`: a list of names
   is a list of strings) that read every answer and write every body;
 - openapi-typescript, with no flag, gives types a small client compiles against with
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -44,36 +44,38 @@ def server() -> Iterator[str]:
         yield url
 
 
-def _generate_python_client(where: Path) -> str:
-    config = where / "config.json"
-    config.write_text(json.dumps({"content_type_overrides": {"image/svg+xml": "text/plain"},
-                                  "post_hooks": []}))
-    done = subprocess.run(
-        [str(BIN / "openapi-python-client"), "generate", "--path", str(openapi.CONTRACT), "--meta", "none",
-         "--output-path", str(where / "referee_generated"), "--config", str(config)],
-        capture_output=True, text=True, timeout=300, check=False)
-    output = done.stdout + done.stderr
-    assert done.returncode == 0, output
-    return output
+GENERATED = ROOT / "docs" / "clients" / "generated.md"
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", GENERATED.read_text("utf-8"), re.S)
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
-    """The client openapi-python-client generates from the committed contract, imported."""
+    """The client openapi-python-client generates from the committed contract by the commands of
+    docs/clients/generated.md, as printed there (no warning: nothing else need be installed),
+    imported."""
     where = tmp_path_factory.mktemp("opc")
-    output = _generate_python_client(where)
+    shutil.copy(openapi.CONTRACT, where / "openapi.json")
+    (commands,) = [b for b in _blocks("sh") if "openapi-python-client generate" in b]
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", commands], cwd=where, capture_output=True,
+                          text=True, timeout=300, check=False,
+                          env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"})
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
     assert "WARNING" not in output and "Unable to parse" not in output, output
     sys.path.insert(0, str(where))
     try:
-        gen: Any = importlib.import_module("referee_generated")
-        api = {name: importlib.import_module(f"referee_generated.api.{name}")
+        gen: Any = importlib.import_module("referee_client")
+        api = {name: importlib.import_module(f"referee_client.api.{name}")
                for name in ("games.create_game", "referee.list_legal_actions", "referee.apply_action",
                             "referee.validate_action", "games.view_state", "games.render_picture",
                             "scoring.score_position")}
-        models = importlib.import_module("referee_generated.models")
+        models = importlib.import_module("referee_client.models")
     finally:
         sys.path.remove(str(where))
-    return SimpleNamespace(gen=gen, api=api, models=models)
+    return SimpleNamespace(gen=gen, api=api, models=models, where=where)
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +119,21 @@ def test_openapi_python_client_generates_a_client_that_plays_a_game(
     assert [p.name for p in breakdown.players] == ["Ana", "Ben", "Dirk"]
     picture = call("games.render_picture", models.RenderState(state=state))
     assert isinstance(picture, str) and picture.startswith("<?xml")
+
+
+def test_the_generated_client_quickstart_plays_a_sealed_game_as_printed(
+        generated: SimpleNamespace, sealed_server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/clients/generated.md's quickstart (at most 20 lines), as printed, against a referee that
+    seals and requires seat tokens: the game reaches its end."""
+    (code,) = _blocks("python")
+    assert len(code.strip().splitlines()) <= 20
+    sys.path.insert(0, str(generated.where))
+    try:
+        exec(compile(code.replace("http://localhost:8000", sealed_server), str(GENERATED), "exec"), {})
+    finally:
+        sys.path.remove(str(generated.where))
+    ranking = eval(capsys.readouterr().out)  # a list of (place, name, score) literals
+    assert sorted(name for _, name, _ in ranking) == ["Ana", "Ben", "Cyd"]
 
 
 # What ends a game sooner is preferred: building; redesigning, moving animals, buying treasure
