@@ -22,6 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = shutil.which("chromium")
 REQUIRED = "REFEREE_REQUIRE_BROWSER"
+# Every image the page shows that is not a loaded picture (no src, an empty one, one that
+# failed): what a browser draws as a broken image.
+BROKEN_IMAGES = ("[...document.images].filter(i => i.checkVisibility()"
+                 " && !(i.getAttribute('src') && i.complete && i.naturalWidth > 0))"
+                 ".map(i => i.id || i.outerHTML)")
 
 
 @pytest.fixture(scope="module")

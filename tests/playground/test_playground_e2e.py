@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.playground.conftest import ARTIFACTS
+from tests.playground.conftest import ARTIFACTS, BROKEN_IMAGES
 
 
 def test_a_person_plays_three_actions_sees_a_refusal_and_steps_back(server: str, browser: object) -> None:
@@ -27,6 +27,8 @@ def test_a_person_plays_three_actions_sees_a_refusal_and_steps_back(server: str,
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server}/")
+    expect(page.locator("#modules input")).not_to_have_count(0)
+    assert page.evaluate(BROKEN_IMAGES) == [], "a broken image before a game exists"
 
     page.fill("#players", "Ana, Ben, Cyd")
     page.fill("#seed", "7")
