@@ -83,3 +83,14 @@ def scrolls_sideways(page: Any) -> str | None:
         .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : ''))""")
     return f"{wider} px wide in a {width} px viewport: {', '.join(culprits)}"
 
+
+def off_screen(page: Any, selector: str) -> list[str]:
+    """The elements of `selector` not wholly on the screen (their boxes and the viewport's)."""
+    size = page.viewport_size
+    out = []
+    for element in page.locator(selector).all():
+        box = element.bounding_box()
+        if box is None or not (box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+                               and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]):
+            out.append(f"{selector} at {box} in {size}")
+    return out
