@@ -304,13 +304,17 @@ function showBreakdown(answer) {
   $("result").hidden = false;
 }
 
+// The chart of the running totals; it shows once its picture has loaded (an image without one
+// is drawn broken). Why it could not be drawn, or null.
 async function showChart(scored) {
+  $("chart").hidden = true;
   const answer = await post("/v1/render", { ...scored, draw: "sheet" });
-  if (!answer.ok) return status(`chart: ${answer.data.message || answer.status}`, true);
+  if (!answer.ok) return (answer.data && answer.data.message) || String(answer.status);
   const url = URL.createObjectURL(answer.data);
   if (evening.chartUrl) URL.revokeObjectURL(evening.chartUrl);
   evening.chartUrl = url;
   $("chart").src = url;
+  return null;
 }
 
 async function scoreRound() {
@@ -327,10 +331,11 @@ async function scoreRound() {
   showViolations([]);
   evening.answers = [...evening.answers.slice(0, evening.round - 1), answer.data];
   showBreakdown(answer.data);
-  await showChart(scored);
+  const undrawn = await showChart(scored);
   const final = evening.round === ROUNDS;
-  status(final ? "the evening is scored: the final ranking is below"
-    : `round ${evening.round} scored; count again for round ${evening.round + 1}`);
+  status((final ? "the evening is scored: the final ranking is below"
+    : `round ${evening.round} scored; count again for round ${evening.round + 1}`)
+    + (undrawn ? ` (the chart could not be drawn: ${undrawn})` : ""), Boolean(undrawn));
   $("next").hidden = final;
   $("next").textContent = `Round ${evening.round + 1} \u25b6`;
 }
@@ -384,6 +389,8 @@ async function loadModules() {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("setup").addEventListener("submit", start);
+  $("chart").addEventListener("load", () => { $("chart").hidden = false; });
+  $("chart").addEventListener("error", () => { $("chart").hidden = true; });
   $("score").addEventListener("click", scoreRound);
   $("next").addEventListener("click", nextRound);
   Promise.all([loadModules(), loadShape().then((shape) => { evening.shape = shape; })])
