@@ -3,6 +3,7 @@
 Every piece is drawn with its top-left corner at its own origin; arranging boxes wraps each in
 a translated group. Sizes are whole pixels so the SVG text is short and identical run to run.
 Text width is estimated (0.6 em a character for a sans font): the layout leaves room for it.
+Pieces that must hold their text (a tile and its badges) measure it instead (`metrics`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ from service.engine.state import TOKENS, Tile, has_tokens
 
 from . import palette
 from . import svg as draw
-from .layout import Box, attrs, flow, flow_lines, placed, text_width
+from .layout import Box, attrs, flow, flow_lines, placed
+from .metrics import advance, fitted, width_of
 
 _TILE_DEFAULTS = {f: getattr(Tile(tile=""), f) for f in TOKENS}
 
@@ -71,17 +72,24 @@ def _badges(tile: Tile) -> list[tuple[str, str, str]]:
     return out
 
 
-def badge_width(text: str, size: int) -> int:
-    return text_width(text, size) + 4
+def badge_width(text: str, size: int, most: int | None = None) -> int:
+    """The width of a badge: its text and 2 px either side; at most `most`."""
+    width = width_of(text, size) + 4
+    return width if most is None else min(width, most)
 
 
-def badge(text: str, fill: str, size: int = 10, **extra: Any) -> Box:
-    width = badge_width(text, size)
+def badge(text: str, fill: str, size: int = 10, most: int | None = None, **extra: Any) -> Box:
+    """A label on a rounded patch of `fill`, `size` px; no wider than `most` (its text made
+    smaller to fit, or cut short), as high as at `size`."""
+    width = badge_width(text, size, most)
+    font = size
+    if width_of(text, size) + 4 > width:
+        text, font = fitted(text, size, width - 4)
     height = size + 4
     group = draw.Group(**attrs(**extra))
     group.append(draw.Rectangle(0, 0, width, height, rx=3, fill=fill, stroke=palette.INK,
                                 stroke_width=0.5))
-    group.append(draw.Text(text, size, 2, size, fill=palette.text_on(fill)))
+    group.append(draw.Text(text, font, 2, size, fill=palette.text_on(fill)))
     return Box(group, width, height)
 
 
@@ -100,42 +108,75 @@ def _wall_lines(group: Any, mask: int, size: int, kind: str, colour: str, inset:
                                    **attrs(class_=f"wall {kind}", data_side=side)))
 
 
+LEAST_BADGE = 7  # px: the smallest a tile's badges are made before some give way to a count
+
+
 class _Metrics:
     """Where things go on a tile of `size` pixels: text lines on top, tokens below them, the
-    position and rotation on the bottom line. The tokens' badges are measured, not drawn
-    (`tokens` draws them): choosing a size measures every tile at every size."""
+    position and rotation on the bottom line, all within the tile's edge (clear of its walls),
+    their widths those DejaVu Sans draws (`metrics`). The tokens' badges are measured, not
+    drawn (`tokens` draws them): choosing a size measures every tile at every size."""
 
     def __init__(self, tile: Tile, size: int) -> None:
         self.tile, self.size = tile, size
         self.small = min(11, max(9, size // 7))  # text keeps its size; big tiles hold more tokens
         self.edge = 3 + size // 16  # clear of the walls
+        self.inner = size - 2 * self.edge  # the width between them
         self.kind, self.price, self.rest = _names(tile.tile)
         if tile.tile == FOUNTAIN:
             self.kind = "fountain"
-        crowded = (text_width(self.kind, self.small) + text_width(self.price, self.small + 3, True) + 4
-                   > size - 2 * self.edge)
+        crowded = (advance(self.kind, self.small) + 4 + advance(self.price, self.small + 3, True)
+                   > self.inner)
         self.price_line = 2 if self.price and crowded else 1
         self.lines = self.price_line + (1 if self.rest else 0)
         self.badge_size = 9 if size >= 64 else 8
         self.badges = _badges(tile)
-        self.top = self.edge + self.lines * (self.small + 2) + 2
+        # under the text lines, clear of their descenders (a quarter of an em)
+        self.top = self.edge + self.lines * (self.small + 2) + 3
         self.bottom = size - self.edge - self.small  # the bottom line's top
 
-    def tokens(self) -> Box | None:
-        """The badges flowed into the tile's width (None without tokens)."""
-        if not self.badges:
-            return None
-        drawn = [badge(text, colour, self.badge_size, class_="token", data_token=field)
-                 for text, colour, field in self.badges]
-        return flow(drawn, self.size - 2 * self.edge, gap=2)
+    def _height(self, badges: Sequence[tuple[str, str, str]], size: int) -> int:
+        """How high the badges stack at `size`, as `tokens` flows them."""
+        widths = [badge_width(text, size, self.inner) for text, _, _ in badges]
+        lines = len(flow_lines(widths, self.inner, gap=2))
+        return lines * (size + 4) + (lines - 1) * 2
 
     def fits(self) -> bool:
+        return not self.badges or self.top + self._height(self.badges, self.badge_size) <= self.bottom
+
+    def tokens(self) -> Box | None:
+        """The badges flowed into the tile's width (None without tokens): at their size where
+        they fit between the text lines, else smaller (down to LEAST_BADGE), else as many as
+        fit and a last one counting the others (the tile's tooltip names them all)."""
         if not self.badges:
-            return True
-        widths = [badge_width(text, self.badge_size) for text, _, _ in self.badges]
-        lines = len(flow_lines(widths, self.size - 2 * self.edge, gap=2))
-        height = lines * (self.badge_size + 4) + (lines - 1) * 2  # as `tokens` stacks them
-        return self.top + height <= self.bottom
+            return None
+        room = self.bottom - self.top
+        shown = list(self.badges)
+        size = next((s for s in range(self.badge_size, LEAST_BADGE - 1, -1)
+                     if self._height(shown, s) <= room), None)
+        if size is None:
+            size = LEAST_BADGE
+            for keep in range(len(self.badges) - 1, -1, -1):
+                shown = [*self.badges[:keep], (f"+{len(self.badges) - keep}", palette.NEUTRAL, "")]
+                if self._height(shown, size) <= room:
+                    break
+            else:
+                return None  # not even the count fits: the tooltip holds them
+        drawn = [badge(text, colour, size, self.inner, class_="token" if field else "token more",
+                       data_token=field or None)
+                 for text, colour, field in shown]
+        return flow(drawn, self.inner, gap=2)
+
+    def bottom_line(self, rotation: int, x: int | None, y: int | None) -> tuple[str, str, int]:
+        """The turn (left) and the position (right) of the bottom line, and their font size:
+        one size, small enough that both fit side by side."""
+        turned = f"\u21bb{rotation}" if rotation else ""
+        at = f"{x},{y}" if x is not None else ""
+        size = self.small - 1
+        while size > 6 and (advance(turned, size) + advance(at, size) + (4 if turned and at else 0)
+                            > self.inner):
+            size -= 1
+        return turned, at, size
 
 
 def size_for(tiles: Sequence[Tile], sizes: Sequence[int]) -> int:
@@ -166,20 +207,26 @@ def tile_box(tile: Tile, size: int = 64) -> Box:
     if is_fountain:
         group.append(draw.Circle(size / 2, size / 2, size / 5, fill=palette.FOUNTAIN_WATER,
                                  stroke="#ffffff", stroke_width=2))
-    # As on the printed tiles: the price in a corner; the middle holds the tokens.
-    group.append(draw.Text(m.kind, small, edge, edge + small, fill=ink))
+    # As on the printed tiles: the price in a corner; the middle holds the tokens. Each text is
+    # made smaller where it would not fit the tile's width (the kind beside its price, if on one
+    # line), and cut short where even that would not do.
+    beside = m.inner - 4 - advance(m.price, small + 3, True) if m.price_line == 1 else m.inner
+    kind, kind_size = fitted(m.kind, small, beside)
+    group.append(draw.Text(kind, kind_size, edge, edge + small, fill=ink))
     if m.price:
         group.append(draw.Text(m.price, small + 3, size - edge, edge + m.price_line * (small + 2) - 1,
                                fill=ink, font_weight="bold", text_anchor="end",
                                **attrs(class_="price")))
     if m.rest:
-        group.append(draw.Text(m.rest, small - 1, size / 2, edge + m.lines * (small + 2), fill=ink,
+        rest, rest_size = fitted(m.rest, small - 1, m.inner)
+        group.append(draw.Text(rest, rest_size, size / 2, edge + m.lines * (small + 2), fill=ink,
                                text_anchor="middle"))
-    if rotation:
-        group.append(draw.Text(f"\u21bb{rotation}", small - 1, edge, size - edge, fill=ink,
+    turned, at, line_size = m.bottom_line(rotation, x, y)
+    if turned:
+        group.append(draw.Text(turned, line_size, edge, size - edge, fill=ink,
                                **attrs(class_="rotation")))
-    if x is not None:
-        group.append(draw.Text(f"{x},{y}", small - 1, size - edge, size - edge, fill=ink,
+    if at:
+        group.append(draw.Text(at, line_size, size - edge, size - edge, fill=ink,
                                text_anchor="end", **attrs(class_="coords")))
     _wall_lines(group, rotate(printed_walls(tile.tile), rotation), size, "printed",
                 palette.PRINTED_WALL, 0)

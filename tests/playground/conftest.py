@@ -22,6 +22,15 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = shutil.which("chromium")
 REQUIRED = "REFEREE_REQUIRE_BROWSER"
+# A phone (issue 26: 390 px wide) and a desktop, as the pages' tests open them.
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+# Every image the page shows that is not a loaded picture (no src, an empty one, one that
+# failed): what a browser draws as a broken image.
+BROKEN_IMAGES = ("[...document.images].filter(i => i.checkVisibility()"
+                 " && !(i.getAttribute('src') && i.complete && i.naturalWidth > 0))"
+                 ".map(i => i.id || i.outerHTML)")
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +68,29 @@ def wait_until(page: Any, expression: str, what: str, seconds: float = 10) -> No
             return
         page.wait_for_timeout(50)
     raise AssertionError(f"{what} within {seconds} s")
+
+
+def scrolls_sideways(page: Any) -> str | None:
+    """What is wider than the viewport the page was opened with, if anything. A phone's browser
+    (`is_mobile`) widens its layout viewport to a page too wide for it, so `window.innerWidth`
+    grows with the fault; the viewport's own width does not."""
+    width = page.viewport_size["width"]
+    wider = page.evaluate("document.documentElement.scrollWidth")
+    if wider <= width:
+        return None
+    culprits = page.evaluate(f"""[...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > {width} + 0.5).slice(0, 8)
+        .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : ''))""")
+    return f"{wider} px wide in a {width} px viewport: {', '.join(culprits)}"
+
+
+def off_screen(page: Any, selector: str) -> list[str]:
+    """The elements of `selector` not wholly on the screen (their boxes and the viewport's)."""
+    size = page.viewport_size
+    out = []
+    for element in page.locator(selector).all():
+        box = element.bounding_box()
+        if box is None or not (box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+                               and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]):
+            out.append(f"{selector} at {box} in {size}")
+    return out

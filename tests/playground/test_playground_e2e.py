@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.playground.conftest import ARTIFACTS
+from tests.playground.conftest import ARTIFACTS, BROKEN_IMAGES, PHONE, scrolls_sideways, wait_until
 
 
 def test_a_person_plays_three_actions_sees_a_refusal_and_steps_back(server: str, browser: object) -> None:
@@ -27,6 +27,8 @@ def test_a_person_plays_three_actions_sees_a_refusal_and_steps_back(server: str,
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server}/")
+    expect(page.locator("#modules input")).not_to_have_count(0)
+    assert page.evaluate(BROKEN_IMAGES) == [], "a broken image before a game exists"
 
     page.fill("#players", "Ana, Ben, Cyd")
     page.fill("#seed", "7")
@@ -95,6 +97,41 @@ def test_the_page_names_who_must_act_not_the_seat_whose_turn_it_is(server: str, 
     assert json.loads(page.input_value("#state-json"))["turn"]["player"] == 2
     expect(page.locator("#legal-actions li").first).to_contain_text("Ana: choose-inhabitants")
     page.close()
+
+
+def test_on_a_phone_nothing_is_broken_and_nothing_scrolls_sideways(server: str, browser: Any) -> None:
+    """Issue 26: at 390 x 844 the page is no wider than the screen, before a game, once one is
+    created (with every module: the most there is to show) and after a few moves; and no
+    broken image shows before the picture exists."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/")
+    expect(page.locator("#modules input")).not_to_have_count(0)
+    assert page.evaluate(BROKEN_IMAGES) == [], "a broken image before a game exists"
+    assert scrolls_sideways(page) is None, scrolls_sideways(page)
+
+    page.fill("#players", "Ana, Ben, Cyd, Dov")
+    page.fill("#seed", "7")
+    for box in page.locator("#modules input").all():
+        box.check()
+    page.click("#new-game")
+    expect(page.locator("#history li")).to_have_count(1)
+    _wait_for_picture(page)
+    assert page.evaluate(BROKEN_IMAGES) == []
+    assert scrolls_sideways(page) is None, f"once a game exists: {scrolls_sideways(page)}"
+    for step in range(4):
+        drawn = page.evaluate("document.querySelector('#picture').src")
+        page.locator("#legal-actions li button.apply").first.click()
+        expect(page.locator("#history li")).to_have_count(step + 2)
+        wait_until(page, f"document.querySelector('#picture').src != {json.dumps(drawn)}"
+                   " && document.querySelector('#picture').naturalWidth > 0", "the next picture")
+        assert scrolls_sideways(page) is None, f"after {step + 1} moves: {scrolls_sideways(page)}"
+    assert errors == []
+    context.close()
 
 
 def _wait_for_picture(page: Any) -> None:

@@ -16,11 +16,16 @@ import pytest
 
 from service.api import endpoints
 from tests.api.test_score_sheet import readme_evening
-from tests.playground.conftest import ARTIFACTS, wait_until
+from tests.playground.conftest import (
+    ARTIFACTS,
+    BROKEN_IMAGES,
+    DESKTOP,
+    PHONE,
+    off_screen,
+    scrolls_sideways,
+    wait_until,
+)
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 STEPPERS = ("[...document.querySelectorAll('#counts .stepper')]"
             ".map(s => [s.dataset.path, s.querySelector('input').value])")
 
@@ -109,10 +114,14 @@ def test_a_table_scores_its_evening_on_the_scoring_page(server: str, browser: An
     page.click("#start")
     expect(page.locator("#seats button")).to_have_text(["Ana", "Ben", "Cyd"])
 
-    # A count that cannot be: the refusal names it, the page marks it, nothing is scored.
+    # A count that cannot be: the refusal names it, the page marks it, nothing is scored. Its
+    # reason is on the screen where the button was pressed (issue 26: it was below the button,
+    # off the screen) and has the focus, so a screen reader reads it.
     count(page, {"buildings": {"garden": 1}, "zoo": {"animals": 4}})
     page.click("#score")
     expect(page.locator("#violations .rule")).to_have_text(["zoo.score"])
+    assert off_screen(page, "#violations li") == [], "the refusal's reason is off the screen"
+    assert page.evaluate("document.activeElement.id") == "refusal"
     expect(page.locator('#counts .stepper.bad[data-path="zoo.animals"]')).to_have_count(1)
     expect(page.locator("#result")).to_be_hidden()
 
@@ -147,7 +156,7 @@ def test_a_table_scores_its_evening_on_the_scoring_page(server: str, browser: An
     assert svg.count('class="round"') == 3
 
     if device == "phone":
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "scrolls sideways"
+        assert scrolls_sideways(page) is None, scrolls_sideways(page)
         page.click('#seats button[data-seat="0"]')
         for button in page.locator("#counts .stepper button").all()[:4]:
             box = button.bounding_box()
@@ -157,4 +166,28 @@ def test_a_table_scores_its_evening_on_the_scoring_page(server: str, browser: An
 
     assert outside == [], f"the page fetched from elsewhere: {outside}"
     assert errors == []
+    context.close()
+
+
+def test_a_chart_not_drawn_shows_no_broken_image(server: str, browser: Any) -> None:
+    """Issue 26: nothing broken shows; the round is scored but its chart is not drawn (the
+    referee's /v1/render answers 500 here), so the chart's image, without a picture, must not
+    show."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.route("**/v1/render", lambda route: route.fulfill(
+        status=500, content_type="application/json",
+        body=json.dumps({"error": "internal-error", "message": "not drawn in this test"})))
+    page.goto(f"{server}/score")
+    expect(page.locator("body.ready")).to_have_count(1, timeout=30_000)
+    assert page.evaluate(BROKEN_IMAGES) == []
+    page.click("#start")
+    with page.expect_response(lambda response: "/v1/render" in response.url):
+        page.click("#score")
+    expect(page.locator("#result-title")).to_have_text("Round 1")
+    expect(page.locator("#status")).to_contain_text("round 1 scored")
+    assert page.evaluate(BROKEN_IMAGES) == [], "a broken chart"
+    expect(page.locator("#status")).to_contain_text("the chart could not be drawn: not drawn in this test")
     context.close()

@@ -73,6 +73,14 @@ async function showPicture() {
   $("picture").src = url;
 }
 
+// The picture shows once it has loaded (an image without one is drawn broken); until then,
+// and should a picture fail, a line says what will be drawn there.
+function pictureShown(loaded) {
+  $("picture").hidden = !loaded;
+  $("no-picture").hidden = loaded;
+  if (!loaded) $("no-picture").textContent = "The picture of this state could not be drawn.";
+}
+
 function showViewers(current) {
   const select = $("viewer");
   const chosen = select.value;
@@ -334,6 +342,8 @@ async function loadModules() {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("setup").addEventListener("submit", newGame);
+  $("picture").addEventListener("load", () => pictureShown(true));
+  $("picture").addEventListener("error", () => pictureShown(false));
   $("viewer").addEventListener("change", showPicture);
   $("fit").addEventListener("change", () => $("picture-frame").classList.toggle("fit", $("fit").checked));
   $("legal-filter").addEventListener("input", filterLegalActions);

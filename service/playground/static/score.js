@@ -30,6 +30,7 @@ const evening = {
   modules: [],      // module ids on
   values: [],       // per seat: {path: count}
   answers: [],      // /v1/score answers of the rounds scored
+  bad: [],          // per seat: the paths of the counts the last refusal named
   round: 1,
   seat: 0,
   chartUrl: null,
@@ -128,11 +129,14 @@ function stepper(seatIndex, path, label, max, colour) {
   input.min = "0";
   input.max = String(max);
   input.value = String(evening.values[seatIndex][path] || 0);
+  const bad = evening.bad[seatIndex];
+  if (bad && bad.has(path)) row.classList.add("bad");
   const set = (value) => {
     const n = Math.max(0, Math.min(max, Number.isFinite(value) ? Math.trunc(value) : 0));
     evening.values[seatIndex][path] = n;
     input.value = String(n);
     row.classList.remove("bad");
+    if (bad) bad.delete(path);
   };
   minus.addEventListener("click", () => set(Number(input.value) - 1));
   plus.addEventListener("click", () => set(Number(input.value) + 1));
@@ -171,6 +175,7 @@ function showSeats() {
     tab.setAttribute("role", "tab");
     tab.dataset.seat = String(i);
     tab.setAttribute("aria-selected", String(i === evening.seat));
+    if (evening.bad[i] && evening.bad[i].size) tab.classList.add("bad");
     tab.addEventListener("click", () => {
       evening.seat = i;
       showSeats();
@@ -214,9 +219,14 @@ function body() {
   };
 }
 
+// A refusal's reasons at the top of the round, the counts they name marked (on every seat's
+// tab; on the seat's steppers as they are shown). None: the box goes.
 function showViolations(violations) {
   const list = $("violations");
   list.replaceChildren();
+  $("refusal").hidden = violations.length === 0;
+  $("refusal-title").textContent = `Round ${evening.round} is not scored:`;
+  evening.bad = evening.seats.map(() => new Set());
   document.querySelectorAll(".bad").forEach((node) => node.classList.remove("bad"));
   for (const v of violations) {
     const item = element("li");
@@ -226,12 +236,20 @@ function showViolations(violations) {
     for (const [, seat, path] of v.message.matchAll(/\$\.players\[(\d+)\]\.tally\.([\w.]+)/g)) {
       const tab = document.querySelector(`#seats button[data-seat="${seat}"]`);
       if (tab) tab.classList.add("bad");
+      if (evening.bad[Number(seat)]) evening.bad[Number(seat)].add(path);
       if (Number(seat) === evening.seat) {
         const row = document.querySelector(`#counts .stepper[data-path="${path}"]`);
         if (row) row.classList.add("bad");
       }
     }
   }
+}
+
+// Where the person is: the reason scrolled to and focused (a screen reader reads it).
+function showRefusal() {
+  const box = $("refusal");
+  box.scrollIntoView({ block: "start" });
+  box.focus({ preventScroll: true });
 }
 
 function detail(line) {
@@ -286,30 +304,38 @@ function showBreakdown(answer) {
   $("result").hidden = false;
 }
 
+// The chart of the running totals; it shows once its picture has loaded (an image without one
+// is drawn broken). Why it could not be drawn, or null.
 async function showChart(scored) {
+  $("chart").hidden = true;
   const answer = await post("/v1/render", { ...scored, draw: "sheet" });
-  if (!answer.ok) return status(`chart: ${answer.data.message || answer.status}`, true);
+  if (!answer.ok) return (answer.data && answer.data.message) || String(answer.status);
   const url = URL.createObjectURL(answer.data);
   if (evening.chartUrl) URL.revokeObjectURL(evening.chartUrl);
   evening.chartUrl = url;
   $("chart").src = url;
+  return null;
 }
 
 async function scoreRound() {
   const scored = body();
   const answer = await post("/v1/score", scored);
   if (!answer.ok) {
-    status(`round ${evening.round} refused (${answer.data.error}): see below`, true);
-    showViolations(answer.data.violations || []);
+    const violations = answer.data.violations || [];
+    status(`round ${evening.round} refused (${answer.data.error})`, true);
+    showViolations(violations.length ? violations
+      : [{ rule: answer.data.error, message: answer.data.message || String(answer.status) }]);
+    showRefusal();
     return;
   }
   showViolations([]);
   evening.answers = [...evening.answers.slice(0, evening.round - 1), answer.data];
   showBreakdown(answer.data);
-  await showChart(scored);
+  const undrawn = await showChart(scored);
   const final = evening.round === ROUNDS;
-  status(final ? "the evening is scored: the final ranking is below"
-    : `round ${evening.round} scored; count again for round ${evening.round + 1}`);
+  status((final ? "the evening is scored: the final ranking is below"
+    : `round ${evening.round} scored; count again for round ${evening.round + 1}`)
+    + (undrawn ? ` (the chart could not be drawn: ${undrawn})` : ""), Boolean(undrawn));
   $("next").hidden = final;
   $("next").textContent = `Round ${evening.round + 1} \u25b6`;
 }
@@ -363,6 +389,8 @@ async function loadModules() {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("setup").addEventListener("submit", start);
+  $("chart").addEventListener("load", () => { $("chart").hidden = false; });
+  $("chart").addEventListener("error", () => { $("chart").hidden = true; });
   $("score").addEventListener("click", scoreRound);
   $("next").addEventListener("click", nextRound);
   Promise.all([loadModules(), loadShape().then((shape) => { evening.shape = shape; })])
