@@ -31,16 +31,20 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
 import msgspec
+import msgspec.structs
 
 from service.api.bodies import (
+    RECORD_FORMAT,
     Applied,
     Breakdown,
     ErrorBody,
     GameAnswer,
+    GameRecord,
     Health,
     LegalActions,
     LegalActionsQuery,
@@ -48,7 +52,10 @@ from service.api.bodies import (
     Move,
     NewGame,
     Readiness,
+    RecordRefusal,
     RenderState,
+    Replayed,
+    ReplayQuery,
     StateRound,
     Validity,
     View,
@@ -60,7 +67,8 @@ from service.engine.scoring import Position
 from service.engine.state import GameState
 from service.engine.violations import Violation
 
-__all__ = ["OPERATIONS", "AsyncReferee", "Referee", "RefereeError", "Reply"]
+__all__ = ["OPERATIONS", "AsyncReferee", "GameRecord", "Recorder", "Referee", "RefereeError", "Reply",
+           "read_record", "recorded", "started_record", "write_record"]
 
 T = TypeVar("T")
 _ENCODE = msgspec.json.Encoder().encode
@@ -86,6 +94,10 @@ class RefereeError(Exception):
         self.message = body.message
         self.violations: tuple[Violation, ...] = tuple(body.violations)
         self.body = body
+        # POST /v1/replay's illegal action: its index in the record, the action, the state before
+        self.index: int | None = getattr(body, "index", None)
+        self.action: Action | None = getattr(body, "action", None)
+        self.state: GameState | None = getattr(body, "state", None)
 
     @property
     def rules(self) -> list[str]:
@@ -164,6 +176,11 @@ class _Calls:
     def echo(self, state: GameState, action: Action, token: str | None = None) -> _Call:
         return _Call("POST", "/v1/echo", _ENCODE(Move(state=state, action=action)), Move, None, token)
 
+    def replay(self, record: GameRecord, upto: int | None = None, player: str | None = None,
+               token: str | None = None) -> _Call:
+        body = ReplayQuery(record=record, upto=upto, player=player)
+        return _Call("POST", "/v1/replay", _ENCODE(body), Replayed, None, token)
+
     def modules(self) -> _Call:
         return _Call("GET", "/v1/modules", None, Modules, None, None)
 
@@ -194,7 +211,9 @@ class _Calls:
                         cache=response.headers.get("x-cache"), seconds=seconds))
         if response.status_code >= 400:
             try:
-                body = _decoder(ErrorBody).decode(response.content)
+                body: Any = _decoder(ErrorBody).decode(response.content)
+                if call.path == "/v1/replay" and body.error == "illegal-action":
+                    body = _decoder(RecordRefusal).decode(response.content)
             except msgspec.DecodeError:
                 body = ErrorBody(error="internal-error" if response.status_code >= 500 else "bad-request",
                                  message=response.text[:500] or response.reason_phrase)
@@ -208,7 +227,8 @@ class _Calls:
 OPERATIONS = {
     "createGame": "new_game", "validateAction": "validate", "applyAction": "apply",
     "listLegalActions": "legal_actions", "scorePosition": "score", "viewState": "view",
-    "renderPicture": "render", "echo": "echo", "listModules": "modules", "health": "health",
+    "renderPicture": "render", "replayRecord": "replay", "echo": "echo", "listModules": "modules",
+    "health": "health",
     "ready": "ready", "cacheStats": "cache_stats",
 }
 
@@ -269,6 +289,13 @@ class Referee:
                token: str | None = None) -> str:
         """POST /v1/render: an SVG of a state (as `player` sees it, when given) or of a position."""
         return self._send(self._calls.render(what, player, token))
+
+    def replay(self, record: GameRecord, upto: int | None = None, player: str | None = None, *,
+               token: str | None = None) -> Replayed:
+        """POST /v1/replay: the record's game replayed (up to `upto` actions; `player`'s view
+        instead of the state); RefereeError (422 illegal-action, with `index`, `action` and
+        `state`) at its first illegal action."""
+        return self._send(self._calls.replay(record, upto, player, token))
 
     def echo(self, state: GameState, action: Action, *, token: str | None = None) -> Move:
         """POST /v1/echo: the body decoded and encoded again (the benchmark's baseline)."""
@@ -353,6 +380,10 @@ class AsyncReferee:
                      token: str | None = None) -> str:
         return await self._send(self._calls.render(what, player, token))
 
+    async def replay(self, record: GameRecord, upto: int | None = None, player: str | None = None, *,
+                     token: str | None = None) -> Replayed:
+        return await self._send(self._calls.replay(record, upto, player, token))
+
     async def echo(self, state: GameState, action: Action, *, token: str | None = None) -> Move:
         return await self._send(self._calls.echo(state, action, token))
 
@@ -379,3 +410,65 @@ class AsyncReferee:
 
     async def __aexit__(self, *_: object) -> None:
         await self.aclose()
+
+
+# --- game records (docs/records.md) ------------------------------------------------------------
+
+
+def started_record(players: Sequence[str], modules: Iterable[str], seed: int, game: GameAnswer) -> GameRecord:
+    """The record of a game just set up (POST /v1/games answered `game`): its setup, and the
+    seal of its first state when the referee seals (so a replay gives the game's own states)."""
+    return GameRecord(format=RECORD_FORMAT, edition=game.state.edition,  # type: ignore[arg-type]
+                      setup=NewGame(players=tuple(players), modules=tuple(modules), seed=seed),
+                      seal=game.state.seal)
+
+
+def recorded(record: GameRecord, action: Action, applied: Applied) -> GameRecord:
+    """`record` with `action` appended (POST /v1/apply answered `applied`), and its result (the
+    final ranking) once the game is over."""
+    result = applied.state.ranking if applied.game_over else record.result
+    return msgspec.structs.replace(record, actions=(*record.actions, action), result=result)
+
+
+def read_record(path: str | Path) -> GameRecord:
+    """A record from a JSON file, read strictly (RECORD_FORMAT; unknown fields refused)."""
+    return msgspec.json.decode(Path(path).read_bytes(), type=GameRecord)
+
+
+def write_record(record: GameRecord, path: str | Path) -> None:
+    """`record` as an indented JSON file."""
+    Path(path).write_bytes(msgspec.json.format(_ENCODE(record), indent=2) + b"\n")
+
+
+class Recorder:
+    """A game played through a `Referee` and recorded as it goes: `new_game` starts the record,
+    each `apply` appends its action, and `record` is the game so far (with its result once
+    over). One recorder per game.
+
+        recorder = Recorder(referee)
+        game = recorder.new_game(["Ana", "Ben"], seed=7)
+        applied = recorder.apply(game.state, action)
+        write_record(recorder.record, "game.json")
+    """
+
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+        self._record: GameRecord | None = None
+
+    @property
+    def record(self) -> GameRecord:
+        if self._record is None:
+            raise ValueError("no game yet: call new_game first")
+        return self._record
+
+    def new_game(self, players: Sequence[str], modules: Iterable[str] = (), seed: int = 0, *,
+                 token: str | None = None) -> GameAnswer:
+        modules = tuple(modules)
+        game = self.referee.new_game(players, modules, seed, token=token)
+        self._record = started_record(players, modules, seed, game)
+        return game
+
+    def apply(self, state: GameState, action: Action, *, token: str | None = None) -> Applied:
+        applied = self.referee.apply(state, action, token=token)
+        self._record = recorded(self.record, action, applied)
+        return applied

@@ -204,6 +204,14 @@ class Sealing:
             return None
         return Game(hashlib.sha256(b"unsealed\0" + whole).digest()[:GAME_ID_BYTES], self.current, True)
 
+    def record_game(self, setup: bytes) -> Game | None:
+        """The game a record without a seal replays as (None with sealing off): named by the
+        setup's bytes, so the same record replays to the same bytes, and kept apart from every
+        game POST /v1/games set up (their ids are random)."""
+        if self.current is None:
+            return None
+        return Game(hashlib.sha256(b"record\0" + setup).digest()[:GAME_ID_BYTES], self.current)
+
     def seal(self, state: GameState, whole: bytes | None = None, game: Game | None = None,
              digest: bytes | None = None) -> GameState:
         """The state to hand out: its public part and the seal (unchanged when sealing is off).

@@ -35,6 +35,9 @@ class Settings:
     log_level: str = "info"
     # Requests with a larger body are refused with 413 before they are read.
     max_body_bytes: int = 256 * 1024
+    # POST /v1/replay's bodies (a whole game's record): MAX_RECORD_ACTIONS actions take some
+    # 225 kB at the 75 bytes an action averages, a seal up to 64 kB more.
+    max_record_bytes: int = 1024 * 1024
     # The in-process LRU tier: entries and total bytes (0 entries turns the tier off).
     cache_entries: int = 4096
     cache_max_bytes: int = 64 * 1024 * 1024
@@ -184,7 +187,7 @@ def _redis_url(url: str) -> str | None:
 
 
 _PARSERS: dict[str, Callable[[str], Any]] = {
-    "port": int, "workers": int, "max_body_bytes": int, "cache_entries": int,
+    "port": int, "workers": int, "max_body_bytes": int, "max_record_bytes": int, "cache_entries": int,
     "cache_max_bytes": int, "redis_timeout_ms": int, "redis_breaker_seconds": float,
     "redis_ttl_seconds": int, "legal_actions_max_limit": int, "log_level": str.lower,
     "shutdown_timeout_seconds": int, "header_timeout_seconds": float, "body_timeout_seconds": float,
@@ -201,6 +204,7 @@ _CHECKS: dict[str, Callable[[Any], str | None]] = {
     "workers": _between(1, 256),
     "log_level": lambda v: None if v in LOG_LEVELS else f"must be one of {', '.join(LOG_LEVELS)}",
     "max_body_bytes": _between(1024, 64 * 1024 * 1024),
+    "max_record_bytes": _between(1024, 64 * 1024 * 1024),
     "cache_entries": _between(0, 10_000_000),
     "cache_max_bytes": _between(0, 64 * 1024 ** 3),
     "redis_url": _redis_url,

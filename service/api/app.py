@@ -26,7 +26,7 @@ from service.seal import Sealing
 from service.settings import Settings
 
 from . import docs, front, handlers, observe, render
-from .controllers import CONTROLLERS
+from .controllers import controllers
 from .errors import EXCEPTION_HANDLERS
 from .memo import States
 
@@ -116,7 +116,8 @@ def create_app(settings: Settings | None = None) -> Referee:
         await cache.close()
 
     app = Referee(
-        route_handlers=[*CONTROLLERS, docs.assets_router(), *playground.routes(), observe.MetricsController],
+        route_handlers=[*controllers(settings), docs.assets_router(), *playground.routes(),
+                        observe.MetricsController],
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,

@@ -17,6 +17,7 @@ from service.engine.census import CENSUS
 from service.engine.flow import Actor, ToAct
 from service.engine.module import all_action_types, all_event_types, all_line_types
 from service.engine.records import Int, Record
+from service.engine.replay import MAX_RECORD_ACTIONS
 from service.engine.scoring import Round
 from service.engine.state import GameState, RankEntry
 from service.engine.view import View
@@ -38,6 +39,36 @@ class NewGame(Record):
     players: Annotated[tuple[PlayerName, ...], msgspec.Meta(max_length=16)]
     modules: Annotated[tuple[ModuleId, ...], msgspec.Meta(max_length=16)] = ()
     seed: Seed = 0
+
+
+RECORD_FORMAT = "alhambra-record/1"
+SealText = Annotated[str, msgspec.Meta(min_length=1, max_length=65_536)]  # as GameState.seal
+
+
+class GameRecord(Record):
+    """A whole game in one document (docs/records.md): its `format` and the rules `edition` it
+    was played under, its `setup` as POST /v1/games takes it, every action in the order it was
+    applied, and optionally its `result` (the final ranking, which a replay checks). `seal`: the
+    seal of the game's first state as a sealing referee handed it out; with it, a sealing
+    referee replays the game's own states byte for byte (without it, a game of the record's own).
+    """
+
+    format: Literal["alhambra-record/1"]
+    edition: Annotated[int, msgspec.Meta(ge=1, le=1_000)]
+    setup: NewGame
+    seal: SealText | None = None
+    actions: Annotated[tuple[AnyAction, ...], msgspec.Meta(max_length=MAX_RECORD_ACTIONS)] = ()
+    result: Annotated[tuple[RankEntry, ...], msgspec.Meta(max_length=CENSUS.players)] | None = None
+
+
+class ReplayQuery(Record):
+    """POST /v1/replay: a record; `upto`: stop after that many actions (a viewer stepping
+    through; all of them when left out); `player`: answer that seat's view instead of the state
+    (a spectator's replay without spoilers)."""
+
+    record: GameRecord
+    upto: Annotated[int, msgspec.Meta(ge=0, le=MAX_RECORD_ACTIONS)] | None = None
+    player: PlayerName | None = None
 
 
 class Move(Record):
@@ -175,6 +206,46 @@ class Applied(Answer):
     game_over: bool  # last: the metrics find a finished game by the answer's tail (observe.py)
 
 
+class ResultCheck(Answer):
+    """Whether the record's result agrees with the replay's final ranking: `agrees`,
+    `disagrees` (each difference named), `absent` (the record has no result) or `not-reached`
+    (`upto` stopped the replay before the record's last action)."""
+
+    verdict: Literal["agrees", "disagrees", "absent", "not-reached"]
+    differences: tuple[str, ...]
+
+
+class Replayed(Answer):
+    """POST /v1/replay: where the replay stopped. `actions`: how many of the record's actions
+    were applied; `state`: the state then (sealed when sealing is on; null when `player` was
+    given), `view`: that player's view (null without `player`); `events`: those of the last
+    action applied; `scoring`: every scoring round held on the way; `ranking`: the final ranking
+    (empty until the game is over); `result`: the record's result checked."""
+
+    actions: int
+    state: GameState | None
+    view: View | None
+    to_act: ToAct
+    game_over: bool
+    events: tuple[AnyEvent, ...]
+    scoring: tuple[Breakdown, ...]
+    ranking: tuple[RankEntry, ...]
+    result: ResultCheck
+
+
+class RecordRefusal(Answer):
+    """POST /v1/replay, 422 `illegal-action`: the first action of the record that is illegal
+    where it stands: its `index` (from 0), the action, the violations (rule ids) and the `state`
+    the record reached before it (sealed when sealing is on)."""
+
+    error: Literal["illegal-action"]
+    message: str
+    violations: tuple[Violation, ...]
+    index: int
+    action: AnyAction
+    state: GameState
+
+
 class LegalActions(Answer):
     actions: tuple[AnyAction, ...]
     truncated: bool
@@ -220,8 +291,39 @@ class ErrorBody(Answer):
 
 
 __all__ = [
-    "Actor", "AnyAction", "AnyEvent", "AnyLine", "Applied", "Breakdown", "ErrorBody", "GameAnswer",
-    "Health", "LegalActions", "LegalActionsQuery", "ModuleInfo", "Modules", "Move", "NewGame",
-    "PastPlayer", "PastRound", "PlayerScore", "Position", "Readiness", "RenderPosition", "RenderQuery",
-    "RenderState", "ScoreQuery", "SeatToken", "StateRound", "ToAct", "Validity", "View", "ViewQuery",
+    "Actor",
+    "AnyAction",
+    "AnyEvent",
+    "AnyLine",
+    "Applied",
+    "Breakdown",
+    "ErrorBody",
+    "GameAnswer",
+    "GameRecord",
+    "Health",
+    "LegalActions",
+    "LegalActionsQuery",
+    "ModuleInfo",
+    "Modules",
+    "Move",
+    "NewGame",
+    "PastPlayer",
+    "PastRound",
+    "PlayerScore",
+    "Position",
+    "Readiness",
+    "RecordRefusal",
+    "RenderPosition",
+    "RenderQuery",
+    "RenderState",
+    "ReplayQuery",
+    "Replayed",
+    "ResultCheck",
+    "ScoreQuery",
+    "SeatToken",
+    "StateRound",
+    "ToAct",
+    "Validity",
+    "View",
+    "ViewQuery",
 ]

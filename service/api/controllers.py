@@ -9,15 +9,19 @@ app answers them on its fast path, so these routes are reached only where it is 
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
+import anyio.to_thread
 import msgspec
+from anyio import CapacityLimiter
 from litestar import Controller, Request, Response, get, post
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody
 
 from service.cache import Cache, CacheStats
+from service.settings import Settings
 
 from . import judging
 from .bodies import Health, Modules, Move, Readiness
@@ -29,6 +33,7 @@ from .render import SVG, RenderBody, RenderQuery, drawn
 from .seats import Access
 
 log = logging.getLogger("service.api")
+HANDLER_THREADS = 2  # a `threaded` endpoint's answers computed at once, per worker
 _ENCODE = msgspec.json.Encoder().encode
 JSON = "application/json"
 
@@ -58,15 +63,22 @@ async def judged(request: Request[Any, Any, Any], endpoint: Endpoint, received: 
 
 async def answered(request: Request[Any, Any, Any], endpoint: Endpoint,
                    received: Received) -> Response[bytes]:
-    """An uncached endpoint's answer: its handler's, with the app's sealing and memo."""
+    """An uncached endpoint's answer: its handler's, with the app's sealing and memo (in a worker
+    thread of the app's pool for a `threaded` endpoint, so the event loop serves others)."""
     state = request.app.state
-    body = received.body
     judge = Judge(state.sealing, access(request), state.memo, received.seen)
-    return _json(_ENCODE(endpoint.handler(body, judge)), endpoint.status)
+    answer = partial(endpoint.handler, received.body, judge)
+    if endpoint.threaded:
+        pool = state.get("handler_pool")
+        if pool is None:
+            pool = state["handler_pool"] = CapacityLimiter(HANDLER_THREADS)
+        return _json(_ENCODE(await anyio.to_thread.run_sync(answer, limiter=pool)), endpoint.status)
+    return _json(_ENCODE(answer()), endpoint.status)
 
 
-def route(endpoint: Endpoint) -> HTTPRouteHandler:
-    """The litestar route of a row of the table: its path, operation, body and responses."""
+def route(endpoint: Endpoint, settings: Settings) -> HTTPRouteHandler:
+    """The litestar route of a row of the table: its path, operation, body, responses and the
+    limit of its body (the setting it names)."""
     way = judged if endpoint.cached else answered
 
     async def answer(request: Request[Any, Any, Any], data: Received) -> Response[bytes]:
@@ -79,10 +91,8 @@ def route(endpoint: Endpoint) -> HTTPRouteHandler:
     return post(endpoint.path, operation_id=endpoint.operation_id, summary=endpoint.summary,
                 status_code=endpoint.status, tags=[endpoint.tag],
                 dto=StrictBody.of(endpoint.body_type, lazy=True), return_dto=None,
-                responses=endpoint.responses)(answer)
-
-
-ROUTES = [route(e) for e in ENDPOINTS]
+                responses=endpoint.responses,
+                request_max_body_size=getattr(settings, endpoint.body_limit))(answer)
 
 
 class RenderController(Controller):
@@ -168,5 +178,7 @@ class CacheController(Controller):
         return _json(_ENCODE(request.app.state.cache.stats()))
 
 
-CONTROLLERS: list[Any] = [*ROUTES, ModulesController, EchoController, HealthController, CacheController,
-               RenderController]
+def controllers(settings: Settings) -> list[Any]:
+    """Every route of the app: one per row of the endpoint table, then the hand-written ones."""
+    return [*(route(e, settings) for e in ENDPOINTS), ModulesController, EchoController,
+            HealthController, CacheController, RenderController]

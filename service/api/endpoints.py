@@ -15,6 +15,7 @@ from typing import Any
 
 from litestar.openapi.datastructures import ResponseSpec
 
+from service.engine.replay import MAX_RECORD_ACTIONS
 from service.seal import UNSEALED, Sealing
 
 from .bodies import (
@@ -26,12 +27,15 @@ from .bodies import (
     LegalActionsQuery,
     Move,
     NewGame,
+    RecordRefusal,
+    Replayed,
+    ReplayQuery,
     ScoreQuery,
     Validity,
     View,
     ViewQuery,
 )
-from .handlers import Judge, apply, legal_actions, new_game, player_view, score, validate
+from .handlers import Judge, apply, legal_actions, new_game, player_view, replay, score, validate
 from .memo import States
 from .reading import decoded
 from .seats import BACKEND, Access
@@ -75,7 +79,9 @@ class Endpoint:
     `body_type`, `handler`, `cached` (answers kept by the body's bytes: the fast path answers
     it), `seat` (with CALLERS=players a request may need a seat token: the contract says so),
     and the contract's `operation_id`, `summary`, `tag`, `responses`, `status` and
-    `description` (the operation's, as a docstring)."""
+    `description` (the operation's, as a docstring). `body_limit`: the setting that bounds its
+    body's bytes; `threaded`: its handler runs in a worker thread (an answer that may take longer
+    than the event loop should wait)."""
 
     name: str
     path: str
@@ -89,6 +95,8 @@ class Endpoint:
     responses: dict[int, ResponseSpec]
     description: str
     status: int = 200
+    body_limit: str = "max_body_bytes"
+    threaded: bool = False
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
@@ -156,6 +164,30 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                                        "when no player has that name."), s403=FORBIDDEN),
         description="Hands of the others, the deck's and the bag's order and the generator are "
                     "hidden; a\n        missing `player` is a spectator."),
+)
+
+# A record is whole games' worth of actions: its own limit on the body and a worker thread.
+ENDPOINTS += (
+    Endpoint(
+        "replay", "/v1/replay", ReplayQuery, replay, cached=False, seat=False,
+        operation_id="replayRecord", summary="Replay a game's record", tag="games",
+        responses=responses(
+            Replayed, "Where the replay stopped: the state (or the player's view), who must act, "
+            "whether the game is over, the last action's events, every scoring round on the way, "
+            "the final ranking and the record's result checked.",
+            s422=ResponseSpec(data_container=RecordRefusal | ErrorBody, generate_examples=False,
+                              description="`illegal-action`: the first illegal action, with its "
+                              "`index`, the action, its violations and the `state` before it; "
+                              "`outdated-state` (a record of an edition whose changed rules "
+                              "apply to its game); `bad-game-request` (its setup makes no game); "
+                              "`bad-seal` (a seal that is not of the first state of its setup); "
+                              "`unknown-player`; `position-too-complex`.")),
+        description="Every action of the record judged and applied in order, from its setup; "
+                    "`upto` stops after that many. Answers what the record implies, so it needs "
+                    "no seat token (a record holds its seed: it is the backend's to keep). "
+                    "Bodies up to MAX_RECORD_BYTES (1 MiB by default); at most "
+                    f"{MAX_RECORD_ACTIONS} actions.",
+        body_limit="max_record_bytes", threaded=True),
 )
 
 BY_NAME = {e.name: e for e in ENDPOINTS}

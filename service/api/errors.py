@@ -41,9 +41,10 @@ GONE = ErrorBody(error="bad-request", message="the client disconnected before it
                  "complete")
 
 
-def too_large(limit: int) -> ErrorBody:
+def too_large(limit: int, setting: str = "max_body_bytes") -> ErrorBody:
     return ErrorBody(error="body-too-large",  # type: ignore[arg-type]
-                     message=f"the request body is larger than the limit of {limit} bytes (MAX_BODY_BYTES)")
+                     message=f"the request body is larger than the limit of {limit} bytes "
+                             f"({setting.upper()})")
 
 
 def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
@@ -60,8 +61,11 @@ def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Re
             message = EMPTY.message
         else:
             message = f"{message}: {extra}"
-    if status == 413:
-        return error_response(413, too_large(request.app.state.settings.max_body_bytes))
+    if status == 413:  # the limit of this route's body (endpoints.py names its setting)
+        from .endpoints import BY_PATH
+
+        setting = getattr(BY_PATH.get(request.url.path), "body_limit", "max_body_bytes")
+        return error_response(413, too_large(getattr(request.app.state.settings, setting), setting))
     if status == 400 and message.lower().startswith("validation failed"):
         message = f"invalid request body: {message}"
     headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}

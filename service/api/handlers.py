@@ -16,6 +16,8 @@ import msgspec
 
 from service import engine
 from service.engine.module import registered
+from service.engine.replay import IllegalRecordAction, result_differences
+from service.engine.replay import replay as replayed
 from service.engine.scoring.positions import position_problems
 from service.engine.scoring.sheet import score_sheet
 from service.engine.view import UnknownViewer, view
@@ -31,6 +33,9 @@ from .bodies import (
     Modules,
     Move,
     NewGame,
+    Replayed,
+    ReplayQuery,
+    ResultCheck,
     ScoreQuery,
     SeatToken,
     StateRound,
@@ -39,7 +44,7 @@ from .bodies import (
     ViewQuery,
 )
 from .memo import Seen, States
-from .refusals import RequestError, outdated, refused, too_complex, unchecked, unknown_player
+from .refusals import RecordRefused, RequestError, outdated, refused, too_complex, unchecked, unknown_player
 from .seats import BACKEND, Access, authorised, token_seat
 
 _ENCODE = msgspec.json.Encoder().encode
@@ -255,6 +260,76 @@ def player_view(body: ViewQuery, judge: Judge = ALONE) -> View:
         return view(found.state, body.player)
     except UnknownViewer as e:
         raise unknown_player(str(e)) from None
+
+
+def replay(body: ReplayQuery, judge: Judge = ALONE) -> Replayed:
+    """A record replayed (docs/records.md): the editions policy for its edition, its setup, each
+    action judged and applied in order (the first illegal one refused, 422, with its index and
+    the state before it), up to `upto`; the state (or `player`'s view), the scoring rounds on
+    the way and the record's result checked. Everything it answers the record itself implies
+    (its seed draws every hidden card and tile), so with CALLERS=players it asks no seat token."""
+    record, setup = body.record, body.record.setup
+    try:
+        engine.check_record_edition(record.edition, tuple(setup.modules), len(setup.players))
+    except engine.OutdatedState as e:
+        raise outdated(e.violation) from None
+    try:
+        done = replayed(setup.players, setup.modules, setup.seed, record.actions, body.upto)
+    except engine.GameRequestError as e:
+        raise refused("bad-game-request", "the record's setup makes no game", e.violations) from None
+    except engine.PositionTooComplex as e:  # a scoring round an action triggered
+        raise too_complex(e) from None
+    except IllegalRecordAction as e:
+        game = _record_game(body, judge)
+        raise RecordRefused(e.index, e.action, handed_out(e.state, judge, game), e.violations) from None
+    seen = None
+    if body.player is not None:
+        try:
+            seen = view(done.state, body.player)
+        except UnknownViewer as e:
+            raise unknown_player(str(e)) from None
+    state = None if seen is not None else handed_out(done.state, judge, _record_game(body, judge))
+    return Replayed(actions=done.applied, state=state, view=seen,  # type: ignore[arg-type]
+                    to_act=engine.to_act(done.state), game_over=done.game_over,
+                    events=done.events, scoring=done.scoring,  # type: ignore[arg-type]
+                    ranking=done.state.ranking, result=_result(body, done))
+
+
+def _record_game(body: ReplayQuery, judge: Judge) -> Game | None:
+    """The game a record's states are sealed as (None with sealing off): the one its `seal`
+    names, once that seal is found to be of the first state of the record's setup; else one of
+    the record's own (`Sealing.record_game`). A referee that does not seal reads no seal."""
+    sealing, record = judge.sealing, body.record
+    if not sealing.enabled:
+        return None
+    setup = record.setup
+    if record.seal is None:
+        return sealing.record_game(_ENCODE(setup))
+    try:
+        known = sealing.unseal(record.seal)
+    except SealError as e:
+        raise _seal_refused(e) from None
+    first = engine.new_game(setup.players, setup.modules, seed=setup.seed).state
+    try:
+        sealed_first = engine.check_edition(known.opened.state)
+    except engine.OutdatedState:
+        sealed_first = known.opened.state
+    if _ENCODE(sealed_first) != _ENCODE(first):
+        message = ("the record's seal is not of the first state of its setup (the players, "
+                   "modules and seed of the game it seals differ): leave the seal out, or give "
+                   "the setup of the game it seals")
+        raise RequestError(422, "bad-seal", message, [engine.Violation("referee.seal", message)])
+    return known.opened.game
+
+
+def _result(body: ReplayQuery, done: engine.Replay) -> ResultCheck:
+    record = body.record
+    if body.upto is not None and body.upto < len(record.actions):
+        return ResultCheck(verdict="not-reached", differences=())
+    if record.result is None:
+        return ResultCheck(verdict="absent", differences=())
+    differences = tuple(result_differences(record.result, done))
+    return ResultCheck(verdict="disagrees" if differences else "agrees", differences=differences)
 
 
 def modules() -> Modules:

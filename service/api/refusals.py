@@ -7,7 +7,7 @@ import logging
 
 from service import engine
 
-from .bodies import ErrorBody
+from .bodies import ErrorBody, RecordRefusal
 
 log = logging.getLogger("service.api")
 
@@ -61,3 +61,18 @@ FORBIDDEN = "referee.seat-token"
 
 def forbidden(message: str) -> RequestError:
     return RequestError(403, "forbidden", message, [engine.Violation(FORBIDDEN, message)])
+
+
+class RecordRefused(RequestError):
+    """POST /v1/replay: the first illegal action of a record, with its index, the action and the
+    state before it (already encoded for the answer: sealed when sealing is on)."""
+
+    def __init__(self, index: int, action: object, state: object, violations: list[engine.Violation]) -> None:
+        first = violations[0].message if violations else ""
+        super().__init__(422, "illegal-action", f"action {index} of the record is illegal: {first}",
+                         violations)
+        self.index, self.action, self.state = index, action, state
+
+    def body(self) -> RecordRefusal:  # type: ignore[override]
+        return RecordRefusal(error="illegal-action", message=self.message, violations=self.violations,
+                             index=self.index, action=self.action, state=self.state)  # type: ignore[arg-type]

@@ -9,11 +9,12 @@
     score(position) / score_state(state, round) -> Breakdown
     check_consistency(state) -> list[Violation]
     check_edition(state) -> GameState          (of the current edition; raises OutdatedState)
+    replay(players, modules, seed, actions, upto) -> Replay   (a game's record played again)
 """
 
 from .actions import Action
 from .consistency import check_consistency
-from .editions import EDITION, OutdatedState, check_edition
+from .editions import EDITION, OutdatedState, check_edition, check_record_edition
 from .flow import Actor, ToAct, to_act
 from .game import (
     GameRequestError,
@@ -29,6 +30,7 @@ from .game import (
     validate,
 )
 from .grid import PositionTooComplex
+from .replay import MAX_RECORD_ACTIONS, IllegalRecordAction, Replay, replay
 from .rng import Generator
 from .scoring import Breakdown, Position
 from .state import GameState
@@ -37,6 +39,7 @@ from .violations import INCONSISTENT, IllegalAction, InconsistentState, Violatio
 __all__ = [
     "EDITION",
     "INCONSISTENT",
+    "MAX_RECORD_ACTIONS",
     "Action",
     "Actor",
     "Breakdown",
@@ -44,21 +47,25 @@ __all__ = [
     "GameState",
     "Generator",
     "IllegalAction",
+    "IllegalRecordAction",
     "InconsistentState",
     "Outcome",
     "OutdatedState",
     "Position",
     "PositionTooComplex",
+    "Replay",
     "ToAct",
     "Violation",
     "apply",
     "check_consistency",
     "check_edition",
+    "check_record_edition",
     "check_state",
     "iter_legal_actions",
     "legal_actions",
     "new_game",
     "random_action",
+    "replay",
     "score",
     "score_state",
     "to_act",

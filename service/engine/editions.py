@@ -98,3 +98,22 @@ def check_edition(state: GameState) -> GameState:
     if changed or written:
         raise OutdatedState(outdated(state.edition, state.modules, len(state.players)))
     return msgspec.structs.replace(state, edition=EDITION)
+
+
+def check_record_edition(edition: int, modules: tuple[str, ...], players: int) -> None:
+    """The policy for a game's record made under `edition` (service.engine.replay): replayed
+    under the current rules when no rule that changed since applies to its game (a record holds
+    actions, not states, so how states are written does not concern it); else OutdatedState.
+    An edition this referee does not know (a newer one) is refused too."""
+    if edition == EDITION:
+        return
+    if not any(e.number == edition for e in EDITIONS):
+        raise OutdatedState(Violation("referee.edition", (
+            f"the record was made under edition {edition} of the rules, which this referee (of "
+            f"edition {EDITION}) does not know: replay it with a referee of edition {edition}")))
+    changed, _ = _since(edition, modules, players)
+    if changed:
+        raise OutdatedState(Violation("referee.edition", (
+            f"the record was made under edition {edition} of the rules; this referee plays edition "
+            f"{EDITION}, in which the rules {', '.join(changed)} changed for this game: replay it "
+            f"with a referee of edition {edition}")))

@@ -117,11 +117,14 @@ NOT_COUNTS: dict[str, tuple[str, ...]] = {
     "a seat, a room's number or a turn's counters (generic Int)": (
         "Turn.player", "Turn.actions", "Turn.ending", "EndChoice.chooser", "EndChoice.second",
         "TreasureState.receiver", "TreasureSeen.receiver", "TreasureState.room", "TreasureSeen.room",
-        "BuyTreasure.room"),
+        "BuyTreasure.room", "GameRecord.result"),
     "a round's number (generic Int)": ("GameState.scoring_called[]", "GameState.rounds_held[]"),
     "a setup request: base.setup.players and the module ids are refused 422 naming them": (
         "NewGame.players", "NewGame.modules"),
-    "request parameters": ("NewGame.seed", "LegalActionsQuery.limit", "GameState.edition"),
+    "request parameters": ("NewGame.seed", "LegalActionsQuery.limit", "GameState.edition",
+                           "GameRecord.edition"),
+    "a record's actions: MAX_RECORD_ACTIONS, 3.5 times the longest game measured (engine/replay.py)": (
+        "GameRecord.actions", "ReplayQuery.upto"),
     "lines of a breakdown read back (a score sheet), not components": ("PastPlayer.lines",),
 }
 
@@ -172,7 +175,8 @@ def test_the_generic_bounds_left_count_no_component() -> None:
     bounds = contract_bounds()
     kinds = {bounds[path] for paths in NOT_COUNTS.values() for path in paths
              if path not in {"NewGame.seed", "LegalActionsQuery.limit", "GameState.edition",
-                             "PastPlayer.lines", "PositionPlayer.score"}}
+                             "PastPlayer.lines", "PositionPlayer.score", "GameRecord.edition",
+                             "GameRecord.actions", "ReplayQuery.upto"}}
     assert kinds == {64, 2, 1_000_000, 16}
 
 
