@@ -210,17 +210,23 @@ class _Calls:
         _LAST.set(Reply(endpoint=call.path, status=response.status_code,
                         cache=response.headers.get("x-cache"), seconds=seconds))
         if response.status_code >= 400:
-            try:
-                body: Any = _decoder(ErrorBody).decode(response.content)
-                if call.path == "/v1/replay" and body.error == "illegal-action":
-                    body = _decoder(RecordRefusal).decode(response.content)
-            except msgspec.DecodeError:
-                body = ErrorBody(error="internal-error" if response.status_code >= 500 else "bad-request",
-                                 message=response.text[:500] or response.reason_phrase)
-            raise RefereeError(response.status_code, body)
+            raise RefereeError(response.status_code, _error_body(response))
         if call.answer is str:
             return response.text
         return _decoder(call.answer).decode(response.content)
+
+
+def _error_body(response: httpx.Response) -> Any:
+    """The refusal's body: an ErrorBody, or /v1/replay's RecordRefusal (an ErrorBody with the
+    index, action and state of a record's illegal action); else one made of the text (a proxy's
+    page, a 5xx of something in front of the referee)."""
+    for shape in (ErrorBody, RecordRefusal):
+        try:
+            return _decoder(shape).decode(response.content)
+        except msgspec.DecodeError:
+            continue
+    return ErrorBody(error="internal-error" if response.status_code >= 500 else "bad-request",  # type: ignore[arg-type]
+                     message=response.text[:500] or response.reason_phrase)
 
 
 # The contract's operations (operationId) and the method of each; /metrics is outside the contract.

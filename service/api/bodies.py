@@ -281,9 +281,10 @@ ErrorCode = Literal[
 ]
 
 
-class ErrorBody(Answer):
+class ErrorBody(Answer, forbid_unknown_fields=True):
     """Every error answer: a stable code, a message (for a schema error it names the field's
-    path, e.g. `$.state.turn.player`) and the rule violations behind a refusal (else empty)."""
+    path, e.g. `$.state.turn.player`) and the rule violations behind a refusal (else empty).
+    Closed (no other field), so that /v1/replay's RecordRefusal, which has more, is told apart."""
 
     error: ErrorCode
     message: str

@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from service.cache import Cache
-from service.engine import Generator, apply, legal_actions, new_game, random_action
+from service.engine import EDITION, Generator, apply, legal_actions, new_game, random_action
 from service.engine.module import modules_of_ids
 from service.engine.scoring import Position, position_of, tally_of
 from service.seal import GAME_ID_BYTES, UNSEALED, Sealing, parse_keys
@@ -63,13 +63,23 @@ def _example(summary: str, value: Any) -> Example:
     return {"summary": summary, "value": value}
 
 
-def _mid_game() -> Any:
-    """The example game some rounds of turns after its setup."""
+def _mid_game_actions() -> list[Any]:
+    """The example game's first MID_GAME actions (the engine's random ones, from SEED)."""
     state = new_game(PLAYERS, MODULES, seed=SEED).state
     rng = Generator(SEED)
+    actions = []
     for _ in range(MID_GAME):
         action = random_action(state, rng)
         assert action is not None
+        actions.append(action)
+        state = apply(state, action).state
+    return actions
+
+
+def _mid_game() -> Any:
+    """The example game some rounds of turns after its setup."""
+    state = new_game(PLAYERS, MODULES, seed=SEED).state
+    for action in _mid_game_actions():
         state = apply(state, action).state
     return state
 
@@ -126,6 +136,16 @@ def collect() -> Examples:
     status, sealed = _answer("games", new, _sealing())
     add("/v1/games", status, "sealed", "With sealing on (SEAL_KEYS): the public part, the seal "
         "and a seat token per seat", sealed)
+
+    record = {"format": "alhambra-record/1", "edition": EDITION, "setup": new,
+              "actions": _json(_mid_game_actions())}
+    ask("/v1/replay", "replay", "midGame", "A record of the example game's first 30 actions, "
+        "stopped after 12 and seen by Ben", {"record": record, "upto": 12, "player": "Ben"},
+        "Ben's view after 12 actions, the events of the 12th, who must act")
+    dropped = {**record, "actions": record["actions"][:4] + record["actions"][5:]}
+    ask("/v1/replay", "replay", "actionDropped", "The same record with its fifth action left out",
+        {"record": dropped}, "Refused: the first action that is illegal where the record stands, "
+        "its index and the state before it")
 
     mid = _mid_game()
     state = _json(mid)

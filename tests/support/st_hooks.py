@@ -11,7 +11,10 @@ id):
   sometimes mutated (two ids swapped between places, a count changed);
 - an action: one the state lists (the referee's /v1/legal-actions), sometimes mutated (another
   player, another id of the state in one of its fields, a coordinate or a count moved);
-- a new game: real names and modules; a scoring position: the state's, given by tiles or counts.
+- a new game: real names and modules; a scoring position: the state's, given by tiles or counts;
+- a record (POST /v1/replay): one of a real game of a module (some whole, with their result, some
+  cut short), sometimes corrupted (an action dropped, two swapped, one by another player, the
+  seed or the result changed), with `upto` and `player` now and then.
 
 Only positive cases of the fuzzing and stateful phases are changed: the examples are the
 contract's own, the coverage phase probes the schema's edges, and negative cases must stay
@@ -43,9 +46,10 @@ import schemathesis
 from schemathesis.generation import GenerationMode
 from schemathesis.generation.meta import TestPhase
 
-from service.engine import GameState, check_consistency, legal_actions, to_act
+from service.engine import EDITION, GameState, apply, check_consistency, legal_actions, new_game, to_act
 from service.engine.module import modules_of_ids
 from service.engine.scoring import position_of, tally_of
+from tests.support.play import preferred_action
 from tests.support.swaps import MODULES, NAMES, Sample, _get, _set, _string_leaves, samples
 
 POOL_SIZE = 26  # two games of every module alone, none, and all eleven
@@ -62,6 +66,56 @@ _DECODE = msgspec.json.Decoder(GameState)
 @functools.cache
 def pool() -> list[Sample]:
     return samples(POOL_SIZE, seed=24)
+
+
+@functools.cache
+def records() -> list[dict[str, Any]]:
+    """Records of real games (as builtins): every module alone and all eleven, 2 to 6 players;
+    one in three played to its end (with its result), the others cut short."""
+    out = []
+    for number, modules in enumerate([(), *((m,) for m in MODULES), tuple(MODULES)]):
+        rnd = random.Random(number)
+        players = list(NAMES[:2 + number % 5])
+        state = new_game(players, modules, seed=number).state
+        actions = []
+        whole = number % 3 == 0
+        while state.phase != "over" and (whole or len(actions) < 40 + number * 7):
+            action = preferred_action(state, rnd)
+            actions.append(msgspec.to_builtins(action))
+            state = apply(state, action).state
+        record = {"format": "alhambra-record/1", "edition": EDITION,
+                  "setup": {"players": players, "modules": list(modules), "seed": number},
+                  "actions": actions}
+        if whole:
+            record["result"] = msgspec.to_builtins(state.ranking)
+        out.append(record)
+    return out
+
+
+def replay_body(generated: Any, rnd: random.Random) -> dict[str, Any]:
+    """A record of a real game, sometimes corrupted, sometimes stopped at `upto` or seen by a
+    player."""
+    record = copy.deepcopy(rnd.choice(records()))
+    actions, players = record["actions"], record["setup"]["players"]
+    if rnd.random() < MUTATE_ACTION and actions:
+        k = rnd.randrange(len(actions))
+        how = rnd.choice(("drop", "swap", "player", "seed", "result"))
+        if how == "drop":
+            del actions[k]
+        elif how == "swap" and k + 1 < len(actions):
+            actions[k], actions[k + 1] = actions[k + 1], actions[k]
+        elif how == "player":
+            actions[k]["player"] = rnd.choice(players)
+        elif how == "seed":
+            record["setup"]["seed"] += 1
+        elif "result" in record:
+            record["result"][0]["score"] += 1
+    body: dict[str, Any] = {"record": record}
+    if rnd.random() < 0.3:
+        body["upto"] = rnd.randint(0, len(actions))
+    if rnd.random() < 0.2:
+        body["player"] = rnd.choice(players)
+    return body
 
 
 def _changed(case: schemathesis.Case) -> bool:
@@ -241,6 +295,8 @@ def before_call(context: Any, case: schemathesis.Case, **kwargs: Any) -> None:
         case.body = new_game_body(case.body, rnd)
     elif path in STATE_PATHS:
         case.body = state_body(path, case.body, rnd)
+    elif path == "/v1/replay":
+        case.body = replay_body(case.body, rnd)
 
 
 @schemathesis.hook
