@@ -1,5 +1,6 @@
-"""The playground page at `/`: create a game, see it drawn, play it through the JSON endpoints;
-and the scoring page at `/score`: a real table's evening, counted round by round.
+"""The playground page at `/`: create a game, see it drawn, play it through the JSON endpoints,
+save it as a record and open a record to step through it (POST /v1/replay); and the scoring page
+at `/score`: a real table's evening, counted round by round.
 
 Static HTML, JS and CSS shipped in this package (`static/`), served by the referee itself with
 no external asset; a Content-Security-Policy keeps the page to its own origin. The page is no

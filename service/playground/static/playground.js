@@ -1,15 +1,22 @@
 // The playground: a game played through the referee's JSON endpoints, drawn by /v1/render.
 // The page keeps the game's history (every state and the action that led to it); the server
-// keeps nothing. Text from the server is always set as text, never parsed as HTML.
+// keeps nothing. A game's record (alhambra-record/1) can be saved, and a record opened and
+// stepped through (POST /v1/replay). Text from the server is always set as text, never parsed
+// as HTML.
 "use strict";
 
 const LEGAL_LIMIT = 500;
+const RECORD_FORMAT = "alhambra-record/1";
 
 const page = {
   history: [],   // {state, action, events, scoring, game_over}; action is null for the setup
   current: -1,
   legal: [],
   pictureUrl: null,
+  // Where the history starts, for its record: the setup (as POST /v1/games took it), the first
+  // state's seal and the actions before history[0] (a game played on from a record's step).
+  // null for a state loaded as JSON, which has no setup.
+  origin: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -57,32 +64,40 @@ function state() {
 
 // --- showing a state ----------------------------------------------------------------------
 
+// The picture of a state (everything, or what `player` sees of it) as a blob: URL, or the
+// referee's reason it is not drawn (thrown).
+async function drawing(current, player) {
+  const body = { state: current };
+  if (player) body.player = player;
+  const answer = await post("/v1/render", body);
+  if (!answer.ok) throw new Error(answer.data.message || String(answer.status));
+  return URL.createObjectURL(new Blob([answer.data], { type: "image/svg+xml" }));
+}
+
 async function showPicture() {
   const current = state();
   if (!current) return;
-  const body = { state: current };
-  if ($("viewer").value) body.player = $("viewer").value;
-  const answer = await post("/v1/render", body);
-  if (!answer.ok) {
-    status(`render: ${answer.data.message || answer.status}`, true);
+  let url;
+  try {
+    url = await drawing(current, $("viewer").value);
+  } catch (error) {
+    status(`render: ${error.message}`, true);
     return;
   }
-  const url = URL.createObjectURL(new Blob([answer.data], { type: "image/svg+xml" }));
   if (page.pictureUrl) URL.revokeObjectURL(page.pictureUrl);
   page.pictureUrl = url;
   $("picture").src = url;
 }
 
-// The picture shows once it has loaded (an image without one is drawn broken); until then,
-// and should a picture fail, a line says what will be drawn there.
-function pictureShown(loaded) {
-  $("picture").hidden = !loaded;
-  $("no-picture").hidden = loaded;
-  if (!loaded) $("no-picture").textContent = "The picture of this state could not be drawn.";
+// A picture shows once it has loaded (an image without one is drawn broken); until then, and
+// should a picture fail, a line says what will be drawn there.
+function pictureShown(loaded, picture = "picture", placeholder = "no-picture") {
+  $(picture).hidden = !loaded;
+  $(placeholder).hidden = loaded;
+  if (!loaded) $(placeholder).textContent = "The picture of this state could not be drawn.";
 }
 
-function showViewers(current) {
-  const select = $("viewer");
+function showViewers(current, select = $("viewer")) {
   const chosen = select.value;
   select.replaceChildren(element("option", "everything"));
   select.firstChild.value = "";
@@ -175,6 +190,11 @@ function showHistory() {
   });
   $("back").disabled = page.current <= 0;
   $("forward").disabled = page.current >= page.history.length - 1;
+  const recordable = page.origin !== null && page.history.length > 0;
+  $("save-record").disabled = !recordable;
+  $("view-record").disabled = !recordable;
+  const why = recordable ? "" : " (a state loaded as JSON has no setup: a record starts from a new game's)";
+  $("save-record").title = `download this game as a record (${RECORD_FORMAT}): its setup and every action of the history${why}`;
 }
 
 // What the step shown did: its events and scoring rounds (a verdict of another step is cleared).
@@ -189,10 +209,7 @@ function showResult(step) {
   showScoring(step.scoring || []);
 }
 
-function showViolations(violations, heading) {
-  const list = $("violations");
-  list.replaceChildren();
-  if (heading) list.append(element("li", heading, violations.length ? "" : "ok"));
+function violationItems(list, violations) {
   for (const v of violations) {
     const item = element("li");
     item.append(element("code", v.rule, "rule"), element("span", v.message, "message"));
@@ -200,8 +217,14 @@ function showViolations(violations, heading) {
   }
 }
 
-function showScoring(rounds) {
-  const box = $("scoring");
+function showViolations(violations, heading) {
+  const list = $("violations");
+  list.replaceChildren();
+  if (heading) list.append(element("li", heading, violations.length ? "" : "ok"));
+  violationItems(list, violations);
+}
+
+function showScoring(rounds, box = $("scoring")) {
   box.replaceChildren();
   for (const round of rounds) {
     const table = element("table");
@@ -244,7 +267,8 @@ function goTo(index) {
   show();
 }
 
-function start(current, gameOver) {
+function start(current, gameOver, origin = null) {
+  page.origin = origin;
   page.history = [{ state: current, action: null, events: [], scoring: [], game_over: gameOver }];
   page.current = 0;
   showResult(page.history[0]);
@@ -263,7 +287,7 @@ async function newGame(event) {
     return;
   }
   status(`new game: ${players.join(", ")}${modules.length ? " with " + modules.join(", ") : ""}`);
-  await start(answer.data.state, answer.data.game_over);
+  await start(answer.data.state, answer.data.game_over, { setup: body, seal: answer.data.state.seal, actions: [] });
 }
 
 async function applyAction(action) {
@@ -340,6 +364,334 @@ async function loadModules() {
   }
 }
 
+// --- the game as a record ------------------------------------------------------------------
+
+// The record of the game played in the page: its setup, the first state's seal (when the
+// referee seals), every action of the history and, once the game is over, its final ranking.
+function gameRecord() {
+  const origin = page.origin;
+  const first = page.history[0].state;
+  const last = page.history[page.history.length - 1];
+  const record = { format: RECORD_FORMAT, edition: first.edition, setup: origin.setup };
+  if (origin.seal) record.seal = origin.seal;
+  record.actions = [...origin.actions, ...page.history.slice(1).map((step) => step.action)];
+  if (last.game_over) record.result = last.state.ranking;
+  return record;
+}
+
+// A record as a person reads it: one line a field, one line an action.
+function recordText(record) {
+  const lines = Object.entries(record).map(([key, value]) => {
+    const name = JSON.stringify(key);
+    if (!Array.isArray(value) || !value.length || key === "setup") return `  ${name}: ${JSON.stringify(value)}`;
+    return `  ${name}: [\n${value.map((v) => "    " + JSON.stringify(v)).join(",\n")}\n  ]`;
+  });
+  return `{\n${lines.join(",\n")}\n}\n`;
+}
+
+function saveRecord() {
+  if (!page.origin || !page.history.length) return;
+  const record = gameRecord();
+  const url = URL.createObjectURL(new Blob([recordText(record)], { type: "application/json" }));
+  const link = element("a");
+  link.href = url;
+  link.download = `alhambra-record-seed${record.setup.seed}-${record.actions.length}.json`;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  status(`saved the record of ${record.actions.length} action${record.actions.length === 1 ? "" : "s"}`
+    + `${record.result ? " and its result" : ""} as ${link.download}`);
+}
+
+// --- a record stepped through (POST /v1/replay) ----------------------------------------------
+
+const PICTURES_KEPT = 40;
+
+const rec = {
+  record: null,
+  n: 0,            // its actions
+  limit: 0,        // the last step that can be shown: n, or the index of its first illegal action
+  k: 0,            // the step shown: the state after k actions
+  steps: new Map(),     // k -> a promise of {state, events, scoring, to_act, game_over}
+  pictures: new Map(),  // k -> the blob: URL of its picture, for the chosen viewer
+  final: null,     // the whole record's replay (its ranking and its result checked)
+  refusal: null,   // its first illegal action, as the referee refused it
+  opened: 0,       // counts the records opened: an answer for an earlier one is dropped
+};
+
+function recordStatus(text, isError = false) {
+  $("record-status").textContent = text;
+  $("record-status").className = isError ? "error" : "";
+}
+
+function stepOf(answer) {
+  return { state: answer.state, events: answer.events, scoring: answer.scoring,
+           to_act: answer.to_act, game_over: answer.game_over };
+}
+
+// The state after k actions: the next action applied to the state after k - 1 when that is
+// known (one action's work; the referee answers the replay's state byte for byte), else the
+// record replayed up to k (k actions' work). Each step is asked once and kept.
+async function computeStep(record, k, previous) {
+  if (previous) {
+    try {
+      const before = await previous;
+      const answer = await post("/v1/apply", { state: before.state, action: record.actions[k - 1] });
+      if (answer.ok) return stepOf(answer.data);
+    } catch (error) {
+      // the replay below says what is wrong, if anything
+    }
+  }
+  const answer = await post("/v1/replay", { record, upto: k });
+  if (!answer.ok) throw new Error(`${answer.data.error || answer.status}: ${answer.data.message || ""}`);
+  return stepOf(answer.data);
+}
+
+function step(k) {
+  const steps = rec.steps;
+  if (!steps.has(k)) {
+    const promise = computeStep(rec.record, k, steps.get(k - 1));
+    promise.catch(() => {
+      if (steps.get(k) === promise) steps.delete(k);
+    });
+    steps.set(k, promise);
+  }
+  return steps.get(k);
+}
+
+function forgetPictures() {
+  for (const url of rec.pictures.values()) URL.revokeObjectURL(url);
+  rec.pictures.clear();
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+}
+
+function rankingText(entry) {
+  return `${entry.place}. ${entry.name}: ${plural(entry.score, "point")}`;
+}
+
+function showRecordSummary() {
+  const { record } = rec;
+  const box = $("record-summary");
+  box.replaceChildren();
+  const add = (term, text) => box.append(element("dt", term), element("dd", text));
+  add("players", record.setup.players.join(", "));
+  add("modules", (record.setup.modules || []).length ? record.setup.modules.join(", ") : "none (the base game)");
+  add("seed", String(record.setup.seed ?? 0));
+  add("edition", `${record.edition}${record.seal ? " · sealed: it carries its first state's seal" : ""}`);
+  add("actions", String(rec.n));
+  add("result", record.result ? record.result.map(rankingText).join(" · ") : "none given");
+  const refusal = rec.refusal;
+  $("record-refusal").hidden = !refusal;
+  $("record-refusal-rules").replaceChildren();
+  if (refusal) {
+    $("record-refusal-text").textContent = `The record's action at index ${refusal.index} (its`
+      + ` ${ordinal(refusal.index + 1)}) is illegal where it stands: ${summary(refusal.action)}. It can be`
+      + ` stepped through up to the state before it (step ${refusal.index} / ${rec.n}).`;
+    violationItems($("record-refusal-rules"), refusal.violations);
+    $("record-refusal-message").textContent = `The referee: ${refusal.message}`;
+  }
+}
+
+function showPosition() {
+  $("record-position").textContent = `${rec.k} / ${rec.n}`;
+  const slider = $("record-slider");
+  slider.max = String(rec.limit);
+  slider.value = String(rec.k);
+  $("record-first").disabled = $("record-back").disabled = rec.k <= 0;
+  $("record-forward").disabled = $("record-last").disabled = rec.k >= rec.limit;
+}
+
+function showStep(k, shown) {
+  const { record } = rec;
+  const action = k > 0 ? record.actions[k - 1] : null;
+  $("record-action").textContent = action ? `action ${k} of ${rec.n}: ${summary(action)}` : "the setup, before any action";
+  const events = $("record-events");
+  events.replaceChildren();
+  if (shown.events.length) events.append(element("li", action ? "what it did:" : "the setup:", "heading"));
+  for (const event of shown.events) events.append(element("li", summary(event)));
+  // The scoring rounds held at this step (a replay's answer holds every round held on the way).
+  const held = shown.events.filter((e) => e.type === "scoring-round-held").map((e) => e.round);
+  const rounds = shown.scoring.filter((round) => held.includes(round.round));
+  $("record-held").hidden = !held.length;
+  $("record-held").textContent = held.length
+    ? `${held.length === 1 ? "scoring round" : "scoring rounds"} ${held.join(" and ")} held at this step` : "";
+  showScoring(rounds, $("record-scoring"));
+  showEnd(k);
+  $("record-state").value = JSON.stringify(shown.state, null, 1);
+  $("record-step").dataset.step = String(k);
+}
+
+// After the last action: the final ranking and the record's result checked; before an illegal
+// action: that action and why it is refused.
+function showEnd(k) {
+  const final = rec.final;
+  const atEnd = final !== null && k === rec.n;
+  $("record-end").hidden = !atEnd;
+  if (atEnd) {
+    const ranking = $("record-ranking");
+    ranking.replaceChildren();
+    if (!final.ranking.length) ranking.append(element("li", `the game is not over after the record's ${plural(rec.n, "action")}`));
+    for (const entry of final.ranking) ranking.append(element("li", rankingText(entry)));
+    const verdict = final.result.verdict;
+    $("record-verdict").className = verdict;
+    $("record-verdict").dataset.verdict = verdict;
+    $("record-verdict").textContent = {
+      agrees: "The record's result agrees with the replay.",
+      disagrees: "The record's result disagrees with the replay:",
+      absent: "The record gives no result to check.",
+    }[verdict] || `result: ${verdict}`;
+    const differences = $("record-differences");
+    differences.replaceChildren();
+    for (const line of final.result.differences) differences.append(element("li", line));
+  }
+  const refusal = rec.refusal;
+  const beforeIllegal = refusal !== null && k === refusal.index;
+  $("record-next").hidden = !beforeIllegal;
+  $("record-next-rules").replaceChildren();
+  if (beforeIllegal) {
+    $("record-next-text").textContent = `The next action (index ${refusal.index}) is illegal: ${summary(refusal.action)}`;
+    violationItems($("record-next-rules"), refusal.violations);
+  }
+}
+
+async function showRecordPicture(k, current) {
+  let url = rec.pictures.get(k);
+  if (!url) {
+    const opened = rec.opened;
+    try {
+      url = await drawing(current, $("record-viewer").value);
+    } catch (error) {
+      recordStatus(`render: ${error.message}`, true);
+      return;
+    }
+    if (opened !== rec.opened) return URL.revokeObjectURL(url);
+    rec.pictures.set(k, url);
+    for (const [kept, old] of rec.pictures) {
+      if (rec.pictures.size <= PICTURES_KEPT) break;
+      if (kept === rec.k || kept === k) continue;
+      URL.revokeObjectURL(old);
+      rec.pictures.delete(kept);
+    }
+  }
+  if (rec.k !== k) return;
+  const picture = $("record-picture");
+  picture.dataset.step = String(k);
+  if (picture.src !== url) picture.src = url;
+}
+
+async function goStep(wanted) {
+  if (!rec.record) return;
+  const k = Math.max(0, Math.min(rec.limit, wanted));
+  rec.k = k;
+  showPosition();
+  const opened = rec.opened;
+  let shown;
+  $("record-step").setAttribute("aria-busy", "true");
+  try {
+    shown = await step(k);
+  } catch (error) {
+    if (rec.k === k && opened === rec.opened) recordStatus(`step ${k}: ${error.message}`, true);
+    return;
+  } finally {
+    if (rec.k === k) $("record-step").removeAttribute("aria-busy");
+  }
+  if (rec.k !== k || opened !== rec.opened) return;
+  showStep(k, shown);
+  await showRecordPicture(k, shown.state);
+  if (k < rec.limit && rec.k === k) step(k + 1).catch(() => {});  // forward is then at hand
+}
+
+// A record opened: its setup checked by a replay of no action (the format, the edition, the
+// setup, every action's shape), then replayed whole once, for its end (the final ranking and
+// its result checked) or its first illegal action.
+async function openRecord(record, source) {
+  const opened = ++rec.opened;
+  $("record-problems").replaceChildren();
+  recordStatus(`checking the record (${source})…`);
+  const first = await post("/v1/replay", { record, upto: 0 });
+  if (opened !== rec.opened) return;
+  if (!first.ok) {
+    $("record-view").hidden = true;
+    rec.record = null;
+    recordStatus(`the record is refused (${first.data.error || first.status}): ${first.data.message || first.data}`, true);
+    violationItems($("record-problems"), first.data.violations || []);
+    return;
+  }
+  const whole = await post("/v1/replay", { record });
+  if (opened !== rec.opened) return;
+  forgetPictures();
+  const n = (record.actions || []).length;
+  Object.assign(rec, { record: { ...record, actions: record.actions || [] }, n, limit: n, k: 0,
+                       steps: new Map([[0, Promise.resolve(stepOf(first.data))]]),
+                       final: null, refusal: null });
+  let note = `${plural(n, "action")}, every one legal`;
+  if (whole.ok) {
+    rec.final = whole.data;
+    rec.steps.set(n, Promise.resolve(stepOf(whole.data)));
+  } else if (whole.status === 422 && whole.data.error === "illegal-action") {
+    rec.refusal = whole.data;
+    rec.limit = whole.data.index;
+    note = `action ${whole.data.index + 1} of ${n} is illegal`;
+  } else {
+    note = `the whole record is not replayed (${whole.data.error || whole.status}): ${whole.data.message || ""}`;
+  }
+  showViewers(first.data.state, $("record-viewer"));
+  showRecordSummary();
+  $("record-view").hidden = false;
+  recordStatus(`opened the record (${source}): ${note}`, rec.refusal !== null || !whole.ok);
+  await goStep(0);
+}
+
+function openRecordText(text, source) {
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch (error) {
+    recordStatus(`the record (${source}) is not JSON: ${error.message}`, true);
+    return;
+  }
+  if (record === null || typeof record !== "object" || Array.isArray(record)) {
+    recordStatus(`the record (${source}) is not a JSON object`, true);
+    return;
+  }
+  return openRecord(record, source);
+}
+
+async function openRecordFile() {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  const text = await file.text();
+  $("record-file").value = "";  // the same file may be opened again
+  await openRecordText(text, file.name);
+}
+
+async function playFromRecord() {
+  if (!rec.record) return;
+  const k = rec.k;
+  const shown = await step(k);
+  const record = rec.record;
+  status(`playing on from step ${k} of the record`);
+  await start(shown.state, shown.game_over,
+              { setup: record.setup, seal: record.seal, actions: record.actions.slice(0, k) });
+  $("board").scrollIntoView();
+}
+
+async function viewGameRecord() {
+  if (!page.origin || !page.history.length) return;
+  await openRecord(gameRecord(), "the game above");
+  $("record").scrollIntoView();
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   $("setup").addEventListener("submit", newGame);
   $("picture").addEventListener("load", () => pictureShown(true));
@@ -355,7 +707,34 @@ document.addEventListener("DOMContentLoaded", () => {
   $("back").addEventListener("click", () => goTo(page.current - 1));
   $("forward").addEventListener("click", () => goTo(page.current + 1));
   $("load-state").addEventListener("click", loadState);
+  $("save-record").addEventListener("click", saveRecord);
+  $("view-record").addEventListener("click", viewGameRecord);
   $("back").disabled = true;
   $("forward").disabled = true;
+  $("record-file").addEventListener("change", openRecordFile);
+  $("record-open").addEventListener("click", () => openRecordText($("record-json").value, "pasted"));
+  $("record-first").addEventListener("click", () => goStep(0));
+  $("record-back").addEventListener("click", () => goStep(rec.k - 1));
+  $("record-forward").addEventListener("click", () => goStep(rec.k + 1));
+  $("record-last").addEventListener("click", () => goStep(rec.limit));
+  // Dragging the slider asks for the step it rests on, not every step it passes.
+  let sliding = null;
+  $("record-slider").addEventListener("input", () => {
+    $("record-position").textContent = `${$("record-slider").value} / ${rec.n}`;
+    clearTimeout(sliding);
+    sliding = setTimeout(() => goStep(Number($("record-slider").value)), 150);
+  });
+  $("record-slider").addEventListener("change", () => {
+    clearTimeout(sliding);
+    goStep(Number($("record-slider").value));
+  });
+  $("record-picture").addEventListener("load", () => pictureShown(true, "record-picture", "record-no-picture"));
+  $("record-picture").addEventListener("error", () => pictureShown(false, "record-picture", "record-no-picture"));
+  $("record-viewer").addEventListener("change", () => {
+    forgetPictures();
+    goStep(rec.k);
+  });
+  $("record-fit").addEventListener("change", () => $("record-frame").classList.toggle("fit", $("record-fit").checked));
+  $("record-play").addEventListener("click", playFromRecord);
   loadModules().catch((error) => status(`modules: ${error.message}`, true));
 });
