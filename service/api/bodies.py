@@ -291,6 +291,10 @@ class ErrorBody(Answer, forbid_unknown_fields=True):
     violations: tuple[Violation, ...] = ()
 
 
+# POST /v1/replay's 422: a record's illegal action (RecordRefusal), else another refusal.
+ReplayRefused = RecordRefusal | ErrorBody
+
+
 __all__ = [
     "Actor",
     "AnyAction",

@@ -184,6 +184,8 @@ UNIONS: dict[str, tuple[Any, str]] = {
     "Displaced": (actions.Displaced, "craftsmen.brickmaker: where the building a placement displaces "
                                      "goes, a union tagged by `to`: the reserve or a space."),
     "Line": (bodies.AnyLine, "A line of a scoring breakdown: a union tagged by `category`."),
+    "ReplayRefused": (bodies.ReplayRefused, "POST /v1/replay refused (422): a record's first "
+                                            "illegal action, or another refusal."),
     "ScoreQuery": (bodies.ScoreQuery, "POST /v1/score: a scoring position of a real table, or a "
                                       "game state and the round to score it as if held now."),
     "RenderQuery": (render.RenderQuery, "POST /v1/render: a game state (and the player whose view "

@@ -30,7 +30,7 @@ BY_CENSUS: dict[str, tuple[Callable[[Census], int], tuple[str, ...]]] = {
         "PastRound.players", "PastRound.ranking", "ChangeState.coins", "CraftsmenState.face_up",
         "CraftsmenState.face_down", "CraftsmenSeen.face_up", "CraftsmenSeen.face_down",
         "StaffState.marshals", "StaffSeen.marshals", "ThievesState.hands", "VendorsState.discs",
-        "VendorsSeen.discs")),
+        "VendorsSeen.discs", "GameRecord.result")),
     "a seat's index": (lambda c: c.players - 1, ("ThievesState.ended", "ThievesState.last")),
     "market spaces": (lambda c: c.market, ("GameState.market",)),
     "one player's leftover tiles: one of each market space but one": (
@@ -117,7 +117,7 @@ NOT_COUNTS: dict[str, tuple[str, ...]] = {
     "a seat, a room's number or a turn's counters (generic Int)": (
         "Turn.player", "Turn.actions", "Turn.ending", "EndChoice.chooser", "EndChoice.second",
         "TreasureState.receiver", "TreasureSeen.receiver", "TreasureState.room", "TreasureSeen.room",
-        "BuyTreasure.room", "GameRecord.result"),
+        "BuyTreasure.room"),
     "a round's number (generic Int)": ("GameState.scoring_called[]", "GameState.rounds_held[]"),
     "a setup request: base.setup.players and the module ids are refused 422 naming them": (
         "NewGame.players", "NewGame.modules"),

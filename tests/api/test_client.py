@@ -7,11 +7,15 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import random
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
+import msgspec.structs
 import pytest
 
 from service.api import openapi
@@ -157,3 +161,39 @@ def test_the_readme_game_loop_plays_a_game_to_its_end(url: str, capsys: pytest.C
     exec(compile(code.replace("http://localhost:8000", url), "docs/clients/python.md", "exec"), {})
     printed = capsys.readouterr().out
     assert printed.count("RankEntry(") == 3, printed
+
+
+def test_a_recorder_records_a_sealed_game_that_replays_to_its_last_state(
+        sealed_url: str, tmp_path: Path) -> None:
+    """Issue 27: the client builds a record as a game is played (`apply` appends), writes and
+    reads it, and the referee replays it to the last state the game handed out, seal and all;
+    a record with an action left out raises RefereeError with the action's index and the state
+    before it."""
+    from service.client import Recorder, read_record, write_record
+    from tests.support.play import PREFERENCE
+
+    rnd = random.Random(4)
+    with Referee(sealed_url) as referee:
+        recorder = Recorder(referee)
+        game = recorder.new_game(["Ana", "Ben", "Cyd"], ["walls"], seed=4)
+        state, who = game.state, game.to_act
+        while who.players:
+            listed = referee.legal_actions(state, player=who.players[0], limit=60).actions
+            action = min(listed, key=lambda a: (PREFERENCE.get(a.type, 2), rnd.random()))
+            applied = recorder.apply(state, action)
+            state, who = applied.state, applied.to_act
+        record = recorder.record
+        assert record.seal == game.state.seal and record.result == state.ranking
+        assert record.setup.players == ("Ana", "Ben", "Cyd") and record.setup.modules == ("walls",)
+        write_record(record, tmp_path / "game.json")
+        again = read_record(tmp_path / "game.json")
+        assert again == record
+        replayed = referee.replay(again)
+        assert msgspec.json.encode(replayed.state) == msgspec.json.encode(state)
+        assert replayed.result.verdict == "agrees" and replayed.game_over
+        dropped = msgspec.structs.replace(record, actions=record.actions[1:])
+        with pytest.raises(RefereeError) as refused:
+            referee.replay(dropped)
+    assert refused.value.status == 422 and refused.value.index == 0
+    assert refused.value.action == record.actions[1] and refused.value.state is not None
+    assert refused.value.rules  # each violation's rule id

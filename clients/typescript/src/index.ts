@@ -1,4 +1,6 @@
 export { OPERATIONS, Referee, seatTokens } from "./referee.js";
-export type { CallOptions, LegalActionsOptions, NewGameOptions, PlayerOptions, RefereeOptions } from "./referee.js";
+export type {
+  CallOptions, LegalActionsOptions, NewGameOptions, PlayerOptions, RefereeOptions, ReplayOptions,
+} from "./referee.js";
 export { RefereeError, RefereeUnreachable } from "./errors.js";
 export type * from "./types.js";

@@ -5,6 +5,7 @@ import type {
   Breakdown,
   CacheStats,
   GameAnswer,
+  GameRecord,
   GameState,
   Health,
   LegalActions,
@@ -13,6 +14,7 @@ import type {
   Position,
   Readiness,
   RenderPosition,
+  Replayed,
   Validity,
   View,
   operations,
@@ -44,6 +46,11 @@ export interface NewGameOptions extends CallOptions {
 export interface PlayerOptions extends CallOptions {
   /** Whose actions to list, or whose view or picture (left out: everyone's, a spectator's). */
   player?: string;
+}
+
+export interface ReplayOptions extends PlayerOptions {
+  /** Stop after this many of the record's actions (left out: all of them). */
+  upto?: number;
 }
 
 export interface LegalActionsOptions extends PlayerOptions {
@@ -131,6 +138,14 @@ export class Referee {
     return this.send("POST", "/v1/render", body, player, options, "text");
   }
 
+  /** POST /v1/replay: a game's record replayed (up to `upto` actions; `player`'s view instead of
+   * the state); rejects with 422 `illegal-action` at its first illegal action (the error's `body`
+   * is then a RecordRefusal: `index`, `action`, `state`). */
+  replay(record: GameRecord, options: ReplayOptions = {}): Promise<Replayed> {
+    const { upto, player } = options;
+    return this.post("/v1/replay", { record, upto, player }, undefined, options);
+  }
+
   /** POST /v1/echo: the body read and written again (the benchmarks' baseline). */
   echo(state: GameState, action: Action, options: CallOptions = {}): Promise<Move> {
     return this.post("/v1/echo", { state, action }, undefined, options);
@@ -205,6 +220,7 @@ export class Referee {
  * contract names an operation the client has no method for. */
 export const OPERATIONS = {
   createGame: "newGame", validateAction: "validate", applyAction: "apply", listLegalActions: "legalActions",
-  scorePosition: "score", viewState: "view", renderPicture: "render", echo: "echo", listModules: "modules",
+  scorePosition: "score", viewState: "view", renderPicture: "render", replayRecord: "replay", echo: "echo",
+  listModules: "modules",
   health: "health", ready: "ready", cacheStats: "cacheStats",
 } as const satisfies { [operation in keyof operations]: keyof Referee };

@@ -32,6 +32,11 @@ export type Health = Schemas["Health"];
 export type Readiness = Schemas["Readiness"];
 export type CacheStats = Schemas["CacheStats"];
 export type ErrorBody = Schemas["ErrorBody"];
+export type GameRecord = Schemas["GameRecord"];
+export type ReplayQuery = Schemas["ReplayQuery"];
+export type Replayed = Schemas["Replayed"];
+/** POST /v1/replay's 422 at a record's first illegal action: its index, the action, the state before it. */
+export type RecordRefusal = Schemas["RecordRefusal"];
 /** The stable error codes of an error answer (`illegal-action`, `forbidden`, ...). */
 export type ErrorCode = ErrorBody["error"];
 export type Violation = Schemas["Violation"];

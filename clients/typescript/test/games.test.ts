@@ -33,6 +33,10 @@ describe("complete games", { skip }, () => {
       assert.deepEqual(ranked.filter((name) => names.includes(name)).sort(), [...names].sort());
       assert.equal(ranked.length, players === 2 ? 3 : players);
       assert.equal(played.ranking[0].place, 1);
+      // Its record replays to the last state the game handed out, byte for byte (issue 27).
+      assert.equal(JSON.stringify(played.replayed.state), JSON.stringify(played.state));
+      assert.equal(played.replayed.result.verdict, "agrees");
+      assert.equal(played.replayed.actions, played.actions);
       for (let k = 1; k < played.ranking.length; k++) {
         const [above, below] = [played.ranking[k - 1], played.ranking[k]];
         assert.ok(above.score >= below.score && above.place <= below.place, JSON.stringify(played.ranking));

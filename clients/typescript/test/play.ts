@@ -1,7 +1,9 @@
 // Complete games through the client, as a game backend would play them: the state stays with the
 // caller, each move is one the referee lists for a player `to_act` names (with that seat's token),
 // chosen by a preference that ends games sooner and, among equals, a seeded PRNG.
-import { type Action, type ActionOf, type GameState, type RankEntry, Referee, seatTokens } from "../src/index.js";
+import {
+  type Action, type ActionOf, type GameRecord, type GameState, type RankEntry, type Replayed, Referee, seatTokens,
+} from "../src/index.js";
 
 export const NAMES = ["Ana", "Ben", "Cyd", "Dov", "Eli", "Fay"];
 // A bound against a game that never ends (not a length: these take a few hundred actions).
@@ -49,6 +51,9 @@ export interface Played {
   outOfTurn: number;
   rounds: number[];
   ranking: RankEntry[];
+  /** The game's record (issue 27), built as it was played, and the referee's replay of it. */
+  record: GameRecord;
+  replayed: Replayed;
 }
 
 export interface Game {
@@ -67,7 +72,12 @@ export async function play(url: string, game: Game): Promise<Played> {
   referee.tokens = seatTokens(created);
   let state = created.state;
   let who = created.to_act.players;
-  const played: Played = { state, actions: 0, movers: new Set(), outOfTurn: 0, rounds: [], ranking: [] };
+  const setup = { players: NAMES.slice(0, game.players), modules: game.modules, seed: game.seed };
+  const record: GameRecord = { format: "alhambra-record/1", edition: state.edition, setup, actions: [] };
+  if (state.seal) record.seal = state.seal;
+  const played: Played = {
+    state, actions: 0, movers: new Set(), outOfTurn: 0, rounds: [], ranking: [], record, replayed: undefined!,
+  };
   while (who.length > 0) {
     if (played.actions >= MAX_ACTIONS) throw new Error(`no end after ${MAX_ACTIONS} actions: ${JSON.stringify(game)}`);
     // Mostly the player the game waits for; now and then one of an out-of-turn window.
@@ -79,6 +89,7 @@ export async function play(url: string, game: Game): Promise<Played> {
     const action = scored[0].action;
     if (action.player !== player) throw new Error(`${player}'s list holds ${action.player}'s action`);
     const applied = await referee.apply(state, action);
+    record.actions!.push(action);
     played.actions += 1;
     played.movers.add(player);
     if (player !== who[0]) played.outOfTurn += 1;
@@ -89,5 +100,7 @@ export async function play(url: string, game: Game): Promise<Played> {
   }
   played.state = state;
   played.ranking = state.ranking;
+  record.result = state.ranking;
+  played.replayed = await referee.replay(record);
   return played;
 }
