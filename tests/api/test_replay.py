@@ -38,13 +38,13 @@ _ENCODE = msgspec.json.encode
 
 @pytest.fixture(scope="module")
 def unsealed() -> Iterator[TestClient[Any]]:
-    with TestClient(create_app(Settings())) as client:
+    with TestClient(create_app(Settings(log_level="warning"))) as client:  # no access lines in the output
         yield client
 
 
 @pytest.fixture(scope="module")
 def sealed() -> Iterator[TestClient[Any]]:
-    with TestClient(create_app(Settings(seal_keys=KEY, callers="players"))) as client:
+    with TestClient(create_app(Settings(seal_keys=KEY, callers="players", log_level="warning"))) as client:
         yield client
 
 
