@@ -329,8 +329,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         # /v1/games takes it, every action in order, the final ranking as the result. Unsealed
         # (the game was played in-process), so no seal.
         setup = NewGame(players=tuple(names), modules=tuple(_modules(args.modules)), seed=args.seed)
-        write_record(GameRecord(format=RECORD_FORMAT, edition=state.edition, setup=setup,
-                                actions=tuple(actions), result=state.ranking), args.record)
+        record = GameRecord(format=RECORD_FORMAT, edition=state.edition,  # type: ignore[arg-type]
+                            setup=setup, actions=tuple(actions), result=state.ranking)
+        write_record(record, args.record)
         console.print(f"Record written to {args.record} ({steps} actions)")
     return 0
 
