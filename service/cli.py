@@ -7,6 +7,9 @@
     referee score FILE                 a scoring round as a table: a position (tiles or tallies,
                                        JSON or TOML), a score sheet, or {"state", "round"}
     referee play --players 4 --seed 1  a random game, with each scoring round and the ranking
+    referee play ... --record game.json  the same, and the game's record written (issue 27)
+    referee replay game.json           a record replayed as POST /v1/replay does: each scoring
+                                       round, the ranking, the record's result checked
     referee render FILE -o game.svg    a picture of a state, a player's view or a position
     referee keygen KID                 a new sealing key entry for SEAL_KEYS
 """
@@ -296,6 +299,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     rng = Generator(args.seed)
     tiles_total = len(state.bag)
     steps = 0
+    actions = []
     with Progress(TextColumn("[bold]playing"), BarColumn(), TextColumn("{task.description}"),
                   console=console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("", total=tiles_total)
@@ -307,6 +311,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             outcome = apply(state, action)
             state = outcome.state
             steps += 1
+            actions.append(action)
             if args.check and check_consistency(state):
                 console.print(f"[red]inconsistent state after {action}")
                 return 2
@@ -315,9 +320,25 @@ def cmd_play(args: argparse.Namespace) -> int:
             progress.update(task, completed=tiles_total - len(state.bag),
                             description=f"{steps} actions, {len(state.bag)} tiles in the bag")
     console.print(f"Game over after {steps} actions. Final ranking:")
-    for entry in state.ranking:
-        console.print(f"  {entry.place}. {entry.name}: {entry.score}")
+    _print_ranking(console, state.ranking)
+    if args.record:
+        from .api.bodies import RECORD_FORMAT, GameRecord, NewGame
+        from .client import write_record
+
+        # The record as the client keeps one (service.client.recorded): the setup as POST
+        # /v1/games takes it, every action in order, the final ranking as the result. Unsealed
+        # (the game was played in-process), so no seal.
+        setup = NewGame(players=tuple(names), modules=tuple(_modules(args.modules)), seed=args.seed)
+        record = GameRecord(format=RECORD_FORMAT, edition=state.edition,  # type: ignore[arg-type]
+                            setup=setup, actions=tuple(actions), result=state.ranking)
+        write_record(record, args.record)
+        console.print(f"Record written to {args.record} ({steps} actions)")
     return 0
+
+
+def _print_ranking(console: Any, ranking: Sequence[Any]) -> None:
+    for entry in ranking:
+        console.print(f"  {entry.place}. {entry.name}: {entry.score}")
 
 
 def render_body(raw: bytes, player: str | None) -> bytes:
@@ -376,6 +397,123 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+# `referee replay`'s exit status when the record's result disagrees with its replay (issue 27):
+# 0 is a replay that agrees (or has no result to check, or stopped before it), 1 a refused record
+# (an illegal action, a bad file), 2 a command that cannot run (a setting, a missing package).
+RESULT_DISAGREES = 3
+
+
+def _replay_fields(raw: bytes, upto: int | None, player: str | None) -> dict[str, msgspec.Raw] | None:
+    """The /v1/replay body of a file, by field (each still JSON): a ReplayQuery's own, or a
+    record's wrapped as `{"record": ...}`; `upto` and `player`, when given, over the file's. None
+    when the file is no JSON object (the endpoint's decoder then names the fault)."""
+    try:
+        fields = msgspec.json.decode(raw, type=dict[str, msgspec.Raw])
+    except msgspec.DecodeError:
+        return None
+    body = fields if "record" in fields else {"record": msgspec.Raw(raw)}
+    if upto is not None:
+        body["upto"] = msgspec.Raw(msgspec.json.encode(upto))
+    if player is not None:
+        body["player"] = msgspec.Raw(msgspec.json.encode(player))
+    return body
+
+
+def _replay_picture(fields: dict[str, msgspec.Raw], answer: Any, sealing: Any) -> bytes:
+    """The SVG of where the replay stopped, drawn as `referee render` draws an answer's state
+    (with `player`, that player's view). A player's replay answers no state, so the state is
+    replayed once more without `player`. With SEAL_KEYS set the state is sealed and drawn as a
+    sealing referee draws one (without `player`, a spectator's picture)."""
+    from .api import render
+    from .api.endpoints import handle
+    from .api.handlers import Judge
+
+    player = msgspec.json.decode(fields["player"]) if "player" in fields else None
+    if answer.state is None:
+        whole = {k: v for k, v in fields.items() if k != "player"}
+        answer = handle("replay", msgspec.json.encode(whole), sealing)
+    body = render.decode(render_body(msgspec.json.encode({"state": answer.state}), player))
+    return render.render(body, Judge(sealing)).encode()
+
+
+def _replay_refused(e: Any, whole: bool) -> int:
+    """The first illegal action of a record, in POST /v1/replay's 422 shape: the error, the
+    message, the violations (rule ids), the action's index and the action; `whole` (--json):
+    the endpoint's body itself, the state before the action included."""
+    print(f"referee replay: {e.message}", file=sys.stderr)
+    if whole:
+        _print_json(e.body())
+    else:
+        _print_json({"error": e.error, "message": e.message, "violations": list(e.violations),
+                     "index": e.index, "action": e.action})
+    return 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """A record replayed by the /v1/replay endpoint's own handler (issue 27): each scoring round
+    as a table, the final ranking (or who must act where `--upto` stopped), the record's result
+    checked; `--json`: what POST /v1/replay answers; `--render`: a picture of where it stopped.
+    Exits 0, 1 (a refused record: its first illegal action, a bad file) or RESULT_DISAGREES."""
+    from .api.endpoints import handle
+    from .api.refusals import RecordRefused, RequestError
+    from .seal import Sealing
+    from .settings import Settings
+
+    if not args.json:
+        from rich.console import Console  # before any work: a missing rich says so at once
+
+        console = Console(width=max(100, Console().width))
+    try:
+        raw = _read(args.file)
+    except OSError as e:
+        print(f"referee replay: {args.file}: {e.strerror or e}", file=sys.stderr)
+        return _fail("bad-request", f"{args.file}: {e.strerror or e}", [])
+    fields = _replay_fields(raw, args.upto, args.player)
+    try:
+        sealing = Sealing.from_settings(Settings.from_env())  # SEAL_KEYS: states sealed as served
+        answer = handle("replay", raw if fields is None else msgspec.json.encode(fields), sealing)
+        picture = None if args.render is None else _replay_picture(fields or {}, answer, sealing)
+    except RecordRefused as e:
+        return _replay_refused(e, args.json)
+    except RequestError as e:
+        print(f"referee replay: {e.message}", file=sys.stderr)
+        return _fail(e.error, e.message, e.violations)
+    if picture is not None:
+        if args.render.endswith(".png"):
+            png = png_of(picture)
+            if png is None:
+                print(NO_PNG, file=sys.stderr)
+                return 2
+            picture = png
+        with open(args.render, "wb") as f:
+            f.write(picture)
+    code = RESULT_DISAGREES if answer.result.verdict == "disagrees" else 0
+    if args.json:
+        _print_json(answer)
+        return code
+    for breakdown in answer.scoring:
+        console.print(_breakdown_table(breakdown))
+    if answer.game_over:
+        console.print(f"Game over after {answer.actions} actions. Final ranking:")
+        _print_ranking(console, answer.ranking)
+    else:
+        waiting = ", ".join(answer.to_act.players) or "nobody"
+        console.print(f"Stopped after {answer.actions} actions; to act: {waiting}")
+    result = answer.result
+    console.print({
+        "agrees": "The record's result agrees with the replay.",
+        "disagrees": "The record's result disagrees with the replay:",
+        "absent": "The record has no result to check.",
+        "not-reached": "The record's result is not checked: the replay stopped before its last action.",
+    }[result.verdict], markup=False)
+    for line in result.differences:
+        console.print(f"  {line}", markup=False)
+    if args.render is not None:
+        console.print(f"Picture of the state after {answer.actions} actions written to {args.render}",
+                      markup=False)
+    return code
+
+
 def cmd_modules(args: argparse.Namespace) -> int:
     for m in registered():
         print(f"{m.id:<12} {m.name}  ({len(m.rule_ids)} rules)")
@@ -421,7 +559,21 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--modules", default="")
     play.add_argument("--check", action="store_true", help="check consistency after each step")
     play.add_argument("--quiet", action="store_true", help="no progress bar")
+    play.add_argument("--record", metavar="FILE",
+                      help="write the game's record (alhambra-record/1 JSON) to FILE, for `referee replay`")
     play.set_defaults(fn=cmd_play)
+
+    replay = sub.add_parser("replay", help="replay a game's record as POST /v1/replay does: each "
+                            "scoring round, the final ranking and the record's result checked")
+    replay.add_argument("file", nargs="?", default="-",
+                        help="a record (alhambra-record/1 JSON) or a POST /v1/replay body ('-': stdin)")
+    replay.add_argument("--upto", type=int, metavar="K", help="stop after the record's first K actions")
+    replay.add_argument("--player", help="answer this player's view, not the state (RULES.md §8)")
+    replay.add_argument("--render", metavar="OUT.svg",
+                        help="draw the state where the replay stopped (with --player, that player's "
+                        "view), as `referee render` does; a name ending in .png writes PNG")
+    replay.add_argument("--json", action="store_true", help="print what POST /v1/replay answers")
+    replay.set_defaults(fn=cmd_replay)
 
     render = sub.add_parser("render", help="draw a state, a player's view or a scoring position "
                             "as SVG (PNG with a converter)")
