@@ -63,6 +63,7 @@ from service.api.bodies import (
 )
 from service.cache import CacheStats
 from service.engine.actions import Action
+from service.engine.replay import MAX_RECORD_ACTIONS
 from service.engine.scoring import Position
 from service.engine.state import GameState
 from service.engine.violations import Violation
@@ -429,10 +430,14 @@ def started_record(players: Sequence[str], modules: Iterable[str], seed: int, ga
                       seal=game.state.seal)
 
 
-def recorded(record: GameRecord, action: Action, applied: Applied) -> GameRecord:
-    """`record` with `action` appended (POST /v1/apply answered `applied`), and its result (the
-    final ranking) once the game is over."""
-    result = applied.state.ranking if applied.game_over else record.result
+def recorded(record: GameRecord, action: Action, applied: Applied | None) -> GameRecord:
+    """`record` with `action` appended (POST /v1/apply answered `applied`; None: not asked yet),
+    and its result (the final ranking) once the game is over. ValueError when the record holds
+    MAX_RECORD_ACTIONS already."""
+    if len(record.actions) >= MAX_RECORD_ACTIONS:
+        raise ValueError(f"the record holds {MAX_RECORD_ACTIONS} actions, the most a record may "
+                         "(MAX_RECORD_ACTIONS): no referee would read it with one more")
+    result = applied.state.ranking if applied is not None and applied.game_over else record.result
     return msgspec.structs.replace(record, actions=(*record.actions, action), result=result)
 
 
@@ -475,6 +480,9 @@ class Recorder:
         return game
 
     def apply(self, state: GameState, action: Action, *, token: str | None = None) -> Applied:
+        """POST /v1/apply, the action appended; ValueError, before asking, when the record is
+        full (MAX_RECORD_ACTIONS)."""
+        recorded(self.record, action, None)  # full already: refused before the game moves on
         applied = self.referee.apply(state, action, token=token)
         self._record = recorded(self.record, action, applied)
         return applied

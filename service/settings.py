@@ -36,8 +36,8 @@ class Settings:
     # Requests with a larger body are refused with 413 before they are read.
     max_body_bytes: int = 256 * 1024
     # POST /v1/replay's bodies (a whole game's record): MAX_RECORD_ACTIONS actions take some
-    # 225 kB at the 75 bytes an action averages, a seal up to 64 kB more.
-    max_record_bytes: int = 1024 * 1024
+    # 750 kB at the 75 bytes an action averages, a seal up to 64 kB more.
+    max_record_bytes: int = 2 * 1024 * 1024
     # The in-process LRU tier: entries and total bytes (0 entries turns the tier off).
     cache_entries: int = 4096
     cache_max_bytes: int = 64 * 1024 * 1024

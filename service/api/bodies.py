@@ -19,7 +19,7 @@ from service.engine.module import all_action_types, all_event_types, all_line_ty
 from service.engine.records import Int, Record
 from service.engine.replay import MAX_RECORD_ACTIONS
 from service.engine.scoring import Round
-from service.engine.state import GameState, RankEntry
+from service.engine.state import GameState, RankEntry, RulesEdition
 from service.engine.view import View
 from service.engine.violations import Violation
 
@@ -54,7 +54,7 @@ class GameRecord(Record):
     """
 
     format: Literal["alhambra-record/1"]
-    edition: Annotated[int, msgspec.Meta(ge=1, le=1_000)]
+    edition: RulesEdition  # as a state's: above this referee's, 400
     setup: NewGame
     seal: SealText | None = None
     actions: Annotated[tuple[AnyAction, ...], msgspec.Meta(max_length=MAX_RECORD_ACTIONS)] = ()
@@ -236,14 +236,16 @@ class Replayed(Answer):
 class RecordRefusal(Answer):
     """POST /v1/replay, 422 `illegal-action`: the first action of the record that is illegal
     where it stands: its `index` (from 0), the action, the violations (rule ids) and the `state`
-    the record reached before it (sealed when sealing is on)."""
+    the record reached before it (sealed when sealing is on), or with `player` that player's
+    `view` of it instead (no spoilers in a refusal either)."""
 
     error: Literal["illegal-action"]
     message: str
     violations: tuple[Violation, ...]
     index: int
     action: AnyAction
-    state: GameState
+    state: GameState | None  # null when the replay was asked for a `player`'s view
+    view: View | None  # that player's view of the state before the action
 
 
 class LegalActions(Answer):

@@ -185,7 +185,7 @@ ENDPOINTS += (
         description="Every action of the record judged and applied in order, from its setup; "
                     "`upto` stops after that many. Answers what the record implies, so it needs "
                     "no seat token (a record holds its seed: it is the backend's to keep). "
-                    "Bodies up to MAX_RECORD_BYTES (1 MiB by default); at most "
+                    "Bodies up to MAX_RECORD_BYTES (2 MiB by default); at most "
                     f"{MAX_RECORD_ACTIONS} actions.",
         body_limit="max_record_bytes", threaded=True),
 )

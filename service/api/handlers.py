@@ -263,53 +263,67 @@ def player_view(body: ViewQuery, judge: Judge = ALONE) -> View:
 
 
 def replay(body: ReplayQuery, judge: Judge = ALONE) -> Replayed:
-    """A record replayed (docs/records.md): the editions policy for its edition, its setup, each
-    action judged and applied in order (the first illegal one refused, 422, with its index and
-    the state before it), up to `upto`; the state (or `player`'s view), the scoring rounds on
-    the way and the record's result checked. Everything it answers the record itself implies
-    (its seed draws every hidden card and tile), so with CALLERS=players it asks no seat token."""
+    """A record replayed (docs/records.md): the editions policy for its edition, its setup and
+    its seal checked, each action judged and applied in order (the first illegal one refused,
+    422, with its index and the state before it, or `player`'s view of it), up to `upto`; the
+    state (or `player`'s view), the scoring rounds on the way and the record's result checked.
+    Everything it answers the record itself implies (its seed draws every hidden card and tile),
+    so with CALLERS=players it asks no seat token; and then, as whenever futures are recorded,
+    its states are sealed as a game of the record's own, never as the real game: a state of the
+    real game minted from a record would let its holder act for seats whose tokens they lack, or
+    fork a state past its one future."""
     record, setup = body.record, body.record.setup
     try:
         engine.check_record_edition(record.edition, tuple(setup.modules), len(setup.players))
     except engine.OutdatedState as e:
         raise outdated(e.violation) from None
     try:
-        done = replayed(setup.players, setup.modules, setup.seed, record.actions, body.upto)
+        first = engine.new_game(setup.players, setup.modules, seed=setup.seed).state
     except engine.GameRequestError as e:
         raise refused("bad-game-request", "the record's setup makes no game", e.violations) from None
+    game = _record_game(body, first, judge)
+    _seen(first, body.player)  # an unknown player is refused before any action is judged
+    try:
+        done = replayed(setup.players, setup.modules, setup.seed, record.actions, body.upto)
     except engine.PositionTooComplex as e:  # a scoring round an action triggered
         raise too_complex(e) from None
     except IllegalRecordAction as e:
-        game = _record_game(body, judge)
-        raise RecordRefused(e.index, e.action, handed_out(e.state, judge, game), e.violations) from None
-    seen = None
-    if body.player is not None:
-        try:
-            seen = view(done.state, body.player)
-        except UnknownViewer as e:
-            raise unknown_player(str(e)) from None
-    state = None if seen is not None else handed_out(done.state, judge, _record_game(body, judge))
+        before = _seen(e.state, body.player)
+        state = None if before is not None else handed_out(e.state, judge, game)
+        raise RecordRefused(e.index, e.action, state, before, e.violations) from None
+    seen = _seen(done.state, body.player)
+    state = None if seen is not None else handed_out(done.state, judge, game)
     return Replayed(actions=done.applied, state=state, view=seen,  # type: ignore[arg-type]
                     to_act=engine.to_act(done.state), game_over=done.game_over,
                     events=done.events, scoring=done.scoring,  # type: ignore[arg-type]
                     ranking=done.state.ranking, result=_result(body, done))
 
 
-def _record_game(body: ReplayQuery, judge: Judge) -> Game | None:
-    """The game a record's states are sealed as (None with sealing off): the one its `seal`
-    names, once that seal is found to be of the first state of the record's setup; else one of
-    the record's own (`Sealing.record_game`). A referee that does not seal reads no seal."""
+def _seen(state: engine.GameState, player: str | None) -> View | None:
+    if player is None:
+        return None
+    try:
+        return view(state, player)
+    except UnknownViewer as e:
+        raise unknown_player(str(e)) from None
+
+
+def _record_game(body: ReplayQuery, first: engine.GameState, judge: Judge) -> Game | None:
+    """The game a record's states are sealed as (None with sealing off). Its `seal` is checked
+    to be of the first state of its setup (else 422 `bad-seal`); the real game it names seals
+    the replay's states only for a trusted backend whose futures are not recorded; otherwise,
+    and without a seal, a game of the record's own (`Sealing.record_game`). A referee that does
+    not seal reads no seal."""
     sealing, record = judge.sealing, body.record
     if not sealing.enabled:
         return None
-    setup = record.setup
+    own = sealing.record_game(_ENCODE(record.setup))
     if record.seal is None:
-        return sealing.record_game(_ENCODE(setup))
+        return own
     try:
         known = sealing.unseal(record.seal)
     except SealError as e:
         raise _seal_refused(e) from None
-    first = engine.new_game(setup.players, setup.modules, seed=setup.seed).state
     try:
         sealed_first = engine.check_edition(known.opened.state)
     except engine.OutdatedState:
@@ -319,6 +333,8 @@ def _record_game(body: ReplayQuery, judge: Judge) -> Game | None:
                    "modules and seed of the game it seals differ): leave the seal out, or give "
                    "the setup of the game it seals")
         raise RequestError(422, "bad-seal", message, [engine.Violation("referee.seal", message)])
+    if judge.access.players or judge.access.futures_recorded:
+        return own
     return known.opened.game
 
 

@@ -58,7 +58,9 @@ def asking(settings: Any, authorization: str, cache_control: str) -> Asking:
     scheme, _, token = authorization.strip().partition(" ")
     access = Access(players=settings.callers == "players",
                              token=token.strip() or None if scheme.lower() == "bearer" else None,
-                             legal_actions_limit=settings.legal_actions_max_limit)
+                             legal_actions_limit=settings.legal_actions_max_limit,
+                             futures_recorded=bool(settings.one_future and (
+                                 settings.one_future_redis_url or settings.redis_url)))
     return Asking(access, no_cache(cache_control))
 
 

@@ -67,12 +67,14 @@ class RecordRefused(RequestError):
     """POST /v1/replay: the first illegal action of a record, with its index, the action and the
     state before it (already encoded for the answer: sealed when sealing is on)."""
 
-    def __init__(self, index: int, action: object, state: object, violations: list[engine.Violation]) -> None:
+    def __init__(self, index: int, action: object, state: object, view: object,
+                 violations: list[engine.Violation]) -> None:
         first = violations[0].message if violations else ""
         super().__init__(422, "illegal-action", f"action {index} of the record is illegal: {first}",
                          violations)
-        self.index, self.action, self.state = index, action, state
+        self.index, self.action, self.state, self.view = index, action, state, view
 
     def body(self) -> RecordRefusal:  # type: ignore[override]
         return RecordRefusal(error="illegal-action", message=self.message, violations=self.violations,
-                             index=self.index, action=self.action, state=self.state)  # type: ignore[arg-type]
+                             index=self.index, action=self.action, state=self.state,  # type: ignore[arg-type]
+                             view=self.view)  # type: ignore[arg-type]

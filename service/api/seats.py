@@ -21,6 +21,9 @@ class Access:
     players: bool = False
     token: str | None = None
     legal_actions_limit: int = 2_000
+    # Whether sealed states' futures are recorded (ONE_FUTURE with a Redis): then a replay never
+    # seals its states as the record's real game, which would fork it past the records.
+    futures_recorded: bool = False
 
 
 BACKEND = Access()

@@ -44,6 +44,14 @@ def unsealed() -> Iterator[TestClient[Any]]:
 
 @pytest.fixture(scope="module")
 def sealed() -> Iterator[TestClient[Any]]:
+    """A sealing referee of a trusted backend, with no Redis (so no futures recorded)."""
+    with TestClient(create_app(Settings(seal_keys=KEY, log_level="warning"))) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def players() -> Iterator[TestClient[Any]]:
+    """A sealing referee that players call themselves (CALLERS=players): seat tokens needed."""
     with TestClient(create_app(Settings(seal_keys=KEY, callers="players", log_level="warning"))) as client:
         yield client
 
@@ -184,6 +192,14 @@ def test_a_result_that_disagrees_is_named_player_by_player(
     assert answer["game_over"] is False and answer["result"]["verdict"] == "disagrees"
     assert "not over" in answer["result"]["differences"][0]
     assert _replay(unsealed, {**record, "result": None}).json()["result"]["verdict"] == "absent"
+    # A name twice (the adversarial reading: a wrong first entry hidden by a right second one).
+    twice = [{**second, "place": 1, "score": 999}, *record["result"]]
+    answer = _replay(unsealed, {**record, "result": twice}).json()["result"]
+    assert answer["verdict"] == "disagrees"
+    assert f"{second['name']} is named 2 times in the record's result" in answer["differences"]
+    # Names compare as the table keeps them (the Nickname profile: "Ana " is "Ana").
+    spaced = [{**entry, "name": entry["name"] + " "} for entry in record["result"]]
+    assert _replay(unsealed, {**record, "result": spaced}).json()["result"]["verdict"] == "agrees"
 
 
 def test_a_players_replay_answers_the_view_not_the_state(
@@ -195,6 +211,13 @@ def test_a_players_replay_answers_the_view_not_the_state(
     assert _ENCODE(answer["view"]) == _ENCODE(expected)
     refused = _replay(unsealed, record, upto=20, player="Zed")
     assert refused.status_code == 422 and refused.json()["error"] == "unknown-player"
+    # No spoilers in a refusal either: the state before an illegal action is the player's view.
+    dropped = {**record, "actions": record["actions"][:5] + record["actions"][6:]}
+    expected = _first_illegal(dropped)
+    assert expected is not None
+    body = _replay(unsealed, dropped, player="Ben").json()
+    assert body["index"] == expected[0] and body["state"] is None
+    assert _ENCODE(body["view"]) == _ENCODE(view(expected[1], "Ben"))
 
 
 def test_the_editions_policy_answers_a_record_of_another_edition(
@@ -209,8 +232,8 @@ def test_the_editions_policy_answers_a_record_of_another_edition(
     base = {"format": "alhambra-record/1", "edition": 1,
             "setup": {"players": ["Ana", "Ben", "Cyd"], "seed": 2}, "actions": []}
     assert _replay(unsealed, base).status_code == 200  # nothing of the base game changed
-    newer = _replay(unsealed, {**record, "edition": EDITION + 1})
-    assert newer.status_code == 422 and "does not know" in newer.json()["message"]
+    newer = _replay(unsealed, {**record, "edition": EDITION + 1})  # as a state of it: 400
+    assert newer.status_code == 400 and "$.record.edition" in newer.json()["message"]
 
 
 def test_a_seal_names_the_game_and_must_be_of_its_first_state(
@@ -221,6 +244,9 @@ def test_a_seal_names_the_game_and_must_be_of_its_first_state(
     assert wrong.status_code == 422 and wrong.json()["error"] == "bad-seal"
     forged = _replay(sealed, {**record, "seal": record["seal"][:-8] + "AAAAAAAA"})
     assert forged.status_code == 422 and forged.json()["error"] == "bad-seal"
+    for seal in (other["seal"], record["seal"][:-8] + "AAAAAAAA", states[3]["seal"]):  # with `player` too
+        seen = _replay(sealed, {**record, "seal": seal}, player="Ana")
+        assert seen.status_code == 422 and seen.json()["error"] == "bad-seal", seen.text
     # Without its seal the record replays as a game of its own: the same whole state, another seal.
     alone = _replay(sealed, {k: v for k, v in record.items() if k != "seal"}).json()
     assert alone["state"]["seal"] != states[-1]["seal"]
@@ -231,12 +257,32 @@ def test_a_seal_names_the_game_and_must_be_of_its_first_state(
     assert _ENCODE(plain["state"]) == _ENCODE(_whole(states[-1]))
 
 
-def test_under_callers_players_a_replay_needs_no_seat_token(sealed: TestClient[Any]) -> None:
+def test_under_callers_players_a_replay_needs_no_seat_token_and_mints_no_state_of_the_game(
+        players: TestClient[Any]) -> None:
     """A record holds its seed, so it implies every hidden card and tile: the replay answers
-    nothing the record does not, and asks no token (README: records are the backend's)."""
-    record, _ = _played(sealed, ("thieves",), 4, seed=3)
-    answer = sealed.post("/v1/replay", json={"record": record, "upto": 7, "player": "Cyd"})
+    nothing the record does not, and asks no token (README: records are the backend's). But its
+    states are never the real game's, even with the game's seal: the adversarial reading of
+    issue 27 had Ana replay a record of Ben's first move otherwise than he made it, then apply
+    to the minted state with her own token (acting past Ben's turn, a second future of s0)."""
+    record, states = _played(players, ("thieves",), 4, seed=3)
+    answer = players.post("/v1/replay", json={"record": record, "upto": 7, "player": "Cyd"})
     assert answer.status_code == 200 and answer.json()["view"]["viewer"] == "Cyd"
+    created = players.post("/v1/games", json=record["setup"]).json()
+    assert created["state"]["seal"] != states[0]["seal"]  # the same setup, another game
+    tokens = {s["player"]: s["token"] for s in created["seat_tokens"]}
+    first = _whole(created["state"])
+    mover = first.players[first.turn.player].name
+    other = preferred_action(first, random.Random(9))
+    forged = {**record, "seal": created["state"]["seal"], "actions": [json.loads(_ENCODE(other))]}
+    minted = _replay(players, forged).json()["state"]
+    assert minted["seal"] != states[1]["seal"]
+    someone = next(name for name in tokens if name != mover)
+    after = first.players[(first.turn.player + 1) % 4].name
+    for name in {someone, after}:
+        query = {"state": minted, "player": name, "limit": 5}
+        listed = players.post("/v1/legal-actions", json=query,
+                              headers={"authorization": f"Bearer {tokens[name]}"})
+        assert listed.status_code == 403 and listed.json()["error"] == "forbidden", listed.text
 
 
 def test_a_record_is_bounded_by_its_actions_and_its_own_body_limit(unsealed: TestClient[Any]) -> None:
@@ -244,11 +290,11 @@ def test_a_record_is_bounded_by_its_actions_and_its_own_body_limit(unsealed: Tes
     base = {"format": "alhambra-record/1", "edition": EDITION, "setup": {"players": ["Ana", "Ben"]}}
     too_many = _replay(unsealed, {**base, "actions": [take] * (MAX_RECORD_ACTIONS + 1)})
     assert too_many.status_code == 400 and "$.record.actions" in too_many.json()["message"]
-    # Past MAX_BODY_BYTES (256 KiB) yet within MAX_RECORD_BYTES: read, and judged (action 0).
+    # Past MAX_BODY_BYTES (256 KiB) yet within MAX_RECORD_BYTES (2 MiB): read, and judged.
     long = _replay(unsealed, {**base, "actions": [{**take, "player": "A" * 60}] * MAX_RECORD_ACTIONS})
     assert long.status_code == 422 and long.json()["index"] == 0
     assert unsealed.post("/v1/validate", content=b" " * (300 * 1024),
                          headers={"content-type": "application/json"}).status_code == 413
-    huge = unsealed.post("/v1/replay", content=b" " * (1024 * 1024 + 1),
+    huge = unsealed.post("/v1/replay", content=b" " * (2 * 1024 * 1024 + 1),
                          headers={"content-type": "application/json"})
     assert huge.status_code == 413 and "MAX_RECORD_BYTES" in huge.json()["message"]
