@@ -175,7 +175,8 @@ ENDPOINTS += (
             Replayed, "Where the replay stopped: the state (or the player's view), who must act, "
             "whether the game is over, the last action's events, every scoring round on the way, "
             "the final ranking and the record's result checked.",
-            s422=ResponseSpec(data_container=ReplayRefused, generate_examples=False,
+            s422=ResponseSpec(data_container=ReplayRefused,  # type: ignore[arg-type]  # a union: litestar reads it
+                              generate_examples=False,
                               description="`illegal-action`: the first illegal action, with its "
                               "`index`, the action, its violations and the `state` before it; "
                               "`outdated-state` (a record of an edition whose changed rules "
