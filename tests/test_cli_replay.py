@@ -21,11 +21,12 @@ import msgspec
 import pytest
 
 from service.api import render
-from service.api.bodies import AnyAction, RenderState
+from service.api.bodies import RenderState
 from service.api.endpoints import handle
 from service.cli import RESULT_DISAGREES, main
-from service.engine import Generator, apply, new_game, random_action, validate
+from service.engine import Generator, apply, new_game, random_action
 from service.engine.state import GameState
+from tests.support.play import first_illegal
 
 SEED, PLAYERS, MODULES = 4, 3, "zoo,treasure"
 NAMES = ["Ana", "Ben", "Cyd"]
@@ -88,19 +89,6 @@ def test_a_played_games_record_replays_to_its_ranking_and_its_result_agrees(
     assert [b["round"] for b in answer["scoring"]] == [1, 2, 3]
 
 
-def _first_illegal(record: dict[str, Any]) -> tuple[int, list[str]]:
-    """Judged here, action by action: the index of the first illegal action and its rule ids."""
-    setup = record["setup"]
-    state = new_game(setup["players"], setup["modules"], seed=setup["seed"]).state
-    for index, wire in enumerate(record["actions"]):
-        action = msgspec.convert(wire, AnyAction)
-        violations = validate(state, action)
-        if violations:
-            return index, [v.rule for v in violations]
-        state = apply(state, action).state
-    raise AssertionError("every action is legal")
-
-
 @pytest.mark.parametrize("dropped", [0, 7, 100])
 def test_a_record_with_an_action_dropped_prints_its_first_illegal_action_and_exits_1(
         dropped: int, played: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,7 +96,9 @@ def test_a_record_with_an_action_dropped_prints_its_first_illegal_action_and_exi
     del record["actions"][dropped]
     corrupted = tmp_path / "corrupted.json"
     corrupted.write_text(json.dumps(record))
-    index, rules = _first_illegal(record)
+    found = first_illegal(record)
+    assert found is not None
+    index, _, rules = found
     assert main(["replay", str(corrupted)]) == 1
     captured = capsys.readouterr()
     answer = json.loads(captured.out)

@@ -34,6 +34,7 @@ from service.api import openapi
 from service.engine.module import registered
 from service.seal import new_key
 from tests.support.fixtures import ROOT, live_server
+from tests.support.play import PREFERENCE  # what ends a game sooner (examples/bot.py)
 
 BIN = Path(sys.executable).parent
 STEPS = 12
@@ -137,13 +138,6 @@ def test_the_generated_client_quickstart_plays_a_sealed_game_as_printed(
     assert sorted(name for _, name, _ in ranking) == ["Ana", "Ben", "Cyd"]
 
 
-# What ends a game sooner is preferred: building; redesigning, moving animals, buying treasure
-# and the like last (a uniform choice among the legal actions redesigns for thousands of actions:
-# examples/bot.py). Ties are broken by the game's number.
-PREFERENCE = {"buy-building": 0, "place-building": 1, "reserve-building": 1.5, "take-money": 3,
-              "place-from-reserve": 4, "move-animals": 4, "buy-treasure": 4, "exchange-money": 4,
-              "buy-extension": 4, "swap-market-tiles": 4, "remove-to-reserve": 5, "swap-with-reserve": 5,
-              "builder-redesign": 5}
 MODULES = sorted({m.id for m in registered()} - {"base", "dirk"})
 GAMES = [(m,) for m in MODULES] + [tuple(MODULES)]
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")

@@ -21,13 +21,12 @@ import pytest
 from litestar.testing import TestClient
 
 from service.api.app import create_app
-from service.api.bodies import AnyAction
-from service.engine import EDITION, MAX_RECORD_ACTIONS, GameState, apply, new_game, validate
+from service.engine import EDITION, MAX_RECORD_ACTIONS, GameState
 from service.engine.module import registered
 from service.engine.view import view
 from service.seal import Sealing, new_key, parse_keys
 from service.settings import Settings
-from tests.support.play import NAMES, preferred_action
+from tests.support.play import NAMES, first_illegal, preferred_action
 
 KEY = new_key("records")
 SEALING = Sealing(parse_keys(KEY))
@@ -118,20 +117,6 @@ def test_a_records_replay_gives_the_states_the_game_handed_out_byte_for_byte(
         assert step["result"]["verdict"] == ("not-reached" if k < len(record["actions"]) else "agrees")
 
 
-def _first_illegal(record: dict[str, Any]) -> tuple[int, GameState, list[str]] | None:
-    """Judged here, action by action: the index of the first illegal action of `record`, the
-    state before it and its rule ids (None when every action is legal)."""
-    setup = record["setup"]
-    state = new_game(setup["players"], setup["modules"], seed=setup["seed"]).state
-    for index, wire in enumerate(record["actions"]):
-        action = msgspec.convert(wire, AnyAction)
-        violations = validate(state, action)
-        if violations:
-            return index, state, [v.rule for v in violations]
-        state = apply(state, action).state
-    return None
-
-
 @pytest.fixture(scope="module")
 def game(unsealed: TestClient[Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return _played(unsealed, ("zoo", "treasure", "craftsmen"), 3, seed=11)
@@ -156,7 +141,7 @@ def test_corrupted_records_answer_their_first_illegal_step_exactly(
     record, _ = game
     seen = 0
     for name, corrupted in _corruptions(record):
-        expected = _first_illegal(corrupted)
+        expected = first_illegal(corrupted)
         answer = _replay(unsealed, corrupted)
         if expected is None:  # every action still legal: then the game or its result differs
             assert answer.status_code == 200, (name, answer.text)
@@ -213,7 +198,7 @@ def test_a_players_replay_answers_the_view_not_the_state(
     assert refused.status_code == 422 and refused.json()["error"] == "unknown-player"
     # No spoilers in a refusal either: the state before an illegal action is the player's view.
     dropped = {**record, "actions": record["actions"][:5] + record["actions"][6:]}
-    expected = _first_illegal(dropped)
+    expected = first_illegal(dropped)
     assert expected is not None
     body = _replay(unsealed, dropped, player="Ben").json()
     assert body["index"] == expected[0] and body["state"] is None

@@ -156,6 +156,14 @@ def check_step(page: Any, server: str, record: dict[str, Any], k: int, n: int | 
     return expected
 
 
+def play_moves(page: Any, moves: int) -> None:
+    """The page's first listed action applied `moves` times, each waited for."""
+    for step in range(moves):
+        page.locator("#legal-actions li button.apply").first.click()
+        wait_until(page, f"document.querySelectorAll('#history li').length === {step + 2}"
+                   " && document.querySelectorAll('#legal-actions li').length > 0", f"move {step + 1}")
+
+
 def _page(browser: Any, server: str, **context: Any) -> tuple[Any, Any, list[str], list[str]]:
     """A page of the playground; the errors it raised and the addresses it fetched elsewhere."""
     ctx = browser.new_context(accept_downloads=True, **context)
@@ -296,10 +304,7 @@ def test_the_pages_game_is_saved_as_a_record_reopened_and_played_on(
     page.fill("#seed", "3")
     page.click("#new-game")
     wait_until(page, "document.querySelectorAll('#legal-actions li').length > 0", "the legal actions")
-    for step in range(5):
-        page.locator("#legal-actions li button.apply").first.click()
-        wait_until(page, f"document.querySelectorAll('#history li').length === {step + 2}"
-                   " && document.querySelectorAll('#legal-actions li').length > 0", f"move {step + 1}")
+    play_moves(page, 5)
     board = json.loads(page.input_value("#state-json"))
 
     with page.expect_download() as download:
@@ -379,10 +384,7 @@ def test_a_sealed_game_is_saved_with_its_first_seal_and_replays_to_its_own_state
     wait_until(page, "document.querySelectorAll('#legal-actions li').length > 0", "the legal actions")
     first = json.loads(page.input_value("#state-json"))
     assert first["seal"]
-    for step in range(3):
-        page.locator("#legal-actions li button.apply").first.click()
-        wait_until(page, f"document.querySelectorAll('#history li').length === {step + 2}"
-                   " && document.querySelectorAll('#legal-actions li').length > 0", f"move {step + 1}")
+    play_moves(page, 3)
     board = json.loads(page.input_value("#state-json"))
     with page.expect_download() as download:
         page.click("#save-record")

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
@@ -132,3 +133,20 @@ def preferred_action(state: GameState, rnd: random.Random, limit: int = 60) -> A
     actions, _ = legal_actions(state, limit)
     assert actions, "no legal action"
     return min(actions, key=lambda a: (PREFERENCE.get(a.type, 2), rnd.random()))
+
+
+def first_illegal(record: dict[str, Any]) -> tuple[int, GameState, list[str]] | None:
+    """A record (as builtins) judged here, action by action, without service.engine.replay: the
+    index of its first illegal action, the state before it and the rule ids of its violations
+    (None when every action is legal). The tests' independent answer to a replay."""
+    from service.api.bodies import AnyAction
+
+    setup = record["setup"]
+    state = new_game(setup["players"], setup.get("modules", ()), seed=setup.get("seed", 0)).state
+    for index, wire in enumerate(record["actions"]):
+        action = msgspec.convert(wire, AnyAction)
+        violations = validate(state, action)
+        if violations:
+            return index, state, [v.rule for v in violations]
+        state = apply(state, action).state
+    return None
