@@ -283,3 +283,27 @@ def test_a_record_is_bounded_by_its_actions_and_its_own_body_limit(unsealed: Tes
     huge = unsealed.post("/v1/replay", content=b" " * (2 * 1024 * 1024 + 1),
                          headers={"content-type": "application/json"})
     assert huge.status_code == 413 and "MAX_RECORD_BYTES" in huge.json()["message"]
+
+
+def test_where_futures_are_recorded_a_replay_mints_no_state_of_the_real_game(
+        sealed: TestClient[Any]) -> None:
+    """With one future per state recorded (ONE_FUTURE with a Redis), a replay's states are a
+    game of the record's own even for a trusted backend: the real game's would fork a state past
+    its recorded future. Without the records, the backend gets the real game's states back."""
+    from service.api.endpoints import handle
+    from service.api.seats import Access
+
+    record, states = _played(sealed, ("walls",), 3, seed=8)
+    body = _ENCODE({"record": record})
+    trusted = json.loads(_ENCODE(handle("replay", body, SEALING)))
+    guarded = json.loads(_ENCODE(handle("replay", body, SEALING, Access(futures_recorded=True))))
+    assert trusted["state"]["seal"] == states[-1]["seal"]
+    assert guarded["state"]["seal"] != states[-1]["seal"]
+    assert _ENCODE(_whole(guarded["state"])) == _ENCODE(_whole(states[-1]))
+    # How the edge decides: ONE_FUTURE (on by default) and a Redis for the records.
+    from service.api.judging import asking
+
+    assert asking(Settings(redis_url="redis://127.0.0.1:6379"), "", "").access.futures_recorded
+    assert not asking(Settings(), "", "").access.futures_recorded
+    unrecorded = Settings(redis_url="redis://127.0.0.1:6379", one_future=False)
+    assert not asking(unrecorded, "", "").access.futures_recorded
