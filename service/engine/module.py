@@ -103,6 +103,25 @@ class ViewPart(NamedTuple):
     seen: Callable[[GameState, int | None], Any]
 
 
+class Unseen(NamedTuple):
+    """One place holding what some seat may not see (RULES.md §8), for dealing it anew
+    (`sight.py`: what a bot may know of a state is the state with every such place dealt again).
+
+    `pool`: the components it is dealt from together with every other place of the same pool
+    ("money": the money cards of the deck and of others' hands; "tiles"; a module's own, such
+    as "zoo.animals"). `items`: what lies there now that may be dealt (only that: the deck's
+    scoring cards are not money), in order. `put(state, items, dealer)`: the state with
+    `items` replaced by as many others of the pool (`dealer` arranges what else the place hides,
+    such as where the deck's scoring cards lie). A place with no pool ("") deals nothing: its
+    `put` redoes what it hides with the dealer alone (a secret choice: vendors.setup; the
+    generator's state).
+    """
+
+    pool: str
+    items: tuple[Any, ...]
+    put: Callable[[GameState, tuple[Any, ...], Any], GameState]
+
+
 class TallyPart(NamedTuple):
     """What a module adds to a tally, the counted form of a scoring position's player
     (`tally.Tally`; RULES.md scoring, issue 15). Every hook is optional.
@@ -260,6 +279,9 @@ class Module:
     money_held: Callable[[GameState, int, str], int] | None = hook()
     # What a player (or a spectator) may see of this module's state, for the views.
     view: ViewPart | None = None
+    # The places of its state holding what a seat (None: a spectator) may not see, to be dealt
+    # anew (`Unseen`, `sight.py`): every hidden part a view leaves out, and nothing else.
+    unseen: Callable[[GameState, int | None], Iterable[Unseen]] | None = hook()
     # Its part of a tally (a scoring position's player given by counts instead of tiles).
     tally: TallyPart | None = None
     default_data: dict[str, Any] = field(default_factory=dict)

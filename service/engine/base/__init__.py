@@ -36,6 +36,7 @@ BASE = register(Module(
     expected=components.expected,
     places=components.places,
     consistency=components.check,
+    unseen=components.unseen,
     events=(ev.GameCreated, ev.MoneyTaken, ev.BuildingBought, ev.BuildingPlaced,
             ev.BuildingReserved, ev.BuildingRemoved, ev.TurnEnded, ev.TurnStarted,
             ev.DisplayRefilled, ev.DeckReshuffled, ev.ScoringCardDrawn, ev.MarketRefilled,

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
+
+from msgspec.structs import replace
 
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..census import CENSUS
 from ..flow import NEXT_TURN
 from ..grid import check_layout
-from ..module import pending_decision, plan_of, registered
+from ..flow import with_player
+from ..module import Unseen, pending_decision, plan_of, registered
 from ..names import clash, stored_problem, table_problems
 from ..places import Place
 from ..state import GameState
@@ -98,6 +102,35 @@ def places(state: GameState) -> Iterator[Place]:
                     "it holds only building tiles and the fountain")
         yield Place(f"{p.name}'s reserve", tuple(t.tile for t in p.reserve), TILES, tiles)
         yield Place(f"{p.name}'s held buildings", tuple(t.tile for t in p.held), TILES, tiles)
+
+
+def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
+    """RULES.md §8: what a seat may not see of the base game: the others' hands and the money
+    cards of the deck (one pool: a card may be in either), where the deck's other cards lie
+    (scoring cards, a module's pile cards), the bag, and the generator's state."""
+    for i, p in enumerate(state.players):
+        if i != seat:
+            yield Unseen("money", p.hand, lambda s, cards, _, i=i: with_player(s, i, hand=cards))
+    yield Unseen("money", tuple(c for c in state.deck if c in MONEY), _deck)
+    yield Unseen("tiles", state.bag, lambda s, tiles, _: replace(s, bag=tiles))
+    yield Unseen("", (), lambda s, _, dealer: replace(s, rng=dealer.generator()))
+
+
+def _deck(state: GameState, cards: tuple[str, ...], dealer: Any) -> GameState:
+    """The deck with `cards` as its money cards; its other cards (scoring cards first, in the
+    order they are drawn) where `dealer` puts them."""
+    others = sorted((c for c in state.deck if c not in MONEY), key=_drawn_order)
+    at = dealer.positions(len(state.deck), len(others))
+    deck, money, rest = [], iter(cards), iter(others)
+    marked = set(at)
+    for i in range(len(state.deck)):
+        deck.append(next(rest) if i in marked else next(money))
+    return replace(state, deck=tuple(deck))
+
+
+def _drawn_order(card: str) -> tuple[int, str]:
+    """base.setup.scoring-cards: the scoring cards in the order of their piles, then the rest."""
+    return (CATALOGUE.scoring_round_of(card), card) if card in CATALOGUE.scoring_cards else (99, card)
 
 
 def check(state: GameState) -> list[Violation]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from ...module import ViewPart
+from msgspec.structs import replace
+
+from ...module import Unseen, ViewPart
 from ...state import GameState
 from ...violations import Violation
 from .data import DATA, KIND, MARK, craftsmen_of
@@ -132,3 +134,25 @@ def seen(state: GameState, seat: int | None) -> CraftsmenSeen:
 
 
 VIEW = ViewPart(CraftsmenSeen, seen)
+
+
+def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
+    """craftsmen.pass: the others' face-down craftsmen and the cards out of the game, one pool
+    of the cards of the marks in play (those of the other marks are out in every game)."""
+    cs = state.craftsmen
+    if cs is None:
+        return
+    marks = DATA["marks_in_play"][str(len(state.players))]
+    for i, card in enumerate(cs.face_down):
+        if card is not None and i != seat:
+            yield Unseen("craftsmen", (card,), lambda s, c, _, i=i: _face_down(s, i, c[0]))
+    never = tuple(sorted(c for c in cs.out if MARK[c] not in marks))
+    yield Unseen("craftsmen", tuple(c for c in cs.out if MARK[c] in marks),
+                 lambda s, cards, _: replace(s, craftsmen=replace(s.craftsmen, out=never + cards)))
+
+
+def _face_down(state: GameState, seat: int, card: str) -> GameState:
+    cs = craftsmen_of(state)
+    face_down = list(cs.face_down)
+    face_down[seat] = card
+    return replace(state, craftsmen=replace(cs, face_down=tuple(face_down)))

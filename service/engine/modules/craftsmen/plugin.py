@@ -12,7 +12,7 @@ from .actions import (
     MarketTilesSwapped,
     MoneyExchanged,
 )
-from .census import VIEW, consistency, expected, located
+from .census import VIEW, consistency, expected, located, unseen
 from .data import DATA, FLIP, PASS
 from .play import (
     SETUP,
@@ -60,5 +60,6 @@ MODULE = register(Module(
     tokens=("rotation",),
     play_tokens={"rotation": "craftsmen.mosaic-artist"},  # never on a leftover tile (base.end.leftovers)
     view=VIEW,
+    unseen=unseen,
     default_data=DATA,
 ))

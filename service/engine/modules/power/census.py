@@ -8,7 +8,9 @@ from collections.abc import Iterator
 
 from ...base.components import TILES, deck_cards
 from ...catalogue import CATALOGUE
-from ...module import ViewPart
+from msgspec.structs import replace
+
+from ...module import Unseen, ViewPart
 from ...places import Place, tokens_in_box
 from ...state import GameState
 from ...violations import Violation
@@ -155,3 +157,26 @@ def seen(state: GameState, seat: int | None) -> PowerSeen:
 
 
 VIEW = ViewPart(PowerSeen, seen)
+
+
+def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
+    """power.architecture, power.wisdom: what a power drew, unless the seat is the one using it
+    (the active player): tiles of the bag's pool, or money cards of the money's; the tiles
+    hidden under market tiles by others, of the bag's pool too."""
+    power = state.power
+    if power is None:
+        return
+    if power.drawn and seat != state.turn.player:
+        pool = "money" if power.drawn[0] in CATALOGUE.money else "tiles"
+        yield Unseen(pool, power.drawn, lambda s, d, _: replace(s, power=replace(s.power, drawn=d)))
+    viewer = None if seat is None else state.players[seat].name
+    others = [i for i, h in enumerate(power.hidden) if h.owner != viewer]
+    if others:
+        yield Unseen("tiles", tuple(power.hidden[i].tile for i in others),
+                     lambda s, tiles, _: _hidden(s, dict(zip(others, tiles, strict=True))))
+
+
+def _hidden(state: GameState, tiles: dict[int, str]) -> GameState:
+    power = _power(state)
+    moved = tuple(replace(h, tile=tiles.get(i, h.tile)) for i, h in enumerate(power.hidden))
+    return replace(state, power=replace(power, hidden=moved))

@@ -13,7 +13,7 @@ from .actions import (
     PowerUsed,
     TileHidden,
 )
-from .census import VIEW, consistency, expected, located, places, withdrawn
+from .census import VIEW, consistency, expected, located, places, unseen, withdrawn
 from .data import DATA, POWERS, REVEAL, SETUP, TURN_START
 from .play import (
     after_action,
@@ -57,5 +57,6 @@ MODULE = register(Module(
     tokens=("die",),
     play_tokens={"die": "power.strength"},  # never on a leftover tile (base.end.leftovers)
     view=VIEW,
+    unseen=unseen,
     default_data=DATA,
 ))

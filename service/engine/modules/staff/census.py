@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...module import ViewPart
+from msgspec.structs import replace
+
+from ...module import Unseen, ViewPart
 from ...places import tiles_in_play, tokens_in_box, tokens_lying
 from ...state import GameState, Tile
 from ...violations import Violation
@@ -105,3 +107,10 @@ def seen(state: GameState, seat: int | None) -> StaffSeen:
 
 
 VIEW = ViewPart(StaffSeen, seen)
+
+
+def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
+    """The face-down pile of servants: its order."""
+    if state.staff is not None:
+        yield Unseen("staff.servants", state.staff.pile,
+                     lambda s, pile, _: replace(s, staff=replace(s.staff, pile=pile)))

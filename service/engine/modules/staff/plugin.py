@@ -6,7 +6,7 @@ from ...actions import PlaceBuilding, RemoveToReserve, SwapWithReserve
 from ...module import Module, register
 from ..craftsmen.actions import BuilderRedesign
 from .actions import ACTIONS, MarshalMoved, ServantsLaid
-from .census import VIEW, consistency, expected, located
+from .census import VIEW, consistency, expected, located, unseen
 from .data import DATA
 from .play import (
     REFILL_STEP,
@@ -45,5 +45,6 @@ MODULE = register(Module(
     tokens=("servant",),
     play_tokens={"servant": "staff.servant"},  # never on a leftover tile (base.end.leftovers)
     view=VIEW,
+    unseen=unseen,
     default_data=DATA,
 ))

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...module import ViewPart
+from msgspec.structs import replace
+
+from ...module import Unseen, ViewPart
 from ...places import tiles_in_play, tokens_in_box, tokens_lying
 from ...state import GameState, Tile
 from ...violations import Violation
@@ -110,3 +112,10 @@ def seen(state: GameState, seat: int | None) -> TreasureSeen:
 
 
 VIEW = ViewPart(TreasureSeen, seen)
+
+
+def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
+    """The bag of chests: its order."""
+    if state.treasure is not None:
+        yield Unseen("treasure.chests", state.treasure.bag,
+                     lambda s, bag, _: replace(s, treasure=replace(s.treasure, bag=bag)))

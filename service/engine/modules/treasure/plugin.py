@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...module import Module, register
 from .actions import ACTIONS, ChamberClosed, ChestsPlaced, ChestsReturned, RoomRefilled, TreasureBought
-from .census import VIEW, consistency, expected, located
+from .census import VIEW, consistency, expected, located, unseen
 from .data import DATA
 from .play import SETUP_STEP, pending, return_removed, setup
 from .scoring import TALLY, TreasureLine, check_position, score
@@ -29,5 +29,6 @@ MODULE = register(Module(
     tokens=("chest",),
     play_tokens={"chest": "treasure.place"},  # never on a leftover tile (base.end.leftovers)
     view=VIEW,
+    unseen=unseen,
     default_data=DATA,
 ))

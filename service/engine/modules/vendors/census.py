@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...module import ViewPart
+from itertools import combinations
+
+from msgspec.structs import replace
+
+from ...module import Unseen, ViewPart
 from ...places import tokens_in_box, tokens_lying
 from ...state import GameState, Player, Tile
 from ...violations import Violation
 from .data import COLOURS, ON_DISC, PER_COLOUR, _building_at, _vendors, colour_of, sorted_colours
+from .actions import FOUNTAIN_SIDES
 from .model import Disc, VendorsSeen
 
 
@@ -123,3 +128,32 @@ def seen(state: GameState, seat: int | None) -> VendorsSeen:
 
 
 VIEW = ViewPart(VendorsSeen, seen)
+
+
+def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
+    """vendors.setup: until every player has chosen, the others' choices (the inhabitants and
+    the space), and so what went into the supply, are secret: each is made again by the dealer
+    among every choice the rules allow."""
+    vendors = state.vendors
+    if vendors is None or all(d.chosen for d in vendors.discs):
+        return
+    for i, disc in enumerate(vendors.discs):
+        if disc.chosen and i != seat:
+            yield Unseen("", (), lambda s, _, dealer, i=i: _chosen_again(s, i, dealer.choose(CHOICES)))
+
+
+# Every choice of vendors.setup: the inhabitants (sorted) and the space beside the fountain.
+CHOICES = tuple((sorted_colours(three), side) for three in combinations(COLOURS, ON_DISC)
+                for side in FOUNTAIN_SIDES)
+
+
+def _chosen_again(state: GameState, seat: int, choice: tuple[tuple[str, ...], tuple[int, int]]) -> GameState:
+    vendors = _vendors(state)
+    disc = vendors.discs[seat]
+    three, (x, y) = choice
+    supply = [*vendors.supply, *disc.inhabitants]
+    for c in three:
+        supply.remove(c)
+    discs = list(vendors.discs)
+    discs[seat] = replace(disc, inhabitants=three, x=x, y=y)
+    return replace(state, vendors=replace(vendors, supply=sorted_colours(supply), discs=tuple(discs)))

@@ -13,7 +13,7 @@ from .actions import (
     InhabitantsReturned,
     VendorVisited,
 )
-from .census import VIEW, consistency, expected, located
+from .census import VIEW, consistency, expected, located, unseen
 from .data import DATA
 from .play import RELOCATE_STEP, SETUP_STEP, after_action, pending, relocate_step, setup
 from .scoring import TALLY, VendorsLine, check_position, score
@@ -38,5 +38,6 @@ MODULE = register(Module(
     lines=(VendorsLine,),
     tokens=("inhabitant",),
     view=VIEW,
+    unseen=unseen,
     default_data=DATA,
 ))

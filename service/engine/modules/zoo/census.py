@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...module import ViewPart
+from msgspec.structs import replace
+
+from ...module import Unseen, ViewPart
 from ...places import tokens_in_box, tokens_lying
 from ...state import GameState
 from ...violations import Violation
@@ -73,3 +75,12 @@ def seen(state: GameState, seat: int | None) -> ZooSeen:
 
 
 VIEW = ViewPart(ZooSeen, seen)
+
+
+def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
+    """zoo.setup: the face-down supply of animals and those put back unseen, one pool."""
+    zoo = state.zoo
+    if zoo is None:
+        return
+    yield Unseen("zoo.animals", zoo.supply, lambda s, a, _: replace(s, zoo=replace(s.zoo, supply=a)))
+    yield Unseen("zoo.animals", zoo.removed, lambda s, a, _: replace(s, zoo=replace(s.zoo, removed=a)))

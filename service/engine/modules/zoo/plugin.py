@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...module import Module, register
 from .actions import ACTIONS, AnimalsArrived, AnimalsDiscarded, AnimalsMoved
-from .census import VIEW, consistency, expected, located
+from .census import VIEW, consistency, expected, located, unseen
 from .data import DATA, MOVE_STEP
 from .play import ARRIVE_REFILL, ARRIVE_SETUP, arrive, discard_at_dirk, move_step, pending, setup
 from .scoring import TALLY, ZooLine, check_position, score
@@ -29,5 +29,6 @@ MODULE = register(Module(
     lines=(ZooLine,),
     tokens=("animals",),
     view=VIEW,
+    unseen=unseen,
     default_data=DATA,
 ))

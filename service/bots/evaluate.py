@@ -1,0 +1,123 @@
+"""What a position is worth to each seat, as a player would reckon it: the points scored, the
+points the scoring rounds still to come would give if held now (every module's lines, by the
+engine's own scoring), the buildings bought and not yet placed counted as built, money in hand
+and an extra action in hand.
+
+It reads a state as a seat may know it (`service.engine.sight`): the others' money only by how
+many cards they hold, never which.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+from msgspec.structs import replace
+
+from service.engine.catalogue import CATALOGUE
+from service.engine.grid import layout_of, longest_wall
+from service.engine.module import Module, modules_of, plan_of
+from service.engine.records import per_type
+from service.engine.scoring.round import (
+    Position,
+    PositionPlayer,
+    building_type,
+    counted_buildings,
+    score_position,
+)
+from service.engine.scoring.tally import Tally
+from service.engine.state import GameState, PlacedTile
+
+# The weights of the reckoning (points per unit). A scoring round still to come counts in full
+# if it is the next one and for less after it (the table will change before then); a money
+# card's value is worth some points while tiles remain to be bought; an extra action in hand
+# (an exact payment's, base.buy.exact-bonus) is worth a few; a building in the reserve counts
+# for less than one in the Alhambra, which scores.
+NEXT_ROUND = 1.0
+LATER_ROUND = 0.6
+MONEY = 0.3
+ACTION = 2.5
+RESERVED = 1.0
+AVERAGE_CARD = sum(c.value for c in CATALOGUE.money.values()) / len(CATALOGUE.money)
+
+
+@lru_cache(maxsize=8192)
+def _wall(alhambra: tuple[PlacedTile, ...]) -> int:
+    """base.score.wall: the longest outer wall of an Alhambra (memoized: most of a position's
+    Alhambras are unchanged from one reckoning to the next)."""
+    return longest_wall(layout_of(alhambra))
+
+
+def _tally(p: PositionPlayer, held: Sequence[object], modules: Sequence[Module]) -> Tally:
+    """scoring.round.tally_of, with the buildings bought and not yet placed counted as built."""
+    kinds = Counter(kind for t in counted_buildings(p) if (kind := building_type(t)) is not None)
+    kinds.update(kind for t in held if (kind := building_type(t)) is not None)  # type: ignore[arg-type]
+    parts = {}
+    for m in modules:
+        if m.tally is not None and m.tally.of_tiles is not None:
+            part = m.tally.of_tiles(p)
+            if part is not None:
+                parts[m.id] = part
+    return Tally(buildings=per_type(kinds), wall=0 if p.dirk else _wall(p.alhambra), **parts)
+
+
+def points_to_come(state: GameState) -> list[float]:
+    """Per seat, the points of the scoring rounds not yet held, as if each were held now."""
+    rounds = [r for r in (1, 2, 3) if r not in state.rounds_held]
+    if not rounds or state.phase == "over":
+        return [0.0] * len(state.players)
+    modules = modules_of(state)
+    players = [PositionPlayer(name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve)
+               for p in state.players]
+    tallies = [_tally(pp, p.held, modules) for pp, p in zip(players, state.players, strict=True)]
+    if state.dirk is not None:
+        dirk = PositionPlayer(name=state.dirk.name, dirk=True, score=state.dirk.score,
+                              tiles=state.dirk.tiles)
+        players.append(dirk)
+        tallies.append(_tally(dirk, (), modules))
+    counted = tuple(replace(p, alhambra=(), reserve=(), tiles=(), tally=t)
+                    for p, t in zip(players, tallies, strict=True))
+    out = [0.0] * len(state.players)
+    for i, r in enumerate(rounds):
+        weight = NEXT_ROUND if i == 0 else LATER_ROUND
+        breakdown = score_position(Position(round=r, players=counted, modules=state.modules,
+                                            check_layout=False))
+        for seat in range(len(state.players)):
+            out[seat] += weight * breakdown.players[seat].total
+    return out
+
+
+def money(state: GameState, seat: int, me: int) -> float:
+    """The money `seat` holds as `me` may know it: its own cards, or the others' card count at
+    an average value; and the money beyond the hand a module shows (coins: change.count)."""
+    hand = state.players[seat].hand
+    if seat == me:
+        total = float(sum(CATALOGUE.money[c].value for c in hand))
+    else:
+        total = len(hand) * AVERAGE_CARD
+    for held in plan_of(state).hooks["money_held"]:
+        total += sum(held(state, seat, currency) for currency in CATALOGUE.currencies)
+    return total
+
+
+def worth(state: GameState, me: int) -> list[float]:
+    """What each seat's position is worth, as `me` reckons it."""
+    to_come = points_to_come(state)
+    money_weight = MONEY if state.phase == "play" and state.bag else 0.0
+    out = []
+    for seat, p in enumerate(state.players):
+        value = p.score + to_come[seat] + money_weight * money(state, seat, me)
+        value += RESERVED * len(p.reserve)
+        if state.phase == "play" and state.turn.player == seat and state.turn.actions and state.turn.acted:
+            value += ACTION
+        out.append(value)
+    return out
+
+
+def advantage(state: GameState, me: int) -> float:
+    """`me`'s worth less the best other seat's (Dirk is no rival: he never wins alone)."""
+    values = worth(state, me)
+    mine = values[me]
+    others = [v for i, v in enumerate(values) if i != me]
+    return mine - max(others) if others else mine
