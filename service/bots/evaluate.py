@@ -92,10 +92,7 @@ def money(state: GameState, seat: int, me: int) -> float:
     """The money `seat` holds as `me` may know it: its own cards, or the others' card count at
     an average value; and the money beyond the hand a module shows (coins: change.count)."""
     hand = state.players[seat].hand
-    if seat == me:
-        total = float(sum(CATALOGUE.money[c].value for c in hand))
-    else:
-        total = len(hand) * AVERAGE_CARD
+    total = float(sum(CATALOGUE.money[c].value for c in hand)) if seat == me else len(hand) * AVERAGE_CARD
     for held in plan_of(state).hooks["money_held"]:
         total += sum(held(state, seat, currency) for currency in CATALOGUE.currencies)
     return total

@@ -11,9 +11,8 @@ from msgspec.structs import replace
 
 from ..catalogue import CATALOGUE, FOUNTAIN, base_tiles
 from ..census import CENSUS
-from ..flow import NEXT_TURN
+from ..flow import NEXT_TURN, with_player
 from ..grid import check_layout
-from ..flow import with_player
 from ..module import Unseen, pending_decision, plan_of, registered
 from ..names import clash, stored_problem, table_problems
 from ..places import Place

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from ...base.components import TILES, deck_cards
-from ...catalogue import CATALOGUE
 from msgspec.structs import replace
 
+from ...base.components import TILES, deck_cards
+from ...catalogue import CATALOGUE
 from ...module import Unseen, ViewPart
 from ...places import Place, tokens_in_box
 from ...state import GameState

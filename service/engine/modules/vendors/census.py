@@ -5,7 +5,6 @@ and what a seat may see of it (`VIEW`: the choices stay hidden until every playe
 from __future__ import annotations
 
 from collections.abc import Iterator
-
 from itertools import combinations
 
 from msgspec.structs import replace
@@ -14,8 +13,8 @@ from ...module import Unseen, ViewPart
 from ...places import tokens_in_box, tokens_lying
 from ...state import GameState, Player, Tile
 from ...violations import Violation
-from .data import COLOURS, ON_DISC, PER_COLOUR, _building_at, _vendors, colour_of, sorted_colours
 from .actions import FOUNTAIN_SIDES
+from .data import COLOURS, ON_DISC, PER_COLOUR, _building_at, _vendors, colour_of, sorted_colours
 from .model import Disc, VendorsSeen
 
 
