@@ -10,7 +10,6 @@ many cards they hold, never which.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from functools import lru_cache
 
 from msgspec.structs import replace
@@ -27,7 +26,7 @@ from service.engine.scoring.round import (
     score_position,
 )
 from service.engine.scoring.tally import Tally
-from service.engine.state import GameState, PlacedTile
+from service.engine.state import GameState, PlacedTile, Tile
 
 # The weights of the reckoning (points per unit). A scoring round still to come counts in full
 # if it is the next one and for less after it (the table will change before then); a money
@@ -49,8 +48,10 @@ def _wall(alhambra: tuple[PlacedTile, ...]) -> int:
     return longest_wall(layout_of(alhambra))
 
 
-def _tally(p: PositionPlayer, held: Sequence[object], modules: Sequence[Module]) -> Tally:
-    """scoring.round.tally_of, with the buildings bought and not yet placed counted as built."""
+@lru_cache(maxsize=8192)
+def _tally(p: PositionPlayer, held: tuple[Tile, ...], modules: tuple[Module, ...]) -> Tally:
+    """scoring.round.tally_of, with the buildings bought and not yet placed counted as built
+    (memoized, as `_wall`)."""
     kinds = Counter(kind for t in counted_buildings(p) if (kind := building_type(t)) is not None)
     kinds.update(kind for t in held if (kind := building_type(t)) is not None)  # type: ignore[arg-type]
     parts = {}
@@ -81,11 +82,17 @@ def points_to_come(state: GameState) -> list[float]:
     out = [0.0] * len(state.players)
     for i, r in enumerate(rounds):
         weight = NEXT_ROUND if i == 0 else LATER_ROUND
-        breakdown = score_position(Position(round=r, players=counted, modules=state.modules,
-                                            check_layout=False))
+        totals = _totals(Position(round=r, players=counted, modules=state.modules, check_layout=False))
         for seat in range(len(state.players)):
-            out[seat] += weight * breakdown.players[seat].total
+            out[seat] += weight * totals[seat]
     return out
+
+
+@lru_cache(maxsize=16384)
+def _totals(position: Position) -> tuple[int, ...]:
+    """Each player's points of a scoring round (memoized: one option changes one player's
+    counts, and many options change none)."""
+    return tuple(p.total for p in score_position(position).players)
 
 
 def money(state: GameState, seat: int, me: int) -> float:
