@@ -115,6 +115,7 @@ def main() -> None:
     parser.add_argument("--modules", default="")
     parser.add_argument("--budget-ms", type=int, default=BUDGET_MS)
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--progress", type=int, default=0, help="print the running tally every N games")
     args = parser.parse_args()
     if args.calibrate:
         calibrate(args.budget_ms)
@@ -127,8 +128,13 @@ def main() -> None:
         tested, below = pair.split(":")
         jobs = [(tested, below, g, modules, args.budget_ms, args.players) for g in range(args.games)]
         t0 = time.perf_counter()
+        results = []
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(one, jobs))
+            for result in pool.map(one, jobs):
+                results.append(result)
+                if args.progress and len(results) % args.progress == 0:
+                    won = sum(share for share, _ in results)
+                    print(f"  {tested}: {won:g} of {len(results)}", file=sys.stderr, flush=True)
         wins = sum(share for share, _ in results)
         low, high = wilson(wins, len(results))
         per_move = [t for _, times in results for t in times.get(tested, [])]
