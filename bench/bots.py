@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service.bots import BUDGET_MS, suggest  # noqa: E402
-from service.engine import apply, new_game, to_act  # noqa: E402
+from service.bots import BUDGET_MS, suggest
+from service.engine import apply, new_game, to_act
 
 NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
 LONGEST_GAME = 3000
@@ -96,8 +96,8 @@ def calibrate(budget_ms: int) -> None:
                 choices = options(seen, actor.seat)
                 if len(choices) > 1:
                     t0 = time.perf_counter()
-                    out = strong.suggest(seen, actor.seat, choices, generator(seen, actor.seat, "strong", budget_ms),
-                                         budget_ms)
+                    rng = generator(seen, actor.seat, "strong", budget_ms)
+                    out = strong.suggest(seen, actor.seat, choices, rng, budget_ms)
                     rows.append((time.perf_counter() - t0, out.simulated))
             state = apply(state, suggest(state, actor.player, "basic").action).state  # type: ignore[arg-type]
     ms = statistics.median(t for t, _ in rows) * 1000
@@ -121,8 +121,9 @@ def main() -> None:
         calibrate(args.budget_ms)
         return
     modules = tuple(m for m in args.modules.split(",") if m)
-    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}; "
-          f"{args.players} players, modules {list(modules) or 'base game'}, strong budget {args.budget_ms} ms")
+    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
+          f"Python {platform.python_version()}; {args.players} players, "
+          f"modules {list(modules) or 'base game'}, strong budget {args.budget_ms} ms")
     targets = {"basic": 0.90, "strong": 0.40}
     for pair in args.pairs.split(","):
         tested, below = pair.split(":")
@@ -139,8 +140,8 @@ def main() -> None:
         low, high = wilson(wins, len(results))
         per_move = [t for _, times in results for t in times.get(tested, [])]
         target = targets.get(tested)
-        verdict = "" if target is None else (f" target >= {target:.0%}: " + ("met" if wins / len(results) >= target
-                                                                           else "MISSED"))
+        met = target is not None and wins / len(results) >= target
+        verdict = "" if target is None else f" target >= {target:.0%}: {'met' if met else 'MISSED'}"
         print(f"{tested} vs 3x {below}: won {wins:g} of {len(results)} = {wins / len(results):.1%} "
               f"(95 % {low:.1%} to {high:.1%}; even {1 / args.players:.0%}){verdict}; "
               f"{tested} median {statistics.median(per_move) * 1000:.1f} ms a suggestion, "

@@ -26,7 +26,7 @@ from service.engine.scoring.round import (
     score_position,
 )
 from service.engine.scoring.tally import Tally
-from service.engine.state import GameState, PlacedTile, Tile
+from service.engine.state import Dirk, GameState, PlacedTile, Player, Tile
 
 # The weights of the reckoning (points per unit). A scoring round still to come counts in full
 # if it is the next one and for less after it (the table will change before then); a money
@@ -48,12 +48,10 @@ def _wall(alhambra: tuple[PlacedTile, ...]) -> int:
     return longest_wall(layout_of(alhambra))
 
 
-@lru_cache(maxsize=8192)
 def _tally(p: PositionPlayer, held: tuple[Tile, ...], modules: tuple[Module, ...]) -> Tally:
-    """scoring.round.tally_of, with the buildings bought and not yet placed counted as built
-    (memoized, as `_wall`)."""
+    """scoring.round.tally_of, with the buildings bought and not yet placed counted as built."""
     kinds = Counter(kind for t in counted_buildings(p) if (kind := building_type(t)) is not None)
-    kinds.update(kind for t in held if (kind := building_type(t)) is not None)  # type: ignore[arg-type]
+    kinds.update(kind for t in held if (kind := building_type(t)) is not None)
     parts = {}
     for m in modules:
         if m.tally is not None and m.tally.of_tiles is not None:
@@ -63,26 +61,51 @@ def _tally(p: PositionPlayer, held: tuple[Tile, ...], modules: tuple[Module, ...
     return Tally(buildings=per_type(kinds), wall=0 if p.dirk else _wall(p.alhambra), **parts)
 
 
+class _Counted:
+    """Each player (or Dirk) as scoring counts them, memoized by the object itself: a state
+    after an action shares every player it did not change with the state before (frozen
+    structs), so most of a reckoning's players were counted already. Holding the object keeps
+    its id from being reused; the memo is emptied when it grows past `size`."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.memo: dict[int, tuple[object, tuple[Module, ...], PositionPlayer]] = {}
+
+    def of(self, owner: Player | Dirk, modules: tuple[Module, ...]) -> PositionPlayer:
+        found = self.memo.get(id(owner))
+        if found is not None and found[0] is owner and found[1] is modules:
+            return found[2]
+        if isinstance(owner, Player):
+            pp = PositionPlayer(name=owner.name, score=owner.score, alhambra=owner.alhambra,
+                                reserve=owner.reserve)
+            held = owner.held
+        else:
+            pp = PositionPlayer(name=owner.name, dirk=True, score=owner.score, tiles=owner.tiles)
+            held = ()
+        counted = replace(pp, alhambra=(), reserve=(), tiles=(), tally=_tally(pp, held, modules))
+        if len(self.memo) >= self.size:
+            self.memo.clear()
+        self.memo[id(owner)] = (owner, modules, counted)
+        return counted
+
+
+_COUNTED = _Counted()
+
+
 def points_to_come(state: GameState) -> list[float]:
     """Per seat, the points of the scoring rounds not yet held, as if each were held now."""
     rounds = [r for r in (1, 2, 3) if r not in state.rounds_held]
     if not rounds or state.phase == "over":
         return [0.0] * len(state.players)
     modules = modules_of(state)
-    players = [PositionPlayer(name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve)
-               for p in state.players]
-    tallies = [_tally(pp, p.held, modules) for pp, p in zip(players, state.players, strict=True)]
+    counted = [_COUNTED.of(p, modules) for p in state.players]
     if state.dirk is not None:
-        dirk = PositionPlayer(name=state.dirk.name, dirk=True, score=state.dirk.score,
-                              tiles=state.dirk.tiles)
-        players.append(dirk)
-        tallies.append(_tally(dirk, (), modules))
-    counted = tuple(replace(p, alhambra=(), reserve=(), tiles=(), tally=t)
-                    for p, t in zip(players, tallies, strict=True))
+        counted.append(_COUNTED.of(state.dirk, modules))
+    players = tuple(counted)
     out = [0.0] * len(state.players)
     for i, r in enumerate(rounds):
         weight = NEXT_ROUND if i == 0 else LATER_ROUND
-        totals = _totals(Position(round=r, players=counted, modules=state.modules, check_layout=False))
+        totals = _totals(Position(round=r, players=players, modules=state.modules, check_layout=False))
         for seat in range(len(state.players)):
             out[seat] += weight * totals[seat]
     return out

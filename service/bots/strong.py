@@ -17,7 +17,7 @@ on the 2-core VM the figure was measured on: bench/bots.py --calibrate).
 
 from __future__ import annotations
 
-from service.engine import GameState, Generator, apply, random_action
+from service.engine import GameState, Generator, apply, iter_legal_actions
 from service.engine.actions import Action
 from service.engine.flow import acting_seat
 from service.engine.sight import sampled
@@ -29,8 +29,10 @@ from .model import MOST_CONSIDERED, Considered, Suggestion
 # Work per millisecond of budget, measured with bench/bots.py --calibrate on the 2-core VM.
 WORK_PER_MS = 9
 RECKONING = 3  # a reckoning of a position costs about three actions applied
-CANDIDATES = 4  # the options searched: the best ones by the basic level's reckoning
-SAMPLES = 3  # the legal actions a seat's quick policy draws and weighs in a simulated world
+CANDIDATES = 3  # the options searched: the best ones by the basic level's reckoning ...
+MOST_CANDIDATES = 5  # ... and the best of each other kind of action, up to this many
+SAMPLES = 6  # the options another seat's quick policy weighs in a simulated world, at most
+LISTING = 4  # listing a seat's legal actions costs about four actions applied
 LONGEST_ROLLOUT = 60  # actions simulated past an option at most
 
 
@@ -44,44 +46,81 @@ class Work:
 
 
 def quick_move(state: GameState, rng: Generator, work: Work) -> Action | None:
-    """A seat's move in a simulated world: the best by its own reckoning of up to SAMPLES legal
-    actions drawn at random (random_action: cheap, without listing them all)."""
+    """Another seat's move in a simulated world: the basic level's choice among at most SAMPLES
+    of its options (those worth weighing, drawn at random when there are more), so the others
+    buy what is good for them as basic players do, at a fraction of the cost."""
     seat = acting_seat(state)
-    drawn: list[Action] = []
-    for _ in range(SAMPLES):
-        action = random_action(state, rng)
-        if action is None:
-            return None
-        if action not in drawn:
-            drawn.append(action)
-    if len(drawn) == 1:
-        return drawn[0]
-    best, best_value = drawn[0], float("-inf")
-    for action in drawn:
-        value = advantage(apply(state, action).state, seat)
+    listed: list[Action | None] = list(iter_legal_actions(state))
+    work.spent += LISTING
+    if not listed:
+        return None
+    pool = basic.weighed(listed)
+    if len(pool) > SAMPLES:
+        pool = sorted(rng.shuffled(pool)[:SAMPLES])
+    if len(pool) == 1:
+        return listed[pool[0]]
+    best, best_value = None, float("-inf")
+    for i in pool:
+        value = advantage(apply(state, listed[i]).state, seat)  # type: ignore[arg-type]
         work.spent += 1 + RECKONING
         if value > best_value:
-            best, best_value = action, value
+            best, best_value = listed[i], value
     return best
 
 
+def own_move(state: GameState, seat: int, work: Work) -> Action | None:
+    """The seat's own move in a simulated world: the basic level's, over all its options (what
+    it can make of the money it takes now is the point of looking ahead)."""
+    listed: list[Action | None] = list(iter_legal_actions(state, state.players[seat].name))
+    if not listed:
+        return None
+    work.spent += LISTING + len(basic.weighed(listed)) * (1 + RECKONING)
+    return basic.choose(state, seat, listed)
+
+
 def rollout(state: GameState, seat: int, rng: Generator, work: Work) -> GameState:
-    """Play on, every seat by `quick_move`, until `seat` has played its next turn (or the game
-    is over, or LONGEST_ROLLOUT actions)."""
-    started = False  # whether the seat's next turn has begun
+    """Play on until `seat` has played its next turn (or the game is over, or LONGEST_ROLLOUT
+    actions): the seat by the basic level, the others by `quick_move`. Every option is followed
+    to the same point (the end of the seat's next turn), whether it ended the seat's turn or
+    left it an action (an exact payment's)."""
+    others_played = state.turn.player != seat  # the others' turns between this one and the next
     for _ in range(LONGEST_ROLLOUT):
         if state.phase == "over":
             break
         mine = state.turn.player == seat
-        if started and not mine:
-            break
-        started = started or mine
-        action = quick_move(state, rng, work)
+        if not mine:
+            if others_played is None:
+                break  # the seat's next turn is over
+            others_played = True
+        elif others_played:
+            others_played = None  # the seat's next turn has begun
+        actor = acting_seat(state)
+        action = own_move(state, seat, work) if actor == seat else quick_move(state, rng, work)
         if action is None:
             break
         state = apply(state, action).state
         work.spent += 1
     return state
+
+
+def candidates(options: list[Action | None], first: list[float], order: list[int]) -> list[int]:
+    """The options searched: the best CANDIDATES by the basic level's reckoning, and the best
+    of each other kind of action (a money card that reckons low now may buy most next turn),
+    at most MOST_CANDIDATES."""
+    weighed = [i for i in order if first[i] > float("-inf")]
+    chosen = weighed[:CANDIDATES]
+    kinds = {_kind(options[i]) for i in chosen}
+    for i in weighed[CANDIDATES:]:
+        if len(chosen) == MOST_CANDIDATES:
+            break
+        if _kind(options[i]) not in kinds:
+            chosen.append(i)
+            kinds.add(_kind(options[i]))
+    return chosen
+
+
+def _kind(action: Action | None) -> str:
+    return "wait" if action is None else action.type
 
 
 def suggest(seen: GameState, seat: int, options: list[Action | None], rng: Generator,
@@ -91,7 +130,7 @@ def suggest(seen: GameState, seat: int, options: list[Action | None], rng: Gener
     order = basic.ranked(options, first)
     work = Work()
     work.spent += len(basic.weighed(options)) * (1 + RECKONING)
-    chosen = [i for i in order[:CANDIDATES] if first[i] > float("-inf")]
+    chosen = candidates(options, first, order)
     totals = [0.0] * len(chosen)
     worlds = 0
     budget = budget_ms * WORK_PER_MS

@@ -69,7 +69,7 @@ def test_every_hidden_field_is_dealt_by_some_module() -> None:
     hiding = {name for name, _, _ in _plan(State)}  # the fields that are or hold hidden parts
     with_hook = {m.id for m in registered() if m.unseen is not None}
     module_parts = hiding & set(MODULES)
-    assert module_parts <= with_hook, f"modules with hidden parts but no unseen hook: {module_parts - with_hook}"
+    assert module_parts <= with_hook, f"hidden parts but no unseen hook: {module_parts - with_hook}"
     assert "base" in with_hook
 
 
