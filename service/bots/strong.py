@@ -135,7 +135,7 @@ def suggest(seen: GameState, seat: int, options: list[Action | None], rng: Gener
     worlds = 0
     budget = budget_ms * WORK_PER_MS
     if len(chosen) > 1:
-        while work.spent < budget:
+        while worlds == 0 or work.spent < budget:  # one world at least, whatever the budget
             world = sampled(seen, seat, rng)
             luck = rng.next64()
             for k, i in enumerate(chosen):

@@ -62,6 +62,7 @@ def test_only_the_strong_level_spends_its_budget() -> None:
     small = suggest(state, actor.player, "strong", 10)
     large = suggest(state, actor.player, "strong", 300)
     assert large.simulated > small.simulated
+    assert small.considered[0].simulations >= 1  # the search runs one world at least
 
 
 def test_random_is_uniform_over_the_legal_actions() -> None:

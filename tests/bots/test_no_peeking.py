@@ -40,7 +40,7 @@ def suggestions(state: GameState, level: str) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("config", CONFIGS, ids=ids)
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**32),
        steps=st.one_of(st.integers(0, 6), st.integers(0, 200)))
 def test_a_suggestion_is_the_same_whatever_the_seat_may_not_see(level: str, config: tuple[str, ...],
