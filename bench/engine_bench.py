@@ -5,21 +5,51 @@ of a complete random 4-player game, each beside the decode+encode time of the sa
 Targets (issue 2): apply and validate <= 1.0x decode+encode; legal_actions <= 10x; a complete
 random 4-player game < 1 s.
 
-    python bench/engine_bench.py [--states 40] [--repeat 200] [--modules zoo,...]
+    python bench/engine_bench.py [--states 40] [--repeat 200] [--games 20] [--modules zoo,...]
+                                 [--compare OLD_TREE] [--rounds 5] [--configs base,zoo,...,all]
+
+`--compare OLD_TREE` (another checkout, e.g. a git worktree of an older commit; it needs no
+venv of its own) measures random complete 4-player games per second (new_game, then
+random_action + apply to the end, seeds 1..--games) of this tree and of that one, each in a
+fresh subprocess (PYTHONPATH naming the tree; this interpreter), the two alternating in
+`--rounds` rounds so that a slow phase of a noisy machine hits both: the median games per
+second of each and the ratio new / old (issue 28: >= 3 for the base game), for every config of
+`--configs` (`base`, a module's id, `all`: every module at once; default: --modules, or the
+base game).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-import msgspec
+ROOT = Path(__file__).resolve().parent.parent
+if "--child" not in sys.argv:  # a child imports the tree its PYTHONPATH names
+    sys.path.insert(0, str(ROOT))
 
-from service.engine import GameState, Generator, apply, legal_actions, new_game, random_action, validate
-from service.engine.actions import Action
+import msgspec  # noqa: E402
+
+from service.engine import (  # noqa: E402
+    GameState,
+    Generator,
+    apply,
+    legal_actions,
+    new_game,
+    random_action,
+    validate,
+)
+from service.engine.actions import Action  # noqa: E402
+
+MODULES = ("craftsmen", "zoo", "power", "extensions", "staff", "grounds", "walls", "treasure",
+           "thieves", "vendors", "change")
 
 
 def mid_game_states(count: int, modules: tuple[str, ...]) -> list[tuple[GameState, Action]]:
@@ -52,13 +82,84 @@ def median_us(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times) / 1000
 
 
+def random_game(seed: int, modules: tuple[str, ...]) -> int:
+    """A complete random 4-player game (new_game, random_action + apply to the end); its steps."""
+    state = new_game(["Ana", "Ben", "Cy", "Di"], modules, seed=seed).state
+    rng = Generator(seed)
+    steps = 0
+    while True:
+        action = random_action(state, rng)
+        assert action is not None
+        outcome = apply(state, action)
+        state = outcome.state
+        steps += 1
+        if outcome.game_over:
+            return steps
+
+
+def config_modules(config: str) -> tuple[str, ...]:
+    return () if config == "base" else MODULES if config == "all" else tuple(config.split("+"))
+
+
+def timed_games(config: str, games: int) -> dict[str, float]:
+    """Seconds (process CPU time and wall time) and steps of games with seeds 1..games."""
+    modules = config_modules(config)
+    t0, c0 = time.perf_counter(), time.process_time()
+    steps = sum(random_game(seed, modules) for seed in range(1, games + 1))
+    return {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "steps": steps}
+
+
+def child_games(tree: Path, config: str, games: int) -> dict[str, float]:
+    """`timed_games` in a fresh process importing the engine of `tree`."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.run([sys.executable, __file__, "--child", "--configs", config,
+                           "--games", str(games)], env=env, cwd=tree, capture_output=True,
+                          check=True, text=True)
+    return json.loads(proc.stdout)
+
+
+def compare(old: Path, configs: list[str], games: int, rounds: int) -> None:
+    """Games per second of this tree and of `old`, alternating, in `rounds` rounds."""
+    trees = {"new": ROOT, "old": old.resolve()}
+    runs: dict[tuple[str, str], list[dict[str, float]]] = {}
+    for r in range(rounds):
+        for config in configs:
+            for label in (("new", "old") if r % 2 == 0 else ("old", "new")):
+                runs.setdefault((config, label), []).append(child_games(trees[label], config, games))
+    print(f"random complete 4-player games per second, {games} games (seeds 1..{games}) per run, "
+          f"each run a fresh process, median of {rounds} rounds alternating new and old "
+          f"(old: {trees['old']}); by CPU time (wall time in brackets)")
+    print(f"{'config':<12}{'old games/s':>16}{'new games/s':>16}{'new / old':>16}{'steps/game':>12}")
+    for config in configs:
+        rate = {label: {kind: statistics.median(games / run[kind] for run in runs[config, label])
+                        for kind in ("cpu", "wall")} for label in trees}
+        steps = runs[config, "new"][0]["steps"] / games
+        if runs[config, "old"][0]["steps"] != runs[config, "new"][0]["steps"]:
+            print(f"  ({config}: the old tree played {runs[config, 'old'][0]['steps']} steps, this "
+                  f"one {runs[config, 'new'][0]['steps']}: not the same games)")
+        shown = "".join(f"{rate[label]['cpu']:>8.2f} ({rate[label]['wall']:>5.2f})"
+                        for label in ("old", "new"))
+        print(f"{config:<12}{shown}"
+              + f"{rate['new']['cpu'] / rate['old']['cpu']:>8.2f} "
+                f"({rate['new']['wall'] / rate['old']['wall']:>5.2f}){steps:>12.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--modules", default="")
+    parser.add_argument("--compare", type=Path, default=None,
+                        help="another checkout whose engine plays the same games in the same rounds")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--configs", default="",
+                        help="for --compare: base, a module id (or several joined by +), all")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        print(json.dumps(timed_games(args.configs, args.games)))
+        return
     modules = tuple(m for m in args.modules.split(",") if m)
 
     pairs = mid_game_states(args.states, modules)
@@ -80,15 +181,7 @@ def main() -> None:
     game_times = []
     for seed in range(1, args.games + 1):
         t0 = time.perf_counter()
-        state = new_game(["Ana", "Ben", "Cy", "Di"], modules, seed=seed).state
-        rng = Generator(seed)
-        while True:
-            action = random_action(state, rng)
-            assert action is not None
-            outcome = apply(state, action)
-            state = outcome.state
-            if outcome.game_over:
-                break
+        random_game(seed, modules)
         game_times.append(time.perf_counter() - t0)
 
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
@@ -106,7 +199,11 @@ def main() -> None:
         print(f"{name:<16}{med:>12.1f}{med / base:>18.2f}{shown:>10} {verdict}")
     med_game = statistics.median(game_times)
     print(f"complete random 4-player game: median {med_game * 1000:.0f} ms over {args.games} games "
-          f"(target < 1000 ms) {'ok' if med_game < 1 else 'MISSED'}")
+          f"({med_game * 1e6 / base:.0f}x decode+encode; target < 1000 ms) "
+          f"{'ok' if med_game < 1 else 'MISSED'}")
+    if args.compare is not None:
+        configs = [c for c in args.configs.split(",") if c] or ["+".join(modules) or "base"]
+        compare(args.compare, configs, args.games, args.rounds)
 
 
 if __name__ == "__main__":

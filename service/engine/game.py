@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 import msgspec
 from msgspec.structs import replace
@@ -17,12 +18,13 @@ from .census import CENSUS
 from .consistency import check_consistency
 from .editions import EDITION
 from .events import Event
-from .flow import acting_seat, finish_turn, is_turn_over
+from .flow import finish_turn, is_turn_over
 from .module import (
     ActionRule,
     Context,
     Pending,
-    action_rules,
+    Plan,
+    SampleFn,
     extra_checks,
     modules_of_ids,
     pending_decision,
@@ -119,7 +121,8 @@ def validate(state: GameState, action: Action) -> list[Violation]:
 def _judge(state: GameState, action: Action) -> tuple[list[Violation], ActionRule | None]:
     if state.phase == "over":
         return [Violation("base.end.final-scoring", "the game is over; no action is possible")], None
-    found = action_rules(state).get(type(action))
+    plan = plan_of(state)
+    found = plan.rules.get(type(action))
     if found is None:
         owner = rule_for(type(action))
         rule = owner[1].rule if owner else "base.turn.order"
@@ -131,30 +134,38 @@ def _judge(state: GameState, action: Action) -> tuple[list[Violation], ActionRul
         if state.dirk is not None and action.player == state.dirk.name:
             return [Violation("dirk.scores", "Dirk takes no turns")], None
         return [Violation("base.turn.order", f"no player is named {action.player!r}")], None
-    problem = _timing(state, found, seat)
+    problem = _timing(state, found, seat, _pending(state, plan))
     if problem:
         return [problem], None
     unknown = _module_fields(state, action)
     if unknown:
         return unknown, None
     out = found.check(state, action)
-    for fn in extra_checks(state, type(action)):
+    for fn in plan.checks.get(type(action), ()):
         out += fn(state, action)
     return out, found
+
+
+def _pending(state: GameState, plan: Plan) -> Pending | None:
+    """`pending_decision`, asked only of a set of modules that has decisions."""
+    return pending_decision(state) if plan.hooks["pending"] else None
 
 
 def _module_fields(state: GameState, action: Action) -> list[Violation]:
     """Fields of an action that belong to a module which is not on."""
     out = []
-    for name, (module_id, rule) in type(action).module_fields.items():
+    fields = type(action).module_fields
+    if not fields:
+        return out
+    for name, (module_id, rule) in fields.items():
         if getattr(action, name) is not None and module_id not in state.modules:
             out.append(Violation(rule, f"`{name}` needs the module {module_id!r}, which is not on"))
     return out
 
 
-def _timing(state: GameState, rule: ActionRule, seat: int) -> Violation | None:
-    """base.turn.order and base.turn.one-action: is it this player's moment for this action?"""
-    pending = pending_decision(state) if plan_of(state).hooks["pending"] else None
+def _timing(state: GameState, rule: ActionRule, seat: int, pending: Pending | None) -> Violation | None:
+    """base.turn.order and base.turn.one-action: is it this player's moment for this action?
+    `pending`: the decision the game waits for."""
     if pending is not None:
         who = state.players[pending.seat].name
         what = pending.told_to(seat)  # the asking seat learns nothing it may not see
@@ -216,12 +227,34 @@ def apply(state: GameState, action: Action) -> Outcome:
                    game_over=state.phase == "over")
 
 
-def _acting_rules(state: GameState) -> list[ActionRule]:
-    pending = pending_decision(state)
-    if pending is not None:
-        return [r for r in action_rules(state).values()
-                if r.action in pending.actions or _free_while(state, r, pending)]
-    return [r for r in action_rules(state).values() if state.phase in r.phases and r.kind != "decision"]
+def _acting_rules(state: GameState, pending: Pending | None) -> tuple[ActionRule, ...]:
+    """The rules whose actions may answer now: those of the pending decision (and the free
+    ones allowed beside it), else those of the phase."""
+    return _moment(plan_of(state), state, pending)[0]
+
+
+def _moment(plan: Plan, state: GameState, pending: Pending | None,
+            ) -> tuple[tuple[ActionRule, ...], tuple[SampleFn, ...]]:
+    """(`_acting_rules`, the samplers of those rules and of their variants)."""
+    if pending is None:
+        return _rules_and_samplers(plan, state.phase, None, False)
+    return _rules_and_samplers(plan, None, pending.actions,
+                               pending.step > 0 and pending.seat == state.turn.player)
+
+
+@cache
+def _rules_and_samplers(plan: Plan, phase: str | None, decision: tuple[type[Action], ...] | None,
+                        free_too: bool) -> tuple[tuple[ActionRule, ...], tuple[SampleFn, ...]]:
+    """The rules of a phase, or of a decision (`free_too`: with the free actions that may be
+    taken beside it, `_free_while`), and their samplers with their variants', in order."""
+    if decision is None:
+        rules = tuple(r for r in plan.rules.values() if phase in r.phases and r.kind != "decision")
+    else:
+        rules = tuple(r for r in plan.rules.values()
+                      if r.action in decision or (free_too and r.kind == "free"))
+    samplers = tuple(s for rule in rules for s in (
+        rule.sample, *(sample for _, sample in plan.variants.get(rule.action, ()))) if s is not None)
+    return rules, samplers
 
 
 def iter_legal_actions(state: GameState, player: str | None = None) -> Iterator[Action]:
@@ -233,12 +266,13 @@ def iter_legal_actions(state: GameState, player: str | None = None) -> Iterator[
     """
     if state.phase == "over":
         return
-    seat = acting_seat(state)
+    pending = pending_decision(state)
+    seat = state.turn.player if pending is None else pending.seat  # acting_seat
     wanted = None if player is None else state.seat_of(player)
-    for rule in _acting_rules(state):
+    for rule in _acting_rules(state, pending):
         if wanted is not None and wanted != seat and rule.kind != "out-of-turn":
             continue  # only an out-of-turn rule lists actions of a player who is not to act
-        if _timing(state, rule, seat) is not None:
+        if _timing(state, rule, seat, pending) is not None:
             continue
         extra = extra_checks(state, rule.action)
         for action in rule.candidates(state, seat):
@@ -274,10 +308,9 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     """
     if state.phase == "over":
         return None
-    seat = acting_seat(state)
-    variants = plan_of(state).variants
-    samplers = [s for rule in _acting_rules(state) for s in (
-        rule.sample, *(sample for _, sample in variants.get(rule.action, ()))) if s is not None]
+    pending = pending_decision(state)
+    seat = state.turn.player if pending is None else pending.seat  # acting_seat
+    samplers = _moment(plan_of(state), state, pending)[1]
     for sample in rng.shuffled(samplers):
         action = sample(state, seat, rng)
         if action is not None and not validate(state, action):

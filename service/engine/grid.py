@@ -7,8 +7,8 @@ Checks return violations whose messages name the tile, its position and the side
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS, parse_walls
@@ -101,17 +101,38 @@ def walk_neighbours(layout: Layout, pos: Pos) -> Iterable[Pos]:
             yield npos
 
 
+def walk_graph(layout: Layout) -> dict[Pos, list[Pos]]:
+    """Every tile's `walk_neighbours`, in one pass over the layout."""
+    get = layout.get
+    graph: dict[Pos, list[Pos]] = {}
+    for (x, y), walls in layout.items():
+        out = graph[(x, y)] = []
+        for dx, dy, bit, facing in NEIGHBOURS:
+            if not walls & bit:
+                npos = (x + dx, y + dy)
+                nwalls = get(npos)
+                if nwalls is not None and not nwalls & facing:
+                    out.append(npos)
+    return graph
+
+
 def cut_tiles(layout: Layout, start: Pos = (0, 0)) -> set[Pos]:
     """The tiles whose removal would cut others off from the fountain (articulation points of
     the walk graph, Tarjan's low-link); for a consistent Alhambra, one pass for all tiles."""
+    return _articulation(layout, start)[0]
+
+
+def _articulation(layout: Layout, start: Pos) -> tuple[set[Pos], int]:
+    """(`cut_tiles`, how many tiles are reachable from `start`)."""
     order: dict[Pos, int] = {}
     low: dict[Pos, int] = {}
     cut: set[Pos] = set()
+    graph = walk_graph(layout)
 
     def visit(pos: Pos, parent: Pos | None) -> None:
         order[pos] = low[pos] = len(order)
         children = 0
-        for nxt in walk_neighbours(layout, pos):
+        for nxt in graph[pos]:
             if nxt not in order:
                 children += 1
                 visit(nxt, pos)
@@ -125,7 +146,7 @@ def cut_tiles(layout: Layout, start: Pos = (0, 0)) -> set[Pos]:
 
     if start in layout:
         visit(start, None)
-    return cut
+    return cut, len(order)
 
 
 def holes(layout: Layout, around: Iterable[Pos]) -> list[Pos]:
@@ -153,6 +174,11 @@ class Spot(NamedTuple):
     encloses: tuple[Pos, ...]  # empty neighbours a tile here would enclose (base.place.no-hole)
 
 
+# Spot(...) without NamedTuple's Python-level __new__ (a twentieth of its cost): a search makes
+# one for every empty space next to every Alhambra that changes.
+_spot = partial(tuple.__new__, Spot)
+
+
 def requirements(layout: Layout, pos: Pos) -> tuple[int, int]:
     """(shared, required): the sides of `pos` facing a tile, and those facing a wall."""
     x, y = pos
@@ -168,7 +194,14 @@ def requirements(layout: Layout, pos: Pos) -> tuple[int, int]:
 
 def spot(layout: Layout, pos: Pos) -> Spot:
     x, y = pos
-    shared, required = requirements(layout, pos)
+    get = layout.get
+    shared = required = 0
+    for dx, dy, bit, facing in NEIGHBOURS:  # requirements(), written out: the hottest loop
+        nwalls = get((x + dx, y + dy))
+        if nwalls is not None:
+            shared |= bit
+            if nwalls & facing:
+                required |= bit
     encloses: tuple[Pos, ...] = ()
     if shared != 15:
         for dx, dy, bit, _ in NEIGHBOURS:
@@ -179,7 +212,7 @@ def spot(layout: Layout, pos: Pos) -> Spot:
             if ((nx, ny - 1) in layout or dy == 1) and ((nx + 1, ny) in layout or dx == -1) and \
                     ((nx, ny + 1) in layout or dy == -1) and ((nx - 1, ny) in layout or dx == 1):
                 encloses += ((nx, ny),)
-    return Spot(pos, shared, required, encloses)
+    return _spot((pos, shared, required, encloses))
 
 
 def fits(where: Spot, walls: int) -> bool:
@@ -190,27 +223,88 @@ def fits(where: Spot, walls: int) -> bool:
 
 
 def spots(layout: Layout) -> list[Spot]:
-    """Every empty position sharing a side with a tile: the only candidates for a placement."""
-    return [spot(layout, pos) for pos in frontier(layout)]
+    """Every empty position sharing a side with a tile: the only candidates for a placement.
+
+    `spot` of each position of `frontier`, computed in one pass over the tiles: each tells its
+    empty neighbours which of their sides face it (and face a wall); an empty neighbour of a
+    spot is enclosed by a tile there when its other three sides face tiles."""
+    shared: dict[Pos, int] = {}
+    required: dict[Pos, int] = {}
+    for (x, y), walls in layout.items():
+        for dx, dy, bit, facing in NEIGHBOURS:
+            npos = (x + dx, y + dy)
+            if npos not in layout:
+                shared[npos] = shared.get(npos, 0) | facing
+                if walls & bit:
+                    required[npos] = required.get(npos, 0) | facing
+    out = []
+    for pos in sorted(shared):
+        x, y = pos
+        sides = shared[pos]
+        encloses: tuple[Pos, ...] = ()
+        if sides != 15:
+            for dx, dy, bit, facing in NEIGHBOURS:
+                npos = (x + dx, y + dy)
+                if not sides & bit and shared.get(npos) == 15 ^ facing:
+                    encloses += (npos,)
+        out.append(_spot((pos, sides, required.get(pos, 0), encloses)))
+    return out
 
 
-def placements(alhambra: Iterable[PlacedTile], tiles: Iterable[Tile]) -> Iterator[tuple[Tile, Pos]]:
-    """Every (tile, position) where one of `tiles` may be placed in this Alhambra (§4)."""
-    free = spots(layout_of(alhambra))
+# Memos of pure functions of one Alhambra (a tuple of frozen tiles, the cache key): a player's
+# Alhambra changes a few times in a game and is read at every step of a search, by the samplers
+# of random_action, by validate and again by apply.
+ALHAMBRA_MEMO = 4096
+
+
+class SpotIndex(NamedTuple):
+    """`spots` of one Alhambra three ways: in order, by position, and (pos, shared, required)
+    of those where some tile fits (`fits` less its test of the tile's walls)."""
+
+    spots: tuple[Spot, ...]
+    at: dict[Pos, Spot]
+    open: tuple[tuple[Pos, int, int], ...]
+
+
+@lru_cache(maxsize=ALHAMBRA_MEMO)
+def spot_index(alhambra: tuple[PlacedTile, ...]) -> SpotIndex:
+    found = tuple(spots(layout_of(alhambra)))
+    return SpotIndex(found, {w.pos: w for w in found},
+                     tuple((w.pos, w.shared, w.required) for w in found if w.shared and not w.encloses))
+
+
+def free_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[Spot, ...]:
+    """`spots` of an Alhambra (§4): where a tile could go, and what it must satisfy there."""
+    return spot_index(alhambra).spots
+
+
+@lru_cache(maxsize=ALHAMBRA_MEMO)
+def _placements(alhambra: tuple[PlacedTile, ...], tiles: tuple[Tile, ...]) -> tuple[tuple[Tile, Pos], ...]:
+    free = spot_index(alhambra).open
+    out = []
     for tile in tiles:
         walls = walls_of(tile)
-        for where in free:
-            if fits(where, walls):
-                yield tile, where.pos
+        out += [(tile, pos) for pos, shared, required in free
+                if walls & shared == required and shared & ~walls]  # fits()
+    return tuple(out)
+
+
+def placements(alhambra: Iterable[PlacedTile], tiles: Iterable[Tile]) -> tuple[tuple[Tile, Pos], ...]:
+    """Every (tile, position) where one of `tiles` may be placed in this Alhambra (§4), tile by
+    tile in the order given, each over `spots` in their order."""
+    tiles = tuple(tiles)
+    return _placements(tuple(alhambra), tiles) if tiles else ()
 
 
 def check_placement(alhambra: Iterable[PlacedTile], pos: Pos, tile: str,
                     walls: int) -> list[Violation]:
     """Can `tile` go on the empty space `pos` of this (consistent) Alhambra? §4."""
-    layout = layout_of(alhambra)
-    where = spot(layout, pos) if pos not in layout else None
+    alhambra = tuple(alhambra)
+    where = spot_index(alhambra).at.get(pos)  # every empty space sharing a side with a tile
     if where is not None and fits(where, walls):
         return []
+    layout = layout_of(alhambra)
+    where = spot(layout, pos) if pos not in layout else None
     names = names_of(alhambra)  # only a refusal needs the names
     if where is None:
         return [Violation("base.place.empty",
@@ -230,6 +324,36 @@ def check_placement(alhambra: Iterable[PlacedTile], pos: Pos, tile: str,
                              f"{tile} at {pos} would leave the empty space {hole} enclosed on "
                              "all four sides"))
     return out
+
+
+class Removal(NamedTuple):
+    """What base.remove.valid-after allows in one Alhambra."""
+
+    # The tiles (in Alhambra order) that may leave it if it is consistent: not the fountain, not
+    # a tile whose removal cuts others off from it (`cut_tiles`), not one that leaves a hole.
+    removable: tuple[PlacedTile, ...]
+    all_reachable: bool  # every tile is reachable on foot from the fountain (§4)
+
+
+@lru_cache(maxsize=ALHAMBRA_MEMO)
+def removal(alhambra: tuple[PlacedTile, ...]) -> Removal:
+    layout = layout_of(alhambra)
+    cut, reached = _articulation(layout, (0, 0))
+    return Removal(tuple(p for p in alhambra if p.tile != FOUNTAIN and (p.x, p.y) not in cut
+                         and not all(n in layout for n in around((p.x, p.y)))),
+                   reached == len(layout))
+
+
+def removable(alhambra: tuple[PlacedTile, ...]) -> tuple[PlacedTile, ...]:
+    return removal(alhambra).removable
+
+
+@lru_cache(maxsize=ALHAMBRA_MEMO)
+def swap_needs(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[str, int, int], ...]:
+    """(tile, shared, required) of every tile but the fountain, in Alhambra order: the sides a
+    tile swapped in for it faces tiles on, and those facing walls (base.swap.same-space)."""
+    layout = layout_of(alhambra)
+    return tuple((p.tile, *requirements(layout, (p.x, p.y))) for p in alhambra if p.tile != FOUNTAIN)
 
 
 def check_layout(alhambra: Iterable[PlacedTile]) -> list[Violation]:
@@ -287,7 +411,10 @@ def _check_layout(tiles: tuple[PlacedTile, ...]) -> list[Violation]:
 
 def frontier(layout: Layout) -> list[Pos]:
     """Empty positions sharing a side with a tile: the only candidates for a placement."""
-    out = {n for pos in layout for n in around(pos) if n not in layout}
+    out: set[Pos] = set()
+    for x, y in layout:
+        out.update(((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)))  # around((x, y))
+    out.difference_update(layout)
     return sorted(out)
 
 

@@ -12,6 +12,7 @@ from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_MIX1, _MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 T = TypeVar("T")
 
 
@@ -37,26 +38,44 @@ class Generator:
     def next64(self) -> int:
         self.state = (self.state + _GAMMA) & MASK64
         z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z = ((z ^ (z >> 30)) * _MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & MASK64
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in [0, n); rejection keeps it unbiased."""
+        """A uniform integer in [0, n); rejection keeps it unbiased.
+
+        `next64` written out: a search draws here at every step of every game it plays."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
         limit = MASK64 - (MASK64 + 1) % n
+        state = self.state
         while True:
-            r = self.next64()
-            if r <= limit:
-                return r % n
+            state = (state + _GAMMA) & MASK64
+            z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+            z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+            z ^= z >> 31
+            if z <= limit:
+                self.state = state
+                return z % n
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
-        """A Fisher-Yates shuffle of `items` as a new tuple."""
+        """A Fisher-Yates shuffle of `items` as a new tuple (`below` written out)."""
         out = list(items)
+        state = self.state
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = MASK64 - (MASK64 + 1) % n
+            while True:
+                state = (state + _GAMMA) & MASK64
+                z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+                z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+                z ^= z >> 31
+                if z <= limit:
+                    break
+            j = z % n
             out[i], out[j] = out[j], out[i]
+        self.state = state
         return tuple(out)
 
     def choice(self, items: Sequence[T]) -> T:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
 from msgspec.structs import replace
@@ -20,6 +21,8 @@ RULE = "base.money.take"
 
 
 def duplicates(cards: tuple[str, ...]) -> list[str]:
+    if len(set(cards)) == len(cards):
+        return []
     seen: set[str] = set()
     return sorted({c for c in cards if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
 
@@ -61,26 +64,42 @@ def _card_key(card: str) -> tuple[str, int]:
     return money.currency, money.value
 
 
-def candidates(state: GameState, seat: int) -> Iterator[TakeMoney]:
-    """Every distinct take: cards that differ only in their copy letter are listed once."""
-    name = state.players[seat].name
+def takes(display: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct take from a display: one card, or several totalling at most 5; cards that
+    differ only in their copy letter are listed once (by size, then display order)."""
+    return tuple(tuple(display[i] for i in take) for take in _takes(tuple(map(_card_key, display))))
+
+
+@lru_cache(maxsize=4096)
+def _takes(kinds: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """`takes` as positions in a display holding cards of these (currency, value)s."""
+    out = []
     seen: set[tuple[tuple[str, int], ...]] = set()
     limit = CATALOGUE.take_money_total_at_most
-    display = state.display
-    for size in range(1, len(display) + 1):
-        for cards in combinations(display, size):
-            key = tuple(sorted(_card_key(c) for c in cards))
-            if key in seen:
+    for size in range(1, len(kinds) + 1):
+        for take in combinations(range(len(kinds)), size):
+            if size > 1 and sum(kinds[i][1] for i in take) > limit:
                 continue
-            if size > 1 and sum(v for _, v in key) > limit:
-                continue
-            seen.add(key)
-            yield TakeMoney(player=name, cards=cards)
+            key = tuple(sorted(kinds[i] for i in take))
+            if key not in seen:
+                seen.add(key)
+                out.append(take)
+    return tuple(out)
+
+
+def candidates(state: GameState, seat: int) -> Iterator[TakeMoney]:
+    name = state.players[seat].name
+    for cards in takes(state.display):
+        yield TakeMoney(player=name, cards=cards)
 
 
 def sample(state: GameState, seat: int, rng: Generator) -> TakeMoney | None:
-    options = list(candidates(state, seat))
-    return rng.choice(options) if options else None
+    display = state.display
+    options = _takes(tuple(map(_card_key, display)))
+    if not options:
+        return None
+    take = rng.choice(options)
+    return TakeMoney(player=state.players[seat].name, cards=tuple(display[i] for i in take))
 
 
 RULE_TAKE = ActionRule(action=TakeMoney, rule=RULE, kind="action", check=check, apply=apply,

@@ -97,12 +97,13 @@ def candidates_reserve(state: GameState, seat: int) -> Iterator[ReserveBuilding]
 
 def sample_placement(state: GameState, seat: int, rng: Generator) -> PlaceBuilding | ReserveBuilding | None:
     """Mostly build when a space fits; otherwise reserve."""
-    options = list(candidates_place(state, seat))
-    if options and rng.below(10) < 9:
-        return rng.choice(options)
     player = state.players[seat]
     if not player.held:
         return None
+    options = placements(player.alhambra, player.held)
+    if options and rng.below(10) < 9:
+        tile, (x, y) = rng.choice(options)
+        return PlaceBuilding(player=player.name, tile=tile.tile, x=x, y=y)
     return ReserveBuilding(player=player.name, tile=rng.choice(player.held).tile)
 
 

@@ -12,17 +12,17 @@ from ..catalogue import FOUNTAIN
 from ..events import BuildingPlaced, BuildingRemoved, BuildingReserved
 from ..flow import spend_action, with_player
 from ..grid import (
-    around,
     check_placement,
-    cut_tiles,
     holes,
     layout_of,
     names_of,
     placements,
     reachable,
-    requirements,
+    removable,
+    removal,
     rotate,
     side_mismatches,
+    swap_needs,
     walls_of,
 )
 from ..module import ActionRule, Context
@@ -133,6 +133,9 @@ def check_remove(state: GameState, action: RemoveToReserve) -> list[Violation]:
         return out
     tile = placed(player, action.tile)
     assert tile is not None
+    known = removal(player.alhambra)
+    if known.all_reachable and tile in known.removable:
+        return []  # what removal_problems finds, known beforehand
     return removal_problems(player, tile)
 
 
@@ -151,14 +154,14 @@ def apply_remove(state: GameState, action: RemoveToReserve, ctx: Context) -> Gam
 
 def candidates_remove(state: GameState, seat: int) -> Iterator[RemoveToReserve]:
     player = state.players[seat]
-    layout = layout_of(player.alhambra)
-    cut = cut_tiles(layout)
-    for p in player.alhambra:
-        pos = (p.x, p.y)
-        if p.tile == FOUNTAIN or pos in cut:
-            continue
-        if not all(n in layout for n in around(pos)):  # else removing it leaves a hole
-            yield RemoveToReserve(player=player.name, tile=p.tile)
+    for p in removable(player.alhambra):
+        yield RemoveToReserve(player=player.name, tile=p.tile)
+
+
+def sample_remove(state: GameState, seat: int, rng: Generator) -> RemoveToReserve | None:
+    player = state.players[seat]
+    options = removable(player.alhambra)
+    return RemoveToReserve(player=player.name, tile=rng.choice(options).tile) if options else None
 
 
 # --- (c) swap -------------------------------------------------------------------------------
@@ -170,6 +173,10 @@ def swap_problems(player: Player, new: Tile, old: PlacedTile, rotation: int = 0)
     Matching every neighbour means its shared sides equal the old tile's, so the paths on foot
     and the empty spaces stay exactly as they were: sides are all there is to check.
     """
+    walls = rotate(walls_of(new), rotation)
+    if any(tile == old.tile and walls & shared == required  # every side matches: no refusal
+           for tile, shared, required in swap_needs(player.alhambra)):
+        return []
     layout = layout_of(player.alhambra)
     return [Violation("base.swap.same-space", f"swapping {new.tile} for {old.tile}: {m}")
             for m in side_mismatches(layout, names_of(player.alhambra), (old.x, old.y),
@@ -204,34 +211,50 @@ def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameS
     return spend_action(state, another=False)
 
 
-def candidates_swap(state: GameState, seat: int) -> Iterator[SwapWithReserve]:
-    player = state.players[seat]
+def _swaps(player: Player) -> list[tuple[str, str]]:
+    """(reserve tile, Alhambra tile) of every swap that obeys §4."""
     if not player.reserve:
-        return
-    layout = layout_of(player.alhambra)
-    needs = [(p.tile, *requirements(layout, (p.x, p.y))) for p in player.alhambra if p.tile != FOUNTAIN]
+        return []
+    needs = swap_needs(player.alhambra)
+    out = []
     for t in player.reserve:
         walls = walls_of(t)
-        for old, shared, required in needs:
-            if walls & shared == required:
-                yield SwapWithReserve(player=player.name, tile=t.tile, replaces=old)
+        out += [(t.tile, old) for old, shared, required in needs if walls & shared == required]
+    return out
 
 
-def _sample(candidates):  # type: ignore[no-untyped-def]
-    def sample(state: GameState, seat: int, rng: Generator):  # type: ignore[no-untyped-def]
-        options = list(candidates(state, seat))
-        return rng.choice(options) if options else None
-    return sample
+def candidates_swap(state: GameState, seat: int) -> Iterator[SwapWithReserve]:
+    player = state.players[seat]
+    for tile, old in _swaps(player):
+        yield SwapWithReserve(player=player.name, tile=tile, replaces=old)
+
+
+def sample_swap(state: GameState, seat: int, rng: Generator) -> SwapWithReserve | None:
+    player = state.players[seat]
+    options = _swaps(player)
+    if not options:
+        return None
+    tile, old = rng.choice(options)
+    return SwapWithReserve(player=player.name, tile=tile, replaces=old)
+
+
+def sample_place(state: GameState, seat: int, rng: Generator) -> PlaceFromReserve | None:
+    player = state.players[seat]
+    options = placements(player.alhambra, player.reserve)
+    if not options:
+        return None
+    tile, (x, y) = rng.choice(options)
+    return PlaceFromReserve(player=player.name, tile=tile.tile, x=x, y=y)
 
 
 RULE_PLACE = ActionRule(action=PlaceFromReserve, rule="base.redesign", kind="action",
                         check=check_place, apply=apply_place, candidates=candidates_place,
-                        sample=_sample(candidates_place))
+                        sample=sample_place)
 RULE_REMOVE = ActionRule(action=RemoveToReserve, rule="base.redesign", kind="action",
                          check=check_remove, apply=apply_remove, candidates=candidates_remove,
-                         sample=_sample(candidates_remove))
+                         sample=sample_remove)
 RULE_SWAP = ActionRule(action=SwapWithReserve, rule="base.redesign", kind="action",
                        check=check_swap, apply=apply_swap, candidates=candidates_swap,
-                       sample=_sample(candidates_swap))
+                       sample=sample_swap)
 
 _ = replace

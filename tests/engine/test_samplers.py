@@ -1,0 +1,71 @@
+"""random_action draws a legal action cheaply, for every module (issue 28 item 4).
+
+Every action rule (and every variant a module adds to another's action) has a sampler that
+proposes one action without the engine listing all the legal ones; random_action shuffles the
+samplers of the rules that may answer now and takes the first proposal `validate` accepts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from service.engine import Generator, apply, new_game, random_action, validate
+from service.engine.game import _acting_rules, iter_legal_actions
+from service.engine.module import pending_decision, plan_of, registered
+
+MODULES = ("craftsmen", "zoo", "power", "extensions", "staff", "grounds", "walls", "treasure",
+           "thieves", "vendors", "change")
+CONFIGS = [(), *((m,) for m in MODULES), MODULES]
+NAMES = ("Ana", "Ben", "Cy", "Di", "Ed", "Fay")
+
+
+def test_every_action_rule_and_variant_has_a_sampler() -> None:
+    missing = [f"{m.id}: {r.action.__name__}" for m in registered() for r in m.actions if r.sample is None]
+    missing += [f"{m.id}: a variant of {t.__name__}" for m in registered() for t, _, s in m.variants
+                if s is None]
+    assert not missing
+
+
+@pytest.mark.parametrize("modules", CONFIGS, ids=["+".join(c) if len(c) < 2 else "all" for c in CONFIGS])
+def test_random_action_is_legal_and_every_sampler_proposes_legal_actions(modules: tuple[str, ...]) -> None:
+    """At every step of seeded random games (2 to 6 players), random_action's action passes
+    validate; every 3rd step, each rule that may answer and has a legal action is asked for
+    one by its samplers: each such rule's samplers proposed a legal action somewhere."""
+    could: Counter[str] = Counter()
+    proposed: Counter[str] = Counter()
+    i = len(modules) + sum(map(len, modules))
+    for players in (2 + i % 5, 2 + (i + 2) % 5):
+        state = new_game(NAMES[:players], modules, seed=i + players).state
+        rng = Generator(i * 31 + players)
+        for step in range(250):
+            if step % 3 == 0:
+                _ask_samplers(state, step, could, proposed)
+            action = random_action(state, rng)
+            assert action is not None
+            assert validate(state, action) == [], (step, action)
+            outcome = apply(state, action)
+            state = outcome.state
+            if outcome.game_over:
+                break
+    assert could, "no rule had a legal action"
+    never = sorted(name for name in could if not proposed[name])
+    assert not never, f"samplers that never proposed a legal action where one existed: {never}"
+
+
+def _ask_samplers(state, step: int, could: Counter[str], proposed: Counter[str]) -> None:  # type: ignore[no-untyped-def]
+    pending = pending_decision(state)
+    seat = state.turn.player if pending is None else pending.seat
+    variants = plan_of(state).variants
+    legal_types = {type(a) for a in iter_legal_actions(state)}
+    for rule in _acting_rules(state, pending):
+        if rule.action not in legal_types:
+            continue
+        name = rule.action.__name__
+        could[name] += 1
+        samplers = [rule.sample, *(s for _, s in variants.get(rule.action, ()))]
+        draws = (sample(state, seat, Generator(step * 97 + k * 7 + attempt))
+                 for k, sample in enumerate(samplers) for attempt in range(4))
+        if any(action is not None and not validate(state, action) for action in draws):
+            proposed[name] += 1
