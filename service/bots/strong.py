@@ -26,8 +26,9 @@ from . import basic
 from .evaluate import advantage
 from .model import MOST_CONSIDERED, Considered, Suggestion
 
-# Work per millisecond of budget, measured with bench/bots.py --calibrate on the 2-core VM.
-WORK_PER_MS = 9
+# Work per millisecond of budget: bench/bots.py --calibrate measured some 25 units a CPU
+# millisecond on the 2-core VM (2026-12-07, the machine shared), so 200 ms buys some 4,800.
+WORK_PER_MS = 24
 RECKONING = 3  # a reckoning of a position costs about three actions applied
 CANDIDATES = 3  # the options searched: the best ones by the basic level's reckoning ...
 MOST_CANDIDATES = 5  # ... and the best of each other kind of action, up to this many
