@@ -17,11 +17,13 @@ state and the request, so the same request gives the same suggestion.
 
 from __future__ import annotations
 
+import msgspec
+
 from service.engine import GameState
 
 from . import basic, strong, uniform
 from .model import BUDGET_MS, LEVELS, Considered, Level, NotToAct, Suggestion
-from .seat import generator, options, seen_by
+from .seat import generator, options, seen_by, truncated
 
 __all__ = ["BUDGET_MS", "LEVELS", "Considered", "Level", "NotToAct", "Suggestion", "UnknownSeat",
            "suggest"]
@@ -42,10 +44,12 @@ def suggest(state: GameState, player: str, level: Level = "basic",
     if level != "strong":
         budget_ms = BUDGET_MS  # no other level spends it: the same choice whatever is asked
     seen = seen_by(state, seat)
-    choices = options(seen, seat)
+    choices, cut = truncated(options(seen, seat))
     rng = generator(seen, seat, level, budget_ms)
     if level == "random":
-        return uniform.suggest(seen, seat, choices, rng)
-    if level == "basic":
-        return basic.suggest(seen, seat, choices)
-    return strong.suggest(seen, seat, choices, rng, budget_ms)
+        out = uniform.suggest(seen, seat, choices, rng)
+    elif level == "basic":
+        out = basic.suggest(seen, seat, choices)
+    else:
+        out = strong.suggest(seen, seat, choices, rng, budget_ms)
+    return msgspec.structs.replace(out, truncated=True) if cut else out

@@ -62,19 +62,26 @@ def _tally(p: PositionPlayer, held: tuple[Tile, ...], modules: tuple[Module, ...
 
 
 class _Counted:
-    """Each player (or Dirk) as scoring counts them, memoized by the object itself: a state
-    after an action shares every player it did not change with the state before (frozen
-    structs), so most of a reckoning's players were counted already. Holding the object keeps
-    its id from being reused; the memo is emptied when it grows past `size`."""
+    """Each player (or Dirk) as scoring counts them, memoized by what is counted, the tuples of
+    their tiles themselves: a state after an action shares every tuple it did not change with
+    the state before (frozen structs), so most of a reckoning's players were counted already,
+    a hand that changed or not. Holding the tuples keeps their ids from being reused; the memo
+    is emptied when it grows past `size`."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self.memo: dict[int, tuple[object, tuple[Module, ...], PositionPlayer]] = {}
+        self.memo: dict[tuple[int, ...], tuple[tuple[object, ...], PositionPlayer]] = {}
 
     def of(self, owner: Player | Dirk, modules: tuple[Module, ...]) -> PositionPlayer:
-        found = self.memo.get(id(owner))
-        if found is not None and found[0] is owner and found[1] is modules:
-            return found[2]
+        if isinstance(owner, Player):
+            parts: tuple[object, ...] = (owner.name, owner.score, owner.alhambra, owner.reserve,
+                                         owner.held, modules)
+        else:
+            parts = (owner.name, owner.score, owner.tiles, modules)
+        key = tuple(map(id, parts))
+        found = self.memo.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], parts, strict=True)):
+            return found[1]
         if isinstance(owner, Player):
             pp = PositionPlayer(name=owner.name, score=owner.score, alhambra=owner.alhambra,
                                 reserve=owner.reserve)
@@ -85,7 +92,7 @@ class _Counted:
         counted = replace(pp, alhambra=(), reserve=(), tiles=(), tally=_tally(pp, held, modules))
         if len(self.memo) >= self.size:
             self.memo.clear()
-        self.memo[id(owner)] = (owner, modules, counted)
+        self.memo[key] = (parts, counted)
         return counted
 
 

@@ -23,6 +23,15 @@ Budget = Annotated[int, msgspec.Meta(ge=LEAST_BUDGET_MS, le=MOST_BUDGET_MS)]
 
 # The most candidates a suggestion lists in `considered`: the best ones, best first.
 MOST_CONSIDERED = 10
+# The most of a seat's legal actions a bot lists and chooses among, in the engine's order: a
+# hand of many cards of one currency pays a tile in tens of thousands of ways (a hoarded hand of
+# 22 cards gives 23,272 legal actions, all 27 of a colour some 260,000 for one space), and no
+# player weighs them all. A seat with more says so (`truncated`).
+MOST_OPTIONS = 2000
+# The bounds of what a suggestion reports (the contract's): `value` is a difference of points
+# (far within any game's), `simulated` the work of the largest budget and one world more.
+MOST_VALUE = 10_000_000
+MOST_SIMULATED = 100_000_000
 
 
 class Considered(msgspec.Struct, frozen=True, gc=False, kw_only=True):
@@ -38,8 +47,10 @@ class Considered(msgspec.Struct, frozen=True, gc=False, kw_only=True):
 
 class Suggestion(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     """A bot's move for `player`: `action` (null: wait, see `Considered`), the `level` that chose
-    it, how many legal actions the seat had (`legal`), the best of those it weighed
-    (`considered`, best first) and how many actions it simulated in all (`simulated`)."""
+    it, how many legal actions the seat had (`legal`; with `truncated`, it had more than
+    MOST_OPTIONS and chose among the first MOST_OPTIONS in the engine's order), the best of
+    those it weighed (`considered`, best first) and the work it simulated in all (`simulated`:
+    an action applied one unit, strong.py)."""
 
     player: str
     level: Level
@@ -47,6 +58,7 @@ class Suggestion(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     legal: int
     considered: tuple[Considered, ...]
     simulated: int = 0
+    truncated: bool = False
 
 
 class NotToAct(ValueError):

@@ -4,6 +4,7 @@ seed of its choices, all drawn from what the seat sees (RULES.md §8) and nothin
 from __future__ import annotations
 
 import hashlib
+from itertools import islice
 
 import msgspec
 from msgspec.structs import replace
@@ -12,7 +13,7 @@ from service.engine import GameState, Generator, iter_legal_actions, to_act
 from service.engine.actions import Action
 from service.engine.sight import as_seen
 
-from .model import Level, NotToAct
+from .model import MOST_OPTIONS, Level, NotToAct
 
 _encode = msgspec.json.Encoder().encode
 
@@ -24,16 +25,26 @@ def seen_by(state: GameState, seat: int) -> GameState:
 
 
 def options(seen: GameState, seat: int) -> list[Action | None]:
-    """The seat's legal actions, in the engine's order; with None first (waiting) when the seat
-    may only act out of turn, where not acting is a choice too. NotToAct when it has none."""
+    """The seat's legal actions, in the engine's order, at most MOST_OPTIONS (one more when
+    there are more: `truncated` cuts it off); with None first (waiting) when the seat may only
+    act out of turn, where not acting is a choice too. NotToAct when it has none."""
     name = seen.players[seat].name
-    actions: list[Action | None] = list(iter_legal_actions(seen, name))
+    actions: list[Action | None] = list(islice(iter_legal_actions(seen, name), MOST_OPTIONS + 1))
     if not actions:
         raise NotToAct(name, to_act(seen).players)
     actors = [a for a in to_act(seen).actors if a.seat == seat]
     if actors and all(a.kind == "out-of-turn" for a in actors):
         actions.insert(0, None)
     return actions
+
+
+def truncated(options: list[Action | None]) -> tuple[list[Action | None], bool]:
+    """The options a bot chooses among (MOST_OPTIONS at most, waiting included), and whether
+    the seat had more."""
+    listed = [o for o in options if o is not None]
+    if len(listed) <= MOST_OPTIONS:
+        return options, False
+    return options[:MOST_OPTIONS], True
 
 
 def generator(seen: GameState, seat: int, level: Level, budget_ms: int) -> Generator:

@@ -17,6 +17,8 @@ on the 2-core VM the figure was measured on: bench/bots.py --calibrate).
 
 from __future__ import annotations
 
+from itertools import islice
+
 from service.engine import GameState, Generator, apply, iter_legal_actions
 from service.engine.actions import Action
 from service.engine.flow import acting_seat
@@ -24,7 +26,7 @@ from service.engine.sight import sampled
 
 from . import basic
 from .evaluate import advantage
-from .model import MOST_CONSIDERED, Considered, Suggestion
+from .model import MOST_CONSIDERED, MOST_OPTIONS, Considered, Suggestion
 
 # Work per millisecond of budget: bench/bots.py --calibrate measured some 25 units a CPU
 # millisecond on the 2-core VM (2026-12-07, the machine shared), so 200 ms buys some 4,800.
@@ -51,7 +53,7 @@ def quick_move(state: GameState, rng: Generator, work: Work) -> Action | None:
     of its options (those worth weighing, drawn at random when there are more), so the others
     buy what is good for them as basic players do, at a fraction of the cost."""
     seat = acting_seat(state)
-    listed: list[Action | None] = list(iter_legal_actions(state))
+    listed: list[Action | None] = list(islice(iter_legal_actions(state), MOST_OPTIONS))
     work.spent += LISTING
     if not listed:
         return None
@@ -72,7 +74,8 @@ def quick_move(state: GameState, rng: Generator, work: Work) -> Action | None:
 def own_move(state: GameState, seat: int, work: Work) -> Action | None:
     """The seat's own move in a simulated world: the basic level's, over all its options (what
     it can make of the money it takes now is the point of looking ahead)."""
-    listed: list[Action | None] = list(iter_legal_actions(state, state.players[seat].name))
+    listed: list[Action | None] = list(islice(iter_legal_actions(state, state.players[seat].name),
+                                              MOST_OPTIONS))
     if not listed:
         return None
     work.spent += LISTING + len(basic.weighed(listed)) * (1 + RECKONING)

@@ -126,3 +126,30 @@ def test_basic_weighs_only_the_cheapest_payments_of_a_purchase() -> None:
         if a is not None and a.type == "buy-building":
             per_tile[a.tile] = per_tile.get(a.tile, 0) + 1
     assert max(per_tile.values()) <= basic_level.PAYMENTS_WEIGHED
+
+
+def _hoarded(cards: int) -> GameState:
+    """A base game where the seat to act holds `cards` blue cards (from the deck): a purchase it
+    can pay in tens of thousands of ways."""
+    state = new_game(["Ana", "Ben", "Cyd"], seed=6).state
+    seat = to_act(state).actors[0].seat
+    blue = [c for c in state.deck if c.startswith("blue-")][:cards]
+    players = list(state.players)
+    players[seat] = msgspec.structs.replace(players[seat], hand=players[seat].hand + tuple(blue))
+    return msgspec.structs.replace(state, players=tuple(players),
+                                   deck=tuple(c for c in state.deck if c not in blue))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_seat_with_too_many_legal_actions_chooses_among_the_first(level: str) -> None:
+    """A hoarded hand: the bot lists MOST_OPTIONS of the legal actions (the engine's order),
+    says so, and still answers a legal one."""
+    from service.bots.model import MOST_OPTIONS
+    from service.engine import check_consistency
+
+    state = _hoarded(20)
+    assert check_consistency(state) == []
+    actor = to_act(state).actors[0]
+    s = suggest(state, actor.player, level, 10)  # type: ignore[arg-type]
+    assert s.truncated and s.legal == MOST_OPTIONS
+    assert s.action is not None and validate(state, s.action) == []
