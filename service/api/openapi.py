@@ -54,7 +54,7 @@ ROOT_TYPES: tuple[Any, ...] = (
     bodies.LegalActionsQuery, bodies.LegalActions, bodies.Position, bodies.StateRound,
     bodies.Breakdown, bodies.ViewQuery, bodies.View, bodies.Modules, bodies.Health,
     bodies.Readiness, bodies.ErrorBody, CacheStats, bodies.RenderState, bodies.RenderPosition,
-    bodies.ReplayQuery, bodies.Replayed, bodies.RecordRefusal,
+    bodies.ReplayQuery, bodies.Replayed, bodies.RecordRefusal, bodies.SuggestQuery, bodies.Suggested,
 )
 
 REF = "#/components/schemas/{name}"
