@@ -12,7 +12,15 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 import service.engine  # noqa: F401  (registers every module before the unions are built)
-from service.bots.model import BUDGET_MS, MOST_CONSIDERED, Budget, Level
+from service.bots.model import (
+    BUDGET_MS,
+    MOST_CONSIDERED,
+    MOST_OPTIONS,
+    MOST_SIMULATED,
+    MOST_VALUE,
+    Budget,
+    Level,
+)
 from service.engine import scoring
 from service.engine.census import CENSUS
 from service.engine.flow import Actor, ToAct
@@ -260,18 +268,12 @@ class RecordRefusal(Answer):
     view: View | None  # that player's view of the state before the action
 
 
-# The bounds of a suggestion's numbers. A seat's legal actions are counted by the engine's
-# listing: a purchase is one action per distinct payment, and a hand of every money card of a
-# currency pays a tile 4^9 ways (values 1 to 9, up to 3 cards each), so MOST_OPTIONS holds the
-# four market spaces so paid and every other action with room to spare. A value is what a
-# position is worth to the seat ahead of the best other player: two scores (generic Int,
-# +-1,000,000) and the points a reckoning adds to them, within MOST_VALUE. Simulated actions are
-# the strong level's work units, some WORK_PER_MS a millisecond of at most MOST_BUDGET_MS, plus
-# a few per option weighed: within MOST_SIMULATED.
-MOST_OPTIONS = 10_000_000
-MOST_VALUE = 10_000_000
-MOST_SIMULATED = 100_000_000
-Options = Annotated[int, msgspec.Meta(ge=0, le=MOST_OPTIONS)]
+# The bounds of a suggestion's numbers (service/bots/model.py): a bot lists at most MOST_OPTIONS
+# of a seat's legal actions (and waiting, where it is one); a value is what a position is worth
+# to the seat ahead of the best other player, within MOST_VALUE; the strong level's work is
+# some WORK_PER_MS units a millisecond of at most MOST_BUDGET_MS and one world more, within
+# MOST_SIMULATED.
+Options = Annotated[int, msgspec.Meta(ge=0, le=MOST_OPTIONS + 1)]
 Value = Annotated[float, msgspec.Meta(ge=-MOST_VALUE, le=MOST_VALUE)]
 Simulated = Annotated[int, msgspec.Meta(ge=0, le=MOST_SIMULATED)]
 
@@ -291,8 +293,10 @@ class Suggested(Answer):
     """POST /v1/suggest: a bot's move for `player`, chosen from what that seat may see alone:
     the `action` (null: wait, see `Considered`), the `level` that chose it, how many options the
     seat had (`legal`: its legal actions, and waiting where it is one), the best of those it
-    weighed (`considered`, best first, at most 10; none at the random level) and how many
-    actions it simulated in all (`simulated`: the strong level's work; 0 for the others)."""
+    weighed (`considered`, best first, at most 10; none at the random level), how many
+    actions it simulated in all (`simulated`: the strong level's work; 0 for the others) and
+    whether the seat had more legal actions than a bot lists (`truncated`: it chose among the
+    first 2,000 in the engine's order, as a hoarded hand's thousands of payments give)."""
 
     player: str
     level: Level
@@ -300,6 +304,7 @@ class Suggested(Answer):
     legal: Options
     considered: Annotated[tuple[Considered, ...], msgspec.Meta(max_length=MOST_CONSIDERED)]
     simulated: Simulated
+    truncated: bool
 
 
 class LegalActions(Answer):

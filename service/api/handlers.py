@@ -294,7 +294,7 @@ def suggest(body: SuggestQuery, judge: Judge = ALONE) -> Suggested:
     considered = tuple(Considered(action=c.action, value=c.value, simulations=c.simulations)
                        for c in made.considered)
     return Suggested(player=made.player, level=made.level, action=made.action, legal=made.legal,
-                     considered=considered, simulated=made.simulated)
+                     considered=considered, simulated=made.simulated, truncated=made.truncated)
 
 
 def replay(body: ReplayQuery, judge: Judge = ALONE) -> Replayed:

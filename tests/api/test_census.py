@@ -127,12 +127,12 @@ NOT_COUNTS: dict[str, tuple[str, ...]] = {
         "GameRecord.actions", "ReplayQuery.upto"),
     "lines of a breakdown read back (a score sheet), not components": ("PastPlayer.lines",),
     "a bot's (issue 28): the strong level's budget (bots/model.py), the options a seat has and the "
-    "best it weighed, the work simulated, a value ahead of the others (api/bodies.py)": (
+    "best it weighed, the work simulated, a value ahead of the others (all in bots/model.py)": (
         "SuggestQuery.budget_ms", "Suggested.legal", "Suggested.considered", "Suggested.simulated",
         "Considered.simulations", "Considered.value"),
 }
 BOTS = NOT_COUNTS["a bot's (issue 28): the strong level's budget (bots/model.py), the options a seat has "
-                  "and the best it weighed, the work simulated, a value ahead of the others (api/bodies.py)"]
+                  "and the best it weighed, the work simulated, a value ahead of the others (all in bots/model.py)"]
 
 
 def _bounds(schema: Any, path: str) -> Iterator[tuple[str, str, int]]:
