@@ -10,6 +10,7 @@ depend on the machine or its load; the time per suggestion does, and is printed 
     python bench/bots.py [--games 200] [--jobs 2] [--pairs basic:random,strong:basic]
                          [--modules zoo,...] [--budget-ms 200]
     python bench/bots.py --calibrate     # the work per millisecond of this machine
+    python bench/bots.py --quick         # CI: one short game per pair, that every level runs
 """
 
 from __future__ import annotations
@@ -116,7 +117,11 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=int, default=BUDGET_MS)
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--progress", type=int, default=0, help="print the running tally every N games")
+    parser.add_argument("--quick", action="store_true",
+                        help="one game per pair, strong on 20 ms: that they run (CI), no verdict on strength")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.budget_ms, args.jobs = 1, 20, 1
     if args.calibrate:
         calibrate(args.budget_ms)
         return
@@ -141,7 +146,8 @@ def main() -> None:
         per_move = [t for _, times in results for t in times.get(tested, [])]
         target = targets.get(tested)
         met = target is not None and wins / len(results) >= target
-        verdict = "" if target is None else f" target >= {target:.0%}: {'met' if met else 'MISSED'}"
+        verdict = ("" if target is None or args.quick
+                   else f" target >= {target:.0%}: {'met' if met else 'MISSED'}")
         print(f"{tested} vs 3x {below}: won {wins:g} of {len(results)} = {wins / len(results):.1%} "
               f"(95 % {low:.1%} to {high:.1%}; even {1 / args.players:.0%}){verdict}; "
               f"{tested} median {statistics.median(per_move) * 1000:.1f} ms a suggestion, "

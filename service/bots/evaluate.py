@@ -39,6 +39,8 @@ MONEY = 0.3
 ACTION = 2.5
 RESERVED = 1.0
 AVERAGE_CARD = sum(c.value for c in CATALOGUE.money.values()) / len(CATALOGUE.money)
+# The most money of one currency worth holding: the dearest tile's price (one purchase at once).
+SPENDABLE = max(t.price for t in CATALOGUE.tiles.values())
 
 
 @lru_cache(maxsize=8192)
@@ -126,13 +128,23 @@ def _totals(position: Position) -> tuple[int, ...]:
 
 
 def money(state: GameState, seat: int, me: int) -> float:
-    """The money `seat` holds as `me` may know it: its own cards, or the others' card count at
-    an average value; and the money beyond the hand a module shows (coins: change.count)."""
+    """The money `seat` holds as `me` may know it, as far as it can be spent: its own cards per
+    currency up to the dearest tile (more of one currency buys nothing more at once), or the
+    others' card count at an average value; and the money beyond the hand a module shows
+    (coins: change.count). Without the cap a player reckons hoarding worth more than building,
+    and may take the whole money supply (a table where nobody else can act)."""
     hand = state.players[seat].hand
-    total = float(sum(CATALOGUE.money[c].value for c in hand)) if seat == me else len(hand) * AVERAGE_CARD
-    for held in plan_of(state).hooks["money_held"]:
-        total += sum(held(state, seat, currency) for currency in CATALOGUE.currencies)
-    return total
+    held = plan_of(state).hooks["money_held"]
+    if seat != me:
+        total = min(len(hand) * AVERAGE_CARD, SPENDABLE * len(CATALOGUE.currencies))
+        return total + sum(fn(state, seat, c) for fn in held for c in CATALOGUE.currencies)
+    per = dict.fromkeys(CATALOGUE.currencies, 0)
+    for card in hand:
+        per[CATALOGUE.money[card].currency] += CATALOGUE.money[card].value
+    for fn in held:
+        for currency in CATALOGUE.currencies:
+            per[currency] += fn(state, seat, currency)
+    return float(sum(min(v, SPENDABLE) for v in per.values()))
 
 
 def worth(state: GameState, me: int) -> list[float]:

@@ -66,6 +66,9 @@ class NotToAct(ValueError):
 
     def __init__(self, player: str, waiting_for: tuple[str, ...]) -> None:
         who = ", ".join(waiting_for) or "nobody (the game is over)"
-        super().__init__(f"{player} has nothing to do now: the game waits for {who}")
+        if player in waiting_for:  # no rule lets the game go on (docs/bots.md)
+            super().__init__(f"the game waits for {player}, but no action of {player}'s is legal now")
+        else:
+            super().__init__(f"{player} has nothing to do now: the game waits for {who}")
         self.player = player
         self.waiting_for = waiting_for

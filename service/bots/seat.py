@@ -31,7 +31,7 @@ def options(seen: GameState, seat: int) -> list[Action | None]:
     name = seen.players[seat].name
     actions: list[Action | None] = list(islice(iter_legal_actions(seen, name), MOST_OPTIONS + 1))
     if not actions:
-        raise NotToAct(name, to_act(seen).players)
+        raise NotToAct(name, to_act(seen).players)  # the game may wait for it with nothing legal
     actors = [a for a in to_act(seen).actors if a.seat == seat]
     if actors and all(a.kind == "out-of-turn" for a in actors):
         actions.insert(0, None)

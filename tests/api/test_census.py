@@ -132,7 +132,8 @@ NOT_COUNTS: dict[str, tuple[str, ...]] = {
         "Considered.simulations", "Considered.value"),
 }
 BOTS = NOT_COUNTS["a bot's (issue 28): the strong level's budget (bots/model.py), the options a seat has "
-                  "and the best it weighed, the work simulated, a value ahead of the others (all in bots/model.py)"]
+                  "and the best it weighed, the work simulated, a value ahead of the others "
+                  "(all in bots/model.py)"]
 
 
 def _bounds(schema: Any, path: str) -> Iterator[tuple[str, str, int]]:
