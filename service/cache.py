@@ -28,6 +28,16 @@ from .redis_client import Deadline, ready
 log = logging.getLogger("service.cache")
 
 
+def code_digest(package: str) -> str:
+    """A digest of the sources and data of a package of the referee (`engine`, `bots`)."""
+    root = Path(__file__).resolve().parent / package
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".json")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def _engine_version() -> str:
     """The package version and a digest of the engine's sources and data: any change to the
     rules gives new keys, so a shared Redis never serves an answer of another engine."""
@@ -35,12 +45,7 @@ def _engine_version() -> str:
         version = metadata.version("alhambra-referee")
     except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout
         version = "0"
-    root = Path(__file__).resolve().parent / "engine"
-    digest = hashlib.blake2b(digest_size=8)
-    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".json")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return f"{version}+{digest.hexdigest()}"
+    return f"{version}+{code_digest('engine')}"
 
 
 ENGINE_VERSION = _engine_version()

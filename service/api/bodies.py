@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 import service.engine  # noqa: F401  (registers every module before the unions are built)
+from service.bots.model import BUDGET_MS, MOST_CONSIDERED, Budget, Level
 from service.engine import scoring
 from service.engine.census import CENSUS
 from service.engine.flow import Actor, ToAct
@@ -86,6 +87,17 @@ class LegalActionsQuery(Record):
     state: GameState
     limit: Limit = 1000
     player: PlayerName | None = None
+
+
+class SuggestQuery(Record):
+    """POST /v1/suggest: a state (sealed or not, as the other endpoints take it), the player a
+    bot should move for, the bot's `level` and the strong level's `budget_ms` (the other levels
+    spend none of it)."""
+
+    state: GameState
+    player: PlayerName
+    level: Level = "basic"
+    budget_ms: Budget = BUDGET_MS
 
 
 class PastPlayer(Record):
@@ -248,6 +260,48 @@ class RecordRefusal(Answer):
     view: View | None  # that player's view of the state before the action
 
 
+# The bounds of a suggestion's numbers. A seat's legal actions are counted by the engine's
+# listing: a purchase is one action per distinct payment, and a hand of every money card of a
+# currency pays a tile 4^9 ways (values 1 to 9, up to 3 cards each), so MOST_OPTIONS holds the
+# four market spaces so paid and every other action with room to spare. A value is what a
+# position is worth to the seat ahead of the best other player: two scores (generic Int,
+# +-1,000,000) and the points a reckoning adds to them, within MOST_VALUE. Simulated actions are
+# the strong level's work units, some WORK_PER_MS a millisecond of at most MOST_BUDGET_MS, plus
+# a few per option weighed: within MOST_SIMULATED.
+MOST_OPTIONS = 10_000_000
+MOST_VALUE = 10_000_000
+MOST_SIMULATED = 100_000_000
+Options = Annotated[int, msgspec.Meta(ge=0, le=MOST_OPTIONS)]
+Value = Annotated[float, msgspec.Meta(ge=-MOST_VALUE, le=MOST_VALUE)]
+Simulated = Annotated[int, msgspec.Meta(ge=0, le=MOST_SIMULATED)]
+
+
+class Considered(Answer):
+    """One option a bot weighed: the `action` (null: waiting, for a seat that may only act out
+    of turn, as in the thieves' window, and may as well not), its `value` for the seat (points
+    ahead of the best other player, as the level reckons them) and in how many simulated worlds
+    it was tried (`simulations`: the strong level's; 0 for the others)."""
+
+    action: AnyAction | None
+    value: Value
+    simulations: Simulated
+
+
+class Suggested(Answer):
+    """POST /v1/suggest: a bot's move for `player`, chosen from what that seat may see alone:
+    the `action` (null: wait, see `Considered`), the `level` that chose it, how many options the
+    seat had (`legal`: its legal actions, and waiting where it is one), the best of those it
+    weighed (`considered`, best first, at most 10; none at the random level) and how many
+    actions it simulated in all (`simulated`: the strong level's work; 0 for the others)."""
+
+    player: str
+    level: Level
+    action: AnyAction | None
+    legal: Options
+    considered: Annotated[tuple[Considered, ...], msgspec.Meta(max_length=MOST_CONSIDERED)]
+    simulated: Simulated
+
+
 class LegalActions(Answer):
     actions: tuple[AnyAction, ...]
     truncated: bool
@@ -279,7 +333,7 @@ ErrorCode = Literal[
     "unknown-player", "not-found", "method-not-allowed", "body-too-large", "unsupported-media-type",
     "internal-error",
     "bad-seal", "unsealed-state", "already-advanced", "one-future-unavailable", "forbidden",
-    "position-too-complex", "request-timeout",
+    "position-too-complex", "request-timeout", "nothing-to-decide",
 ]
 
 
@@ -304,6 +358,7 @@ __all__ = [
     "AnyLine",
     "Applied",
     "Breakdown",
+    "Considered",
     "ErrorBody",
     "GameAnswer",
     "GameRecord",
@@ -329,6 +384,8 @@ __all__ = [
     "ScoreQuery",
     "SeatToken",
     "StateRound",
+    "SuggestQuery",
+    "Suggested",
     "ToAct",
     "Validity",
     "View",

@@ -14,7 +14,6 @@ from typing import Any
 
 import anyio.to_thread
 import msgspec
-from anyio import CapacityLimiter
 from litestar import Controller, Request, Response, get, post
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
@@ -33,7 +32,6 @@ from .render import SVG, RenderBody, RenderQuery, drawn
 from .seats import Access
 
 log = logging.getLogger("service.api")
-HANDLER_THREADS = 2  # a `threaded` endpoint's answers computed at once, per worker
 _ENCODE = msgspec.json.Encoder().encode
 JSON = "application/json"
 
@@ -69,9 +67,7 @@ async def answered(request: Request[Any, Any, Any], endpoint: Endpoint,
     judge = Judge(state.sealing, access(request), state.memo, received.seen)
     answer = partial(endpoint.handler, received.body, judge)
     if endpoint.threaded:
-        pool = state.get("handler_pool")
-        if pool is None:
-            pool = state["handler_pool"] = CapacityLimiter(HANDLER_THREADS)
+        pool = judging.handler_pool(state)
         return _json(_ENCODE(await anyio.to_thread.run_sync(answer, limiter=pool)), endpoint.status)
     return _json(_ENCODE(answer()), endpoint.status)
 

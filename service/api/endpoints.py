@@ -15,6 +15,8 @@ from typing import Any
 
 from litestar.openapi.datastructures import ResponseSpec
 
+from service.bots.model import BUDGET_MS, LEAST_BUDGET_MS, MOST_BUDGET_MS, MOST_CONSIDERED
+from service.cache import code_digest
 from service.engine.replay import MAX_RECORD_ACTIONS
 from service.seal import UNSEALED, Sealing
 
@@ -31,11 +33,13 @@ from .bodies import (
     ReplayQuery,
     ReplayRefused,
     ScoreQuery,
+    Suggested,
+    SuggestQuery,
     Validity,
     View,
     ViewQuery,
 )
-from .handlers import Judge, apply, legal_actions, new_game, player_view, replay, score, validate
+from .handlers import Judge, apply, legal_actions, new_game, player_view, replay, score, suggest, validate
 from .memo import States
 from .reading import decoded
 from .seats import BACKEND, Access
@@ -81,7 +85,8 @@ class Endpoint:
     and the contract's `operation_id`, `summary`, `tag`, `responses`, `status` and
     `description` (the operation's, as a docstring). `body_limit`: the setting that bounds its
     body's bytes; `threaded`: its handler runs in a worker thread (an answer that may take longer
-    than the event loop should wait)."""
+    than the event loop should wait). `code`: a digest of the code its answers depend on
+    besides the engine's (the bots'), part of its cache key: new code, new answers."""
 
     name: str
     path: str
@@ -97,6 +102,7 @@ class Endpoint:
     status: int = 200
     body_limit: str = "max_body_bytes"
     threaded: bool = False
+    code: str = ""
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
@@ -189,6 +195,39 @@ ENDPOINTS += (
                     "Bodies up to MAX_RECORD_BYTES (2 MiB by default); at most "
                     f"{MAX_RECORD_ACTIONS} actions.",
         body_limit="max_record_bytes", threaded=True),
+)
+
+# A bot's move (issue 28): seconds of CPU at most, so a worker thread; deterministic, so cached
+# (a retry, a second click, another replica with the same Redis costs nothing), under a key that
+# holds the bots' code too (`code`: a stronger bot is not answered by a weaker one's moves).
+ENDPOINTS += (
+    Endpoint(
+        "suggest", "/v1/suggest", SuggestQuery, suggest, cached=True, seat=True,
+        operation_id="suggestAction", summary="A bot's move for a seat", tag="referee",
+        responses=responses(
+            Suggested, "The action a bot of `level` suggests for `player` (null: wait), how many "
+            "options the seat had, the best of those it weighed (at most "
+            f"{MOST_CONSIDERED}) and how many actions it simulated.",
+            s422=error("`unknown-player` when no player has the name given as `player`; "
+                       "`nothing-to-decide` (base.turn.order) when the game waits for nothing "
+                       "from that seat now (the message names whom it waits for); "
+                       "`inconsistent-state`, `outdated-state`, with sealing on `bad-seal` or "
+                       "`unsealed-state`, as for every state; `position-too-complex` (walls that "
+                       "branch past the search's bound)."),
+            s403=error("`forbidden` (CALLERS=players only): a suggestion depends on the seat's "
+                       "secrets (its hand, its secret choices), so it needs `Authorization: Bearer "
+                       "<seat token>` of `player`.")),
+        description="A legal action for `player`, or for the decision the game waits on from "
+                    "that seat (a craftsman to pass, chests to place, a theft, a vendor disc, ...), "
+                    "chosen by a bot from what that seat may see alone (RULES.md §8: two states "
+                    "that differ only in what it may not see get the same answer). `level`: "
+                    "`random` (any legal action, each as likely), `basic` (one step ahead, by a "
+                    "player's reckoning of the position; the default) or `strong` (a search over "
+                    "worlds the seat cannot tell from the real one within `budget_ms`, "
+                    f"{LEAST_BUDGET_MS} to {MOST_BUDGET_MS}, default {BUDGET_MS}, spent as simulated "
+                    "work, never by the clock). Deterministic: the same body gives the same bytes. "
+                    "Computed in a worker thread." + CACHED_NOTE,
+        threaded=True, code=code_digest("bots")),
 )
 
 BY_NAME = {e.name: e for e in ENDPOINTS}

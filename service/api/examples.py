@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from service.cache import Cache
-from service.engine import EDITION, Generator, apply, legal_actions, new_game, random_action
+from service.engine import EDITION, Generator, apply, legal_actions, new_game, random_action, to_act
 from service.engine.module import modules_of_ids
 from service.engine.scoring import Position, position_of, tally_of
 from service.seal import GAME_ID_BYTES, UNSEALED, Sealing, parse_keys
@@ -166,6 +166,20 @@ def collect() -> Examples:
         {"state": state, "action": out_of_turn}, "Refused: the violations, each with its rule id")
     ask("/v1/view", "view", "player", "What Ben may see", {"state": state, "player": "Ben"},
         "The state with the others' hands, the deck's and bag's order and the generator hidden")
+    mover = to_act(mid).players[0]
+    idle = next(n for n in PLAYERS if n not in to_act(mid).players)
+    for level, summary in (("random", "any of the seat's legal actions, each as likely"),
+                           ("basic", "one step ahead, by a player's reckoning of the position"),
+                           ("strong", "a search over worlds the seat cannot tell from the real one")):
+        body = {"state": state, "player": mover, "level": level}
+        if level == "strong":
+            body["budget_ms"] = 200
+        ask("/v1/suggest", "suggest", level, f"A move for {mover}, the seat the game waits for, at "
+            f"the {level} level: {summary}", body, f"The {level} level's action for {mover}, what it "
+            "weighed and what it simulated")
+    ask("/v1/suggest", "suggest", "nothingToDecide", f"A move for {idle}, whom the game does not "
+        "wait for", {"state": state, "player": idle}, "Refused: nothing to decide now, naming whom "
+        "the game waits for")
     move = {"state": state, "action": action}
     add("/v1/echo", "request", "move", "A state and an action", move)
     add("/v1/echo", "200", "move", "The body decoded and encoded again", move)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from service import engine
+from service import bots, engine
 from service.engine.module import registered
 from service.engine.replay import IllegalRecordAction, result_differences
 from service.engine.replay import replay as replayed
@@ -26,6 +26,7 @@ from service.seal import UNSEALED, Game, Known, Opened, SealError, Sealing
 from .bodies import (
     Applied,
     Breakdown,
+    Considered,
     GameAnswer,
     LegalActions,
     LegalActionsQuery,
@@ -39,12 +40,23 @@ from .bodies import (
     ScoreQuery,
     SeatToken,
     StateRound,
+    Suggested,
+    SuggestQuery,
     Validity,
     View,
     ViewQuery,
 )
 from .memo import Seen, States
-from .refusals import RecordRefused, RequestError, outdated, refused, too_complex, unchecked, unknown_player
+from .refusals import (
+    RecordRefused,
+    RequestError,
+    nothing_to_decide,
+    outdated,
+    refused,
+    too_complex,
+    unchecked,
+    unknown_player,
+)
 from .seats import BACKEND, Access, authorised, token_seat
 
 _ENCODE = msgspec.json.Encoder().encode
@@ -260,6 +272,29 @@ def player_view(body: ViewQuery, judge: Judge = ALONE) -> View:
         return view(found.state, body.player)
     except UnknownViewer as e:
         raise unknown_player(str(e)) from None
+
+
+def suggest(body: SuggestQuery, judge: Judge = ALONE) -> Suggested:
+    """A bot's move for `body.player` (service.bots, issue 28), chosen at `body.level` from what
+    that seat may see alone, so with CALLERS=players it needs that seat's token (the move
+    depends on its hand and its secret choices). 422 `unknown-player` for a name not at the
+    table, `nothing-to-decide` (base.turn.order) when the seat has nothing to decide now."""
+    found = opened(body.state, judge)
+    if found.state.seat_of(body.player) < 0:
+        raise unknown_player(f"no player is named {body.player!r}")
+    authorised(found, judge.sealing, judge.access, body.player, "a suggestion")
+    try:
+        made = bots.suggest(found.state, body.player, body.level, body.budget_ms)
+    except bots.UnknownSeat as e:
+        raise unknown_player(str(e)) from None
+    except bots.NotToAct as e:
+        raise nothing_to_decide(str(e)) from None
+    except engine.PositionTooComplex as e:  # a wall reckoned past the search's bound
+        raise too_complex(e) from None
+    considered = tuple(Considered(action=c.action, value=c.value, simulations=c.simulations)
+                       for c in made.considered)
+    return Suggested(player=made.player, level=made.level, action=made.action, legal=made.legal,
+                     considered=considered, simulated=made.simulated)
 
 
 def replay(body: ReplayQuery, judge: Judge = ALONE) -> Replayed:

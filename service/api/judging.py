@@ -14,9 +14,12 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+import anyio.to_thread
 import msgspec
+from anyio import CapacityLimiter
 
 from service.cache import Cache, RedisUnavailable, cache_key
 from service.engine import Violation
@@ -33,6 +36,15 @@ from .seats import Access
 
 log = logging.getLogger("service.api")
 _ENCODE = msgspec.json.Encoder().encode
+HANDLER_THREADS = 2  # a `threaded` endpoint's answers computed at once, per worker
+
+
+def handler_pool(state: Any) -> CapacityLimiter:
+    """The worker threads of the `threaded` endpoints (HANDLER_THREADS), one pool per app."""
+    pool = state.get("handler_pool")
+    if pool is None:
+        pool = state["handler_pool"] = CapacityLimiter(HANDLER_THREADS)
+    return pool
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,24 +88,26 @@ async def judged(state: Any, endpoint: Endpoint, received: Received, ask: Asking
     memo of states, settings and one-future records. A body that does not decode is 400
     (RequestError)."""
     sealing = state.sealing
-    answer = await cached(state.cache, sealing, endpoint, received, ask)
+    pool = handler_pool(state) if endpoint.threaded else None
+    answer = await cached(state.cache, sealing, endpoint, received, ask, pool)
     if endpoint.name == "apply" and answer.status == 200 and sealing.enabled:
         return await one_future(state, received, ask) or answer
     return answer
 
 
 async def cached(cache: Cache, sealing: Sealing, endpoint: Endpoint, received: Received,
-                 ask: Asking) -> Answer:
+                 ask: Asking, pool: CapacityLimiter | None = None) -> Answer:
     """The answer from the cache, or computed and stored.
 
     The key is the body's bytes (and the engine version, the sealing keys' fingerprint, the
     listing limit and, with CALLERS=players, the seat token): a hit is found before the body is
     decoded. The stored value is the status as 3 digits followed by the exact answer's bytes. A
     request with `Cache-Control: no-cache` skips the lookup (it is computed, then stored). A body
-    that does not decode raises the 400 and is not stored.
+    that does not decode raises the 400 and is not stored. With `pool` (a `threaded` endpoint)
+    the answer is computed in one of its worker threads, so the event loop serves others.
     """
     access = ask.access
-    scope = f"{endpoint.name}@{sealing.fingerprint}@{access.legal_actions_limit}"
+    scope = f"{endpoint.name}{endpoint.code}@{sealing.fingerprint}@{access.legal_actions_limit}"
     if access.players:  # the answer depends on the seat token too (403 or the seat's own answer)
         scope += "@" + hashlib.sha256((access.token or "").encode()).hexdigest()
     key = cache_key(scope, received.raw)
@@ -103,8 +117,12 @@ async def cached(cache: Cache, sealing: Sealing, endpoint: Endpoint, received: R
             return Answer(int(stored[:3]), stored[3:], (("x-cache", _HIT[tier]),))
     body = received.body  # 400 here for a body that does not fit the schema
     memo: States = received.memo  # type: ignore[assignment]
+    answer = partial(endpoint.handler, body, Judge(sealing, access, memo, received.seen))
     try:
-        status, out = 200, _ENCODE(endpoint.handler(body, Judge(sealing, access, memo, received.seen)))
+        if pool is None:
+            status, out = 200, _ENCODE(answer())
+        else:
+            status, out = 200, _ENCODE(await anyio.to_thread.run_sync(answer, limiter=pool))
     except RequestError as e:
         status, out = e.status, _ENCODE(e.body())
     cache.put(key, b"%03d" % status + out)

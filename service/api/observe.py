@@ -42,6 +42,7 @@ from prometheus_client import (
 from service.cache import Cache
 from service.logs import AccessLog
 
+from .endpoints import ENDPOINTS
 from .judging import no_cache
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -102,7 +103,7 @@ _VIOLATIONS = msgspec.json.Decoder(_Violations)
 _RULE_ID = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}")
 _GAME_OVER = b'"game_over":true}'  # the last field of /v1/apply's answer (`Applied`)
 _VALID = b'{"valid":true'  # a legal action's /v1/validate answer: no violations to read
-_CACHED = ("/v1/validate", "/v1/apply", "/v1/legal-actions", "/v1/score")
+_CACHED = tuple(e.path for e in ENDPOINTS if e.cached)  # answers with an x-cache outcome
 # A scope's extension set by the server (service/server.py) when it answered the client itself,
 # 408 to a request whose body came too late: the app's own answer (a 400 to a body cut short)
 # went nowhere, so the status recorded is the one the client got.

@@ -54,7 +54,7 @@ ROOT_TYPES: tuple[Any, ...] = (
     bodies.LegalActionsQuery, bodies.LegalActions, bodies.Position, bodies.StateRound,
     bodies.Breakdown, bodies.ViewQuery, bodies.View, bodies.Modules, bodies.Health,
     bodies.Readiness, bodies.ErrorBody, CacheStats, bodies.RenderState, bodies.RenderPosition,
-    bodies.ReplayQuery, bodies.Replayed, bodies.RecordRefusal,
+    bodies.ReplayQuery, bodies.Replayed, bodies.RecordRefusal, bodies.SuggestQuery, bodies.Suggested,
 )
 
 REF = "#/components/schemas/{name}"
@@ -244,6 +244,10 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
         "RenderNewGame": {
             "operationId": "renderPicture", "requestBody": {"state": "$response.body#/state"},
             "description": "A picture of the new game."},
+        "SuggestInNewGame": {
+            "operationId": "suggestAction",
+            "requestBody": {"state": "$response.body#/state", "player": "$response.body#/to_act/players/0"},
+            "description": "A bot's first move for the player the new game waits for."},
         "ScoreNewGame": {
             "operationId": "scorePosition", "requestBody": {"state": "$response.body#/state", "round": 1},
             "description": "The new game scored as if round 1 were held now."},

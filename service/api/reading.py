@@ -15,7 +15,7 @@ import msgspec
 
 from service import engine
 
-from .bodies import LegalActionsQuery, Move, Position, ScoreQuery, StateRound, ViewQuery
+from .bodies import LegalActionsQuery, Move, Position, ScoreQuery, StateRound, SuggestQuery, ViewQuery
 from .memo import Seen, States
 from .refusals import RequestError, outdated
 
@@ -160,7 +160,7 @@ def _with_raw_state(body_type: Any) -> Any:
 
 # The bodies whose state a client sends back as it was handed (the answers' own bytes).
 _STATE = msgspec.json.Decoder(engine.GameState)
-_WITH_RAW_STATE = {t: _with_raw_state(t) for t in (Move, LegalActionsQuery, ViewQuery)}
+_WITH_RAW_STATE = {t: _with_raw_state(t) for t in (Move, LegalActionsQuery, ViewQuery, SuggestQuery)}
 
 
 def _decoded(body_type: Any, raw: bytes) -> Any:

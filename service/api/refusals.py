@@ -56,6 +56,12 @@ def unknown_player(message: str) -> RequestError:
     return RequestError(422, "unknown-player", message, [engine.Violation("base.turn.order", message)])
 
 
+def nothing_to_decide(message: str) -> RequestError:
+    """A bot asked to move for a seat the game does not wait for (base.turn.order); the message
+    names whom it waits for."""
+    return RequestError(422, "nothing-to-decide", message, [engine.Violation("base.turn.order", message)])
+
+
 FORBIDDEN = "referee.seat-token"
 
 
