@@ -4,7 +4,7 @@
 # stateful phase along the contract's links), with the hooks of tests/support/st_hooks.py that put
 # real states and actions in the generated requests; then print the share of requests that
 # reached a rule verdict per operation (tests/support/st_tally.py), stop the server, and exit 1 if
-# st failed or validate, apply or legal-actions reached half or less.
+# st failed or validate, apply, legal-actions or suggest reached half or less.
 # Uses .venv/bin if it exists (as .ci/run makes it), else the tools on PATH.
 set -uo pipefail
 cd "$(dirname "$0")/.."

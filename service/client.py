@@ -21,8 +21,8 @@ of the last call made in this thread or task: its status, its `x-cache` outcome 
 
 Seat tokens: where the referee gives each seat a token (`Authorization: Bearer <token>`), pass
 `tokens={"Ana": "...", ...}` (each call about a player sends that player's token: the player of
-an action, of `legal_actions(player=...)`, of `view(player=...)`), or `token=` to a single call,
-or `token=` to the client for every call.
+an action, of `legal_actions(player=...)`, of `view(player=...)`, of `suggest(state, player)`),
+or `token=` to a single call, or `token=` to the client for every call.
 """
 
 from __future__ import annotations
@@ -57,10 +57,13 @@ from service.api.bodies import (
     Replayed,
     ReplayQuery,
     StateRound,
+    Suggested,
+    SuggestQuery,
     Validity,
     View,
     ViewQuery,
 )
+from service.bots.model import BUDGET_MS, Level
 from service.cache import CacheStats
 from service.engine.actions import Action
 from service.engine.replay import MAX_RECORD_ACTIONS
@@ -182,6 +185,11 @@ class _Calls:
         body = ReplayQuery(record=record, upto=upto, player=player)
         return _Call("POST", "/v1/replay", _ENCODE(body), Replayed, None, token)
 
+    def suggest(self, state: GameState, player: str, level: Level = "basic", budget_ms: int = BUDGET_MS,
+                token: str | None = None) -> _Call:
+        body = SuggestQuery(state=state, player=player, level=level, budget_ms=budget_ms)
+        return _Call("POST", "/v1/suggest", _ENCODE(body), Suggested, player, token)
+
     def modules(self) -> _Call:
         return _Call("GET", "/v1/modules", None, Modules, None, None)
 
@@ -234,7 +242,8 @@ def _error_body(response: httpx.Response) -> Any:
 OPERATIONS = {
     "createGame": "new_game", "validateAction": "validate", "applyAction": "apply",
     "listLegalActions": "legal_actions", "scorePosition": "score", "viewState": "view",
-    "renderPicture": "render", "replayRecord": "replay", "echo": "echo", "listModules": "modules",
+    "renderPicture": "render", "replayRecord": "replay", "suggestAction": "suggest", "echo": "echo",
+    "listModules": "modules",
     "health": "health",
     "ready": "ready", "cacheStats": "cache_stats",
 }
@@ -303,6 +312,13 @@ class Referee:
         instead of the state); RefereeError (422 illegal-action, with `index`, `action` and
         `state`) at its first illegal action."""
         return self._send(self._calls.replay(record, upto, player, token))
+
+    def suggest(self, state: GameState, player: str, level: Level = "basic", budget_ms: int = BUDGET_MS,
+                *, token: str | None = None) -> Suggested:
+        """POST /v1/suggest: a bot's move for `player` (`action`, None: wait) at `level`
+        (`random`, `basic`, `strong`; `budget_ms` is the strong level's); RefereeError 422
+        `nothing-to-decide` when the game waits for nothing from that seat."""
+        return self._send(self._calls.suggest(state, player, level, budget_ms, token))
 
     def echo(self, state: GameState, action: Action, *, token: str | None = None) -> Move:
         """POST /v1/echo: the body decoded and encoded again (the benchmark's baseline)."""
@@ -390,6 +406,10 @@ class AsyncReferee:
     async def replay(self, record: GameRecord, upto: int | None = None, player: str | None = None, *,
                      token: str | None = None) -> Replayed:
         return await self._send(self._calls.replay(record, upto, player, token))
+
+    async def suggest(self, state: GameState, player: str, level: Level = "basic",
+                      budget_ms: int = BUDGET_MS, *, token: str | None = None) -> Suggested:
+        return await self._send(self._calls.suggest(state, player, level, budget_ms, token))
 
     async def echo(self, state: GameState, action: Action, *, token: str | None = None) -> Move:
         return await self._send(self._calls.echo(state, action, token))

@@ -197,3 +197,27 @@ def test_a_recorder_records_a_sealed_game_that_replays_to_its_last_state(
     assert refused.value.status == 422 and refused.value.index == 0
     assert refused.value.action == record.actions[1] and refused.value.state is not None
     assert refused.value.rules  # each violation's rule id
+
+
+def test_suggest_plays_a_sealed_game_with_a_bot_for_every_seat(sealed_url: str) -> None:
+    """POST /v1/suggest through the client: each seat the game waits for moved by a bot (its
+    token sent as the player's), every suggestion applied, some turns of a sealed game; a seat
+    with nothing to decide is RefereeError 422 `nothing-to-decide` (base.turn.order)."""
+    from service.api.bodies import Suggested
+
+    with Referee(sealed_url) as referee:
+        game = referee.new_game(["Ana", "Ben", "Cyd"], ["zoo", "walls"], seed=28)
+        referee.tokens.update({t.player: t.token for t in game.seat_tokens})
+        state, who = game.state, game.to_act
+        for turn in range(12):
+            level = ("random", "basic", "strong")[turn % 3]
+            move = referee.suggest(state, who.players[0], level, budget_ms=20)
+            assert isinstance(move, Suggested) and move.level == level and move.action is not None
+            assert referee.last is not None and referee.last.cache == "miss"
+            applied = referee.apply(state, move.action)
+            state, who = applied.state, applied.to_act
+        idle = next(p.name for p in state.players if p.name not in who.players)
+        with pytest.raises(RefereeError) as refused:
+            referee.suggest(state, idle)
+        assert refused.value.status == 422 and refused.value.error == "nothing-to-decide"
+        assert refused.value.rules == ["base.turn.order"]

@@ -86,7 +86,7 @@ def test_random_bytes_are_refused_with_400(raw: bytes, command: str) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(PATHS), leaf=LEAF, delete=st.booleans(),
-       command=st.sampled_from(["validate", "apply", "legal-actions", "view", "score"]))
+       command=st.sampled_from(["validate", "apply", "legal-actions", "view", "score", "suggest"]))
 def test_mutated_states_are_answered_or_refused_never_crash(path: tuple[Any, ...], leaf: Any, delete: bool,
                                                             command: str) -> None:
     state = _mutated(STATE, path, leaf, delete)
@@ -99,6 +99,8 @@ def test_mutated_states_are_answered_or_refused_never_crash(path: tuple[Any, ...
         body["limit"] = 20
     elif command == "view":
         body["player"] = name
+    elif command == "suggest":
+        body.update(player=name, level="basic")
     else:
         body["round"] = 1
     try:
@@ -121,7 +123,7 @@ def test_random_seals_are_refused_with_a_seal_error(seal: str) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(raw=st.binary(max_size=1024),
        path=st.sampled_from(["/v1/games", "/v1/validate", "/v1/apply", "/v1/legal-actions", "/v1/score",
-                             "/v1/view", "/v1/render", "/v1/echo"]))
+                             "/v1/view", "/v1/render", "/v1/echo", "/v1/suggest"]))
 def test_random_bodies_over_http_are_never_a_5xx(raw: bytes, path: str) -> None:
     with TestClient(APP) as client:
         answer = client.post(path, content=raw, headers={"content-type": "application/json"})

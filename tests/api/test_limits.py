@@ -88,7 +88,7 @@ def test_deep_nesting_is_400_not_a_crash(client: TestClient) -> None:
 
 
 ENDPOINTS = ["/v1/games", "/v1/validate", "/v1/apply", "/v1/legal-actions", "/v1/score", "/v1/view",
-             "/v1/render", "/v1/echo"]
+             "/v1/suggest", "/v1/render", "/v1/echo"]
 
 
 def test_a_body_1000_levels_deep_is_400_on_every_endpoint(client: TestClient, state: Any) -> None:

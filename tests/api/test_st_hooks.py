@@ -41,7 +41,8 @@ def test_a_rule_verdict_is_an_answer_or_a_refusal_citing_a_rule() -> None:
 def test_the_tally_fails_a_run_below_half() -> None:
     """The target: more than half of the fuzzing and stateful phases' schema-valid requests."""
     lines = [_line(200)] * 5 + [_line(422, "inconsistent-state", ["base.census"])] * 5
-    lines += [{**line, "operation": op} for op in ("POST /v1/validate", "POST /v1/legal-actions")
+    lines += [{**line, "operation": op} for op in ("POST /v1/validate", "POST /v1/legal-actions",
+                                                   "POST /v1/suggest")
               for line in [_line(200)] * 6 + [_line(422, "inconsistent-state", ["x"])] * 4]
     text, missed = st_tally.report(lines)
     assert missed == ["POST /v1/apply"] and "5/10" in text
@@ -117,3 +118,22 @@ def test_ids_have_kinds() -> None:
     assert st_hooks.kind("tower-9-NE") == st_hooks.kind("site-1-10-S") == "tile"
     assert st_hooks.kind("coin-blue-4") == "coin"
     assert st_hooks.kind("monkey") == "monkey"
+
+
+def test_suggest_bodies_the_hooks_make_are_judged_and_short(client: Any) -> None:
+    """POST /v1/suggest: real states, mostly a seat the game waits for (a move), else one with
+    nothing to decide (422 citing base.turn.order): nearly all reach a verdict; the strong
+    level's budget is a short one."""
+    rnd = random.Random("suggest")
+    outcomes: Counter[str] = Counter()
+    for _ in range(60):
+        body = st_hooks.state_body("/v1/suggest", {"state": {"junk": True}, "player": "?", "level": "?"}, rnd)
+        assert body["level"] in ("random", "basic", "strong") and body["budget_ms"] in st_hooks.SHORT_BUDGETS
+        got = client.post("/v1/suggest", json=body)
+        answer = got.json()
+        refused = got.status_code >= 400
+        line = _line(got.status_code, answer.get("error") if refused else None,
+                     [v["rule"] for v in answer.get("violations", ())] if refused else [])
+        outcomes["verdict" if st_tally.verdict(line) else "before the rules"] += 1
+        outcomes[str(got.status_code)] += 1
+    assert outcomes["verdict"] > 0.75 * 60 and outcomes["200"] > 0.5 * 60, outcomes

@@ -12,6 +12,10 @@ id):
 - an action: one the state lists (the referee's /v1/legal-actions), sometimes mutated (another
   player, another id of the state in one of its fields, a coordinate or a count moved);
 - a new game: real names and modules; a scoring position: the state's, given by tiles or counts;
+- a bot's move (POST /v1/suggest): mostly for a seat the game waits for (else any seat, which
+  has nothing to decide), at any level; the strong level's budget kept short (SHORT_BUDGETS ms
+  of simulated work: the fuzzing phase runs hundreds of cases; the contract's edges, up to
+  2000 ms, are the coverage phase's, on states it draws from the schema);
 - a record (POST /v1/replay): one of a real game of a module (some whole, with their result, some
   cut short), sometimes corrupted (an action dropped, two swapped, one by another player, the
   seed or the result changed), with `upto` and `player` now and then.
@@ -46,6 +50,7 @@ import schemathesis
 from schemathesis.generation import GenerationMode
 from schemathesis.generation.meta import TestPhase
 
+from service.bots.model import LEVELS
 from service.engine import EDITION, GameState, apply, check_consistency, legal_actions, new_game, to_act
 from service.engine.module import modules_of_ids
 from service.engine.scoring import position_of, tally_of
@@ -54,11 +59,12 @@ from tests.support.swaps import MODULES, NAMES, Sample, _get, _set, _string_leav
 
 POOL_SIZE = 26  # two games of every module alone, none, and all eleven
 STATE_PATHS = ("/v1/validate", "/v1/apply", "/v1/legal-actions", "/v1/view", "/v1/render",
-               "/v1/score", "/v1/echo")
+               "/v1/score", "/v1/echo", "/v1/suggest")
 ACTION_PATHS = ("/v1/validate", "/v1/apply", "/v1/echo")
 # How often a real state is mutated, and a listed action.
 MUTATE_STATE = 0.15
 MUTATE_ACTION = 0.45
+SHORT_BUDGETS = (10, 20, 50)
 
 _DECODE = msgspec.json.Decoder(GameState)
 
@@ -267,6 +273,12 @@ def state_body(path: str, generated: Any, rnd: random.Random) -> dict[str, Any]:
             if rnd.random() < MUTATE_ACTION:
                 action = _mutated_action(action, state, rnd)
             body["action"] = action
+    elif path == "/v1/suggest":
+        acting = list(to_act(real).players) or players
+        body["player"] = rnd.choice(acting if rnd.random() < 0.8 else players)
+        if body.get("level") not in LEVELS:
+            body["level"] = rnd.choice(LEVELS)
+        body["budget_ms"] = rnd.choice(SHORT_BUDGETS)
     elif path in ("/v1/legal-actions", "/v1/view", "/v1/render"):
         # Mostly a player who may act (or none: everyone who may), so that a listing has actions
         # for the links to apply; sometimes any seat.

@@ -10,8 +10,8 @@ request (the coverage phase's thousands of probes of the schema's edges are near
 400 by design), over the requests the fuzzing and stateful phases generate (the hooks give them
 real states and actions; some are made invalid on purpose, negative cases), and over those of
 them that are schema-valid (Schemathesis' positive cases: the ones its "mostly rejected
-generated data" warning counts, and the ones the hooks fill). Exit 1 when validate, apply or
-legal-actions reach half or less of those. The share over all the fuzzing and stateful phases'
+generated data" warning counts, and the ones the hooks fill). Exit 1 when validate, apply,
+legal-actions or suggest reach half or less of those. The share over all the fuzzing and stateful phases'
 requests is printed too, but is no target: how many negative cases (malformed JSON, wrong types,
 refused 400 by design) Schemathesis mixes in varies from run to run (a quarter to a half, more
 in short runs), so a target on it would fail one run in a few for no fault of the referee.
@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-TARGETED = ("POST /v1/validate", "POST /v1/apply", "POST /v1/legal-actions")
+TARGETED = ("POST /v1/validate", "POST /v1/apply", "POST /v1/legal-actions", "POST /v1/suggest")
 TARGET = 0.5
 GENERATED = ("fuzzing", "stateful")
 GROUPS = ("all", "generated", "valid")

@@ -15,6 +15,7 @@ import type {
   Readiness,
   RenderPosition,
   Replayed,
+  Suggested,
   Validity,
   View,
   operations,
@@ -53,6 +54,13 @@ export interface ReplayOptions extends PlayerOptions {
   upto?: number;
 }
 
+export interface SuggestOptions extends CallOptions {
+  /** The bot's level: `random`, `basic` (the referee's default when left out) or `strong`. */
+  level?: "random" | "basic" | "strong";
+  /** The strong level's budget in milliseconds of simulated work, 10 to 2000 (default 200). */
+  budgetMs?: number;
+}
+
 export interface LegalActionsOptions extends PlayerOptions {
   /** The most actions to list (the referee's default when left out: 1000). */
   limit?: number;
@@ -74,7 +82,8 @@ function isGameState(what: GameState | Position | RenderPosition): what is GameS
  *
  * Seat tokens (`Authorization: Bearer <token>`, needed where the referee runs with
  * CALLERS=players): a call's `token`, else the token in `tokens` of the player the call is
- * about (the player of an action, the `player` of legal actions, a view or a picture), else the
+ * about (the player of an action, the `player` of legal actions, a view, a picture or a
+ * suggestion), else the
  * client's `token`.
  */
 export class Referee {
@@ -144,6 +153,14 @@ export class Referee {
   replay(record: GameRecord, options: ReplayOptions = {}): Promise<Replayed> {
     const { upto, player } = options;
     return this.post("/v1/replay", { record, upto, player }, undefined, options);
+  }
+
+  /** POST /v1/suggest: a bot's move for `player` (`action`, null: wait) at `level`, from what
+   * that seat may see alone; rejects with 422 `nothing-to-decide` when the game waits for
+   * nothing from that seat. */
+  suggest(state: GameState, player: string, options: SuggestOptions = {}): Promise<Suggested> {
+    const { level, budgetMs } = options;
+    return this.post("/v1/suggest", { state, player, level, budget_ms: budgetMs }, player, options);
   }
 
   /** POST /v1/echo: the body read and written again (the benchmarks' baseline). */
@@ -221,6 +238,6 @@ export class Referee {
 export const OPERATIONS = {
   createGame: "newGame", validateAction: "validate", applyAction: "apply", listLegalActions: "legalActions",
   scorePosition: "score", viewState: "view", renderPicture: "render", replayRecord: "replay", echo: "echo",
-  listModules: "modules",
+  suggestAction: "suggest", listModules: "modules",
   health: "health", ready: "ready", cacheStats: "cacheStats",
 } as const satisfies { [operation in keyof operations]: keyof Referee };

@@ -37,6 +37,10 @@ export type ReplayQuery = Schemas["ReplayQuery"];
 export type Replayed = Schemas["Replayed"];
 /** POST /v1/replay's 422 at a record's first illegal action: its index, the action, the state before it. */
 export type RecordRefusal = Schemas["RecordRefusal"];
+export type SuggestQuery = Schemas["SuggestQuery"];
+/** POST /v1/suggest: a bot's move for a seat, what it weighed and what it simulated. */
+export type Suggested = Schemas["Suggested"];
+export type Considered = Schemas["Considered"];
 /** The stable error codes of an error answer (`illegal-action`, `forbidden`, ...). */
 export type ErrorCode = ErrorBody["error"];
 export type Violation = Schemas["Violation"];

@@ -71,6 +71,28 @@ describe("the client against a live referee", { skip }, () => {
     assert.deepEqual(echoed.action, actions[0]);
   });
 
+  test("a bot's move for a seat: each level's suggestion applied; nothing to decide refused", async () => {
+    const referee = new Referee(live);
+    const created = await game(referee, 28);
+    let { state, to_act } = created;
+    for (const level of ["random", "basic", "strong"] as const) {
+      const player = to_act.players[0];
+      const move = await referee.suggest(state, player, { level, budgetMs: 20 });
+      assert.equal(move.level, level);
+      assert.equal(move.player, player);
+      assert.ok(move.action !== null && move.action.player === player && move.legal > 0);
+      assert.ok(move.considered.length <= 10);
+      const applied = await referee.apply(state, move.action);
+      ({ state, to_act } = applied);
+    }
+    const idle = PLAYERS.find((name) => !to_act.players.includes(name));
+    assert.ok(idle !== undefined);
+    const error = await refused(referee.suggest(state, idle));
+    assert.equal(error.status, 422);
+    assert.equal(error.error, "nothing-to-decide");
+    assert.deepEqual(error.rules, ["base.turn.order"]);
+  });
+
   test("scoring and drawing a position of a real table", async () => {
     const referee = new Referee(live);
     const position: Position = {
