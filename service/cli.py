@@ -8,6 +8,7 @@
                                        JSON or TOML), a score sheet, or {"state", "round"}
     referee play --players 4 --seed 1  a random game, with each scoring round and the ranking
     referee play ... --record game.json  the same, and the game's record written (issue 27)
+    referee play --bots strong,basic   a game between bots, one level a seat (issue 28)
     referee replay game.json           a record replayed as POST /v1/replay does: each scoring
                                        round, the ranking, the record's result checked
     referee render FILE -o game.svg    a picture of a state, a player's view or a position
@@ -19,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -34,6 +35,11 @@ from .engine import (
     random_action,
 )
 from .engine.module import registered
+
+if TYPE_CHECKING:
+    from .bots import Level
+    from .engine import GameState
+    from .engine.actions import Action
 
 
 def _modules(text: str) -> list[str]:
@@ -285,18 +291,85 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+NAMES = ("Ana", "Ben", "Cyd", "Dov", "Eli", "Fay")
+
+
+def bot_levels(text: str) -> tuple[Level, ...]:
+    """`--bots`: one level a seat, comma-separated, 2 to 6 of them (issue 28)."""
+    from .bots import LEVELS
+
+    levels = tuple(cast("Level", level.strip()) for level in text.split(","))
+    wrong = [level for level in levels if level not in LEVELS]
+    if wrong:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {wrong[0]!r}: each seat's level is one of {', '.join(LEVELS)}")
+    if not 2 <= len(levels) <= 6:
+        raise argparse.ArgumentTypeError(
+            f"{len(levels)} level(s) given: one a seat, 2 to 6 seats (e.g. strong,basic,random,random)")
+    return levels
+
+
+def budget_ms(text: str) -> int:
+    """`--budget-ms`: the strong level's budget, within what POST /v1/suggest accepts."""
+    from .bots.model import LEAST_BUDGET_MS, MOST_BUDGET_MS
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = LEAST_BUDGET_MS - 1
+    if not LEAST_BUDGET_MS <= value <= MOST_BUDGET_MS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no budget: a whole number of ms, {LEAST_BUDGET_MS} to {MOST_BUDGET_MS}")
+    return value
+
+
+def bot_move(state: GameState, levels: Sequence[Level], budget: int) -> Action | None:
+    """The action of the bot whose seat must act (`to_act`), chosen by the pure core as POST
+    /v1/suggest does: each seat that may act out of turn is asked first (a null suggestion: it
+    waits), then the seat the game waits for. None when no seat has a move (a stuck game)."""
+    from .bots import NotToAct, suggest
+    from .engine import to_act
+
+    actors = to_act(state).actors
+    first = actors[0]
+    try:
+        for actor in actors[1:]:
+            if actor.kind == "out-of-turn" and actor.seat != first.seat:
+                waiting = suggest(state, actor.player, levels[actor.seat], budget)
+                if waiting.action is not None:
+                    return waiting.action
+        return suggest(state, first.player, levels[first.seat], budget).action
+    except NotToAct:
+        return None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn
 
+    from .bots import BUDGET_MS
+
     console = Console()
-    names = ["Ana", "Ben", "Cyd", "Dov", "Eli", "Fay"][: args.players]
+    levels: tuple[Level, ...] | None = args.bots
+    if levels is not None and args.players is not None and args.players != len(levels):
+        print(f"referee play: --players {args.players} but {len(levels)} levels in --bots "
+              "(one a seat): give one of them, or as many levels as players", file=sys.stderr)
+        return 2
+    if levels is None and args.budget_ms is not None:
+        print("referee play: --budget-ms is the strong bots' budget: it needs --bots", file=sys.stderr)
+        return 2
+    names = list(NAMES[: len(levels) if levels else args.players or 4])
     try:
         outcome = new_game(names, _modules(args.modules), seed=args.seed)
     except GameRequestError as e:
         return _fail("bad-game-request", str(e), e.violations)
     state = outcome.state
     rng = Generator(args.seed)
+    budget = args.budget_ms or BUDGET_MS
+    level_of: dict[str, str] = dict(zip(names, levels, strict=True)) if levels else {}
+    if levels:
+        console.print("Bots: " + ", ".join(f"{name} {level}" for name, level in level_of.items())
+                      + (f" (strong's budget {budget} ms)" if "strong" in levels else ""))
     tiles_total = len(state.bag)
     steps = 0
     actions = []
@@ -304,7 +377,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                   console=console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("", total=tiles_total)
         while not outcome.game_over:
-            action = random_action(state, rng)
+            action = bot_move(state, levels, budget) if levels else random_action(state, rng)
             if action is None:
                 console.print("[red]no legal action: the game is stuck")
                 return 2
@@ -320,7 +393,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             progress.update(task, completed=tiles_total - len(state.bag),
                             description=f"{steps} actions, {len(state.bag)} tiles in the bag")
     console.print(f"Game over after {steps} actions. Final ranking:")
-    _print_ranking(console, state.ranking)
+    _print_ranking(console, state.ranking, level_of)
     if args.record:
         from .api.bodies import RECORD_FORMAT, GameRecord, NewGame
         from .client import write_record
@@ -336,9 +409,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_ranking(console: Any, ranking: Sequence[Any]) -> None:
+def _print_ranking(console: Any, ranking: Sequence[Any], level_of: dict[str, str] | None = None) -> None:
+    """The ranking, one line a player; with `level_of`, each bot's level beside its name."""
     for entry in ranking:
-        console.print(f"  {entry.place}. {entry.name}: {entry.score}")
+        level = (level_of or {}).get(entry.name)
+        console.print(f"  {entry.place}. {entry.name}{f' ({level})' if level else ''}: {entry.score}")
 
 
 def render_body(raw: bytes, player: str | None) -> bytes:
@@ -553,8 +628,13 @@ def parser() -> argparse.ArgumentParser:
     score.add_argument("--json", action="store_true", help="print what POST /v1/score answers")
     score.set_defaults(fn=cmd_score)
 
-    play = sub.add_parser("play", help="play a random game and print its scoring")
-    play.add_argument("--players", type=int, default=4, choices=range(2, 7))
+    play = sub.add_parser("play", help="play a random game, or a game between bots, and print its scoring")
+    play.add_argument("--players", type=int, choices=range(2, 7), help="2 to 6 (default 4)")
+    play.add_argument("--bots", type=bot_levels, metavar="LEVELS",
+                      help="a game between bots: one level a seat (random, basic or strong), "
+                      "comma-separated, e.g. strong,basic,random,random")
+    play.add_argument("--budget-ms", type=budget_ms, metavar="MS",
+                      help="the strong bots' budget a move, 10 to 2000 ms (default 200)")
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--modules", default="")
     play.add_argument("--check", action="store_true", help="check consistency after each step")

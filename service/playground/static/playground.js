@@ -1,12 +1,14 @@
 // The playground: a game played through the referee's JSON endpoints, drawn by /v1/render.
 // The page keeps the game's history (every state and the action that led to it); the server
 // keeps nothing. A game's record (alhambra-record/1) can be saved, and a record opened and
-// stepped through (POST /v1/replay). Text from the server is always set as text, never parsed
-// as HTML.
+// stepped through (POST /v1/replay). A bot may move for any seat (POST /v1/suggest, then
+// /v1/apply). Text from the server is always set as text, never parsed as HTML.
 "use strict";
 
 const LEGAL_LIMIT = 500;
 const RECORD_FORMAT = "alhambra-record/1";
+const BOT_LEVELS = ["random", "basic", "strong"];
+const BOT_CONSIDERED_SHOWN = 5;
 
 const page = {
   history: [],   // {state, action, events, scoring, game_over}; action is null for the setup
@@ -17,6 +19,10 @@ const page = {
   // state's seal and the actions before history[0] (a game played on from a record's step).
   // null for a state loaded as JSON, which has no setup.
   origin: null,
+  // The game's seat tokens by player (a sealing referee gives them with a new game): each
+  // request acting for a seat carries its token (CALLERS=players asks for it). null: none.
+  tokens: null,
+  botLevels: {},  // player -> the level chosen for the seat's bot
 };
 
 const $ = (id) => document.getElementById(id);
@@ -33,12 +39,12 @@ function status(text, isError = false) {
   $("status").className = isError ? "error" : "";
 }
 
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+// A POST of JSON; with `player`, carrying that seat's token when the page holds one.
+async function post(path, body, player) {
+  const headers = { "content-type": "application/json" };
+  const token = player && page.tokens ? page.tokens[player] : undefined;
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
   const type = response.headers.get("content-type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
   return { status: response.status, ok: response.ok, data };
@@ -147,7 +153,10 @@ async function showLegalActions() {
   page.legal = [];
   $("legal-count").textContent = "";
   if (!current || page.history[page.current].game_over) return;
-  const answer = await post("/v1/legal-actions", { state: current, limit: LEGAL_LIMIT });
+  // Holding seat tokens (CALLERS=players asks for one), the list is that of the seat the game
+  // waits for first, as its token shows it.
+  const first = page.tokens ? page.history[page.current].to_act?.players?.[0] : undefined;
+  const answer = await post("/v1/legal-actions", { state: current, limit: LEGAL_LIMIT }, first);
   if (!answer.ok) {
     status(`legal actions: ${answer.data.message}`, true);
     return;
@@ -252,8 +261,10 @@ async function show() {
   $("state-json").value = JSON.stringify(step.state, null, 1);
   showViewers(step.state);
   showHistory();
+  showBots(step);
   const [who] = await Promise.all([toAct(step), showPicture(), showLegalActions()]);
   showTurn(step, who);
+  markBotsToAct(step, who);
 }
 
 // --- changing the state -------------------------------------------------------------------
@@ -267,9 +278,12 @@ function goTo(index) {
   show();
 }
 
-function start(current, gameOver, origin = null) {
+function start(current, gameOver, origin = null, tokens = null, who = null) {
   page.origin = origin;
+  page.tokens = tokens;
+  showBotAnswer(null);
   page.history = [{ state: current, action: null, events: [], scoring: [], game_over: gameOver }];
+  if (who) page.history[0].to_act = who;
   page.current = 0;
   showResult(page.history[0]);
   return show();
@@ -287,13 +301,17 @@ async function newGame(event) {
     return;
   }
   status(`new game: ${players.join(", ")}${modules.length ? " with " + modules.join(", ") : ""}`);
-  await start(answer.data.state, answer.data.game_over, { setup: body, seal: answer.data.state.seal, actions: [] });
+  const tokens = answer.data.seat_tokens
+    ? Object.fromEntries(answer.data.seat_tokens.map((t) => [t.player, t.token])) : null;
+  await start(answer.data.state, answer.data.game_over, { setup: body, seal: answer.data.state.seal, actions: [] },
+              tokens, answer.data.to_act);
 }
 
-async function applyAction(action) {
+// `by`: who chose the action, when not the person at the page (a seat's bot).
+async function applyAction(action, by = "") {
   const current = state();
   if (!current) return status("create a game first", true);
-  const answer = await post("/v1/apply", { state: current, action });
+  const answer = await post("/v1/apply", { state: current, action }, action.player);
   if (!answer.ok) {
     status(`refused (${answer.data.error}): ${answer.data.message}`, true);
     showViolations(answer.data.violations || []);
@@ -302,7 +320,7 @@ async function applyAction(action) {
   page.history = page.history.slice(0, page.current + 1);
   page.history.push({ action, ...answer.data });
   page.current = page.history.length - 1;
-  status(`applied ${summary(action)}${answer.data.game_over ? " · the game is over" : ""}`);
+  status(`${by}applied ${summary(action)}${answer.data.game_over ? " · the game is over" : ""}`);
   showResult(page.history[page.current]);
   await show();
 }
@@ -320,7 +338,7 @@ async function validateAction() {
   const action = editedAction();
   const current = state();
   if (!action || !current) return;
-  const answer = await post("/v1/validate", { state: current, action });
+  const answer = await post("/v1/validate", { state: current, action }, action.player);
   if (!answer.ok) {
     status(`refused (${answer.data.error}): ${answer.data.message}`, true);
     showViolations(answer.data.violations || []);
@@ -361,6 +379,97 @@ async function loadModules() {
     item.title = module.name;
     item.append(box_, ` ${module.id}`);
     box.append(item);
+  }
+}
+
+// --- bots (issue 28): a move for a seat, suggested from what it may see --------------------
+
+// One line a seat: its name, the level of its bot and the button asking that bot for a move.
+function showBots(step) {
+  const list = $("bot-seats");
+  const names = step.state.players.map((p) => p.name);
+  const shown = [...list.children].map((item) => item.dataset.player);
+  const over = Boolean(step.game_over || step.state.phase === "over");
+  $("no-bots").hidden = true;
+  if (shown.join("\n") !== names.join("\n")) {
+    list.replaceChildren();
+    for (const name of names) {
+      const item = element("li", null, "bot-seat");
+      item.dataset.player = name;
+      const level = element("select", null, "bot-level");
+      level.setAttribute("aria-label", `${name}'s bot's level`);
+      for (const value of BOT_LEVELS) level.append(element("option", value));
+      level.value = page.botLevels[name] || "basic";
+      level.addEventListener("change", () => { page.botLevels[name] = level.value; });
+      const move = element("button", "bot move", "bot-move");
+      move.type = "button";
+      move.title = `ask ${name}'s bot for a move (POST /v1/suggest) and apply it`;
+      move.addEventListener("click", () => botMove(name, level.value, move));
+      item.append(element("strong", name), level, move);
+      list.append(item);
+    }
+  }
+  for (const button of list.querySelectorAll("button.bot-move")) button.disabled = over;
+}
+
+// The seats the game waits for, marked (the referee's `to_act`).
+function markBotsToAct(step, who) {
+  if (page.history[page.current] !== step) return;
+  for (const item of $("bot-seats").children) {
+    item.classList.toggle("to-act", who.players.includes(item.dataset.player));
+  }
+}
+
+// What the bot answered: its choice and the best actions it weighed; or why it has no move.
+function showBotAnswer(text, isError = false, answer = null) {
+  $("bot-said").textContent = text || "";
+  $("bot-said").className = isError ? "error" : "";
+  $("bot-violations").replaceChildren();
+  $("bot-considered").replaceChildren();
+  if (!answer) return;
+  if (answer.violations) return violationItems($("bot-violations"), answer.violations);
+  for (const c of (answer.considered || []).slice(0, BOT_CONSIDERED_SHOWN)) {
+    const what = c.action ? summary(c.action) : "wait";
+    const sims = c.simulations ? `, ${c.simulations} simulations` : "";
+    $("bot-considered").append(element("li", `${what} (value ${Number(c.value).toFixed(1)}${sims})`));
+  }
+}
+
+// Asks the seat's bot (POST /v1/suggest, with the seat's token when the page holds one) and
+// plays its action with /v1/apply, as a person's move is played. A null action: the bot waits
+// (its seat may only act out of turn); 422 nothing-to-decide: the game waits for others.
+async function botMove(player, level, button) {
+  const current = state();
+  if (!current) return status("create a game first", true);
+  const body = { state: current, player, level };
+  if (level === "strong") body.budget_ms = Number($("bot-budget").value) || 200;
+  button.disabled = true;
+  showBotAnswer(`${player}'s bot (${level}) is thinking…`);
+  try {
+    const answer = await post("/v1/suggest", body, player);
+    if (state() !== current) return;  // the page moved on meanwhile
+    if (!answer.ok) {
+      const data = typeof answer.data === "object" ? answer.data : { message: answer.data };
+      const error = data.error || answer.status;
+      const message = data.message || data.detail || String(answer.status);
+      status(`${player}'s bot: ${error}: ${message}`, true);
+      // The reason once: as the refusal's rules when it names them, else as its message.
+      const reason = (data.violations || []).length ? "" : `: ${message}`;
+      showBotAnswer(`${player}'s bot has no move (${error})${reason}`, true, data);
+      return;
+    }
+    const suggested = answer.data;
+    const weighed = `of ${suggested.legal} legal${suggested.simulated ? `, ${suggested.simulated} simulated actions` : ""}`;
+    if (suggested.action === null) {
+      status(`${player}'s bot (${suggested.level}) waits: it may act out of turn, and does not`);
+      showBotAnswer(`${player}'s bot (${suggested.level}) waits (${weighed})`, false, suggested);
+      return;
+    }
+    showBotAnswer(`${player}'s bot (${suggested.level}) chose ${summary(suggested.action)} (${weighed})`,
+                  false, suggested);
+    await applyAction(suggested.action, `${player}'s bot (${suggested.level}) `);
+  } finally {
+    button.disabled = Boolean(page.history[page.current]?.game_over);
   }
 }
 
