@@ -324,22 +324,15 @@ def budget_ms(text: str) -> int:
 
 
 def bot_move(state: GameState, levels: Sequence[Level], budget: int) -> Action | None:
-    """The action of the bot whose seat must act (`to_act`), chosen by the pure core as POST
-    /v1/suggest does: each seat that may act out of turn is asked first (a null suggestion: it
-    waits), then the seat the game waits for. None when no seat has a move (a stuck game)."""
-    from .bots import NotToAct, suggest
-    from .engine import to_act
+    """The next action of a table of bots (`service.bots.table.next_move`: the seats an
+    out-of-turn window lets act first, then the seat the game waits for). None when no seat has
+    a move (a stuck game)."""
+    from .bots import NotToAct
+    from .bots.table import next_move
 
-    actors = to_act(state).actors
-    first = actors[0]
     try:
-        for actor in actors[1:]:
-            if actor.kind == "out-of-turn" and actor.seat != first.seat:
-                waiting = suggest(state, actor.player, levels[actor.seat], budget)
-                if waiting.action is not None:
-                    return waiting.action
-        return suggest(state, first.player, levels[first.seat], budget).action
-    except NotToAct:
+        return next_move(state, levels, budget)[0]
+    except (NotToAct, ValueError):
         return None
 
 
