@@ -26,8 +26,9 @@ LONGEST = 4000
 # hidden at the game's end; declining a power, a random seat).
 MORE_GAMES = 5
 # The first game's seed where the default (0) reaches too few: of power's games, 1 in 13 or so
-# ends with a tile hidden under a market tile (seed 20 does).
-FIRST_SEED = {("power",): 20}
+# ends with a tile hidden under a market tile (seed 1 does; a change to the bots may move it:
+# the games after it are tried too).
+FIRST_SEED = {("power",): 1}
 
 
 def decisions(module_id: str) -> set[str]:
