@@ -211,6 +211,23 @@ def apply(state: GameState, action: Action) -> Outcome:
     violations, rule = _judge(state, action)
     if violations or rule is None:
         raise IllegalAction(violations)
+    return _applied(state, action, rule)
+
+
+def advance(state: GameState, action: Action) -> Outcome:
+    """`apply` for an action the engine itself produced for this very state, legal already: one
+    of `iter_legal_actions(state)` / `legal_actions(state)`, or `random_action(state, ...)`
+    (which validated it). It is not validated again, so a search that plays such actions pays
+    for the rules once, not twice.
+
+    The same Outcome as `apply` for every such action (tests/engine/test_advance.py); for any
+    other action (a client's, a record's) the result is undefined: use `apply`.
+    """
+    return _applied(state, action, plan_of(state).rules[type(action)])
+
+
+def _applied(state: GameState, action: Action, rule: ActionRule) -> Outcome:
+    """The state after a legal `action` of `rule`, with its events and scoring rounds."""
     ctx = Context(Generator.from_text(state.rng))
     state = rule.apply(state, action, ctx)
     plan = plan_of(state)
