@@ -103,4 +103,5 @@ def sample(state: GameState, seat: int, rng: Generator) -> TakeMoney | None:
 
 
 RULE_TAKE = ActionRule(action=TakeMoney, rule=RULE, kind="action", check=check, apply=apply,
-                       candidates=candidates, sample=sample)
+                       candidates=candidates, sample=sample,
+                       exact_sample=True)
