@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from functools import lru_cache, partial
 from typing import NamedTuple
 
@@ -284,20 +285,50 @@ def _unpacked(key: int) -> Pos:
     return key // 256 - 128, key % 256 - 128
 
 
-@lru_cache(maxsize=ALHAMBRA_MEMO)
-def spot_index(alhambra: tuple[PlacedTile, ...]) -> SpotIndex:
-    """`spots(layout_of(alhambra))` indexed, computed as `spots` does on packed positions."""
-    layout = _packed(alhambra)
-    shared: dict[int, int] = {}
-    required: dict[int, int] = {}
+# (layout, shared, required) of an Alhambra on packed positions: its tiles' walls, and for every
+# empty position next to it the sides facing a tile and those facing a wall. Kept for the
+# Alhambras seen last; one that is another plus a tile at its end (a placement) is derived from
+# it, one tile's neighbours updated.
+_Frontier = tuple[dict[int, int], dict[int, int], dict[int, int]]
+_FRONTIERS: dict[tuple[PlacedTile, ...], _Frontier] = {}
+
+
+def _frontier(alhambra: tuple[PlacedTile, ...]) -> _Frontier:
+    found = _FRONTIERS.get(alhambra)
+    if found is not None:
+        return found
+    before = _FRONTIERS.get(alhambra[:-1]) if len(alhambra) > 1 else None
+    last = alhambra[-1] if alhambra else None
+    if before is not None and last is not None and \
+            (last.x + 128) * 256 + last.y + 128 not in before[0]:
+        layout, shared, required = dict(before[0]), dict(before[1]), dict(before[2])
+        added = {(last.x + 128) * 256 + last.y + 128: walls_of(last)}
+        layout.update(added)
+        for key in added:
+            shared.pop(key, None)
+            required.pop(key, None)
+    else:
+        layout, shared, required, added = _packed(alhambra), {}, {}, None
     get = shared.get
-    for key, walls in layout.items():
+    for key, walls in (added or layout).items():
         for step, bit, facing in _STEPS:
             near = key + step
             if near not in layout:
                 shared[near] = get(near, 0) | facing
                 if walls & bit:
                     required[near] = required.get(near, 0) | facing
+    if len(_FRONTIERS) >= ALHAMBRA_MEMO:
+        with suppress(RuntimeError, StopIteration):  # the oldest goes (unless another thread took it)
+            _FRONTIERS.pop(next(iter(_FRONTIERS)), None)
+    found = _FRONTIERS[alhambra] = (layout, shared, required)
+    return found
+
+
+@lru_cache(maxsize=ALHAMBRA_MEMO)
+def spot_index(alhambra: tuple[PlacedTile, ...]) -> SpotIndex:
+    """`spots(layout_of(alhambra))` indexed, computed as `spots` does on packed positions."""
+    _, shared, required = _frontier(alhambra)
+    get = shared.get
     found = []
     at = {}
     free = []
@@ -384,7 +415,7 @@ class Removal(NamedTuple):
 def removal(alhambra: tuple[PlacedTile, ...]) -> Removal:
     """`cut_tiles` and the tiles hemmed in on four sides, on packed positions (Tarjan's
     low-link without recursion)."""
-    layout = _packed(alhambra)
+    layout = _frontier(alhambra)[0]
     get = layout.get
     graph: dict[int, list[int]] = {}
     for key, walls in layout.items():
@@ -443,7 +474,7 @@ def removable(alhambra: tuple[PlacedTile, ...]) -> tuple[PlacedTile, ...]:
 def swap_needs(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[str, int, int], ...]:
     """(tile, shared, required) of every tile but the fountain, in Alhambra order: the sides a
     tile swapped in for it faces tiles on, and those facing walls (base.swap.same-space)."""
-    layout = _packed(alhambra)
+    layout = _frontier(alhambra)[0]
     get = layout.get
     out = []
     for p in alhambra:
