@@ -228,7 +228,7 @@ def advance(state: GameState, action: Action) -> Outcome:
 
 def _applied(state: GameState, action: Action, rule: ActionRule) -> Outcome:
     """The state after a legal `action` of `rule`, with its events and scoring rounds."""
-    ctx = Context(Generator.from_text(state.rng))
+    ctx = _DrawnContext(state.rng)
     state = rule.apply(state, action, ctx)
     plan = plan_of(state)
     for observe in plan.hooks["after_action"]:
@@ -239,9 +239,29 @@ def _applied(state: GameState, action: Action, rule: ActionRule) -> Outcome:
         state = finish_turn(state, ctx)
     elif state.phase == "final-placement":
         state = after_final_placement(state, ctx)
-    state = replace(state, rng=ctx.rng.text())
+    if ctx.drawn is not None:  # else the generator's text is the state's as it was
+        state = replace(state, rng=ctx.drawn.text())
     return Outcome(state=state, events=tuple(ctx.events), scoring=tuple(ctx.scoring),
                    game_over=state.phase == "over")
+
+
+class _DrawnContext(Context):
+    """A Context whose generator is read from the state's text when a step first draws (most
+    actions draw nothing): `drawn` is None until then."""
+
+    __slots__ = ("drawn", "text")
+
+    def __init__(self, text: str) -> None:  # Context.__init__ but the generator
+        self.events: list[Event] = []
+        self.scoring: list[Breakdown] = []
+        self.text = text
+        self.drawn: Generator | None = None
+
+    @property
+    def rng(self) -> Generator:  # type: ignore[override]
+        if self.drawn is None:
+            self.drawn = Generator.from_text(self.text)
+        return self.drawn
 
 
 def _acting_rules(state: GameState, pending: Pending | None) -> tuple[ActionRule, ...]:
