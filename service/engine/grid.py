@@ -355,8 +355,24 @@ def free_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[Spot, ...]:
 
 
 @lru_cache(maxsize=ALHAMBRA_MEMO)
+def open_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[Pos, int, int], ...]:
+    """`spot_index(alhambra).open` alone, without the spots themselves: all a search's
+    placements need (the whole index is made only for what else asks for it)."""
+    _, shared, required = _frontier(alhambra)
+    get = shared.get
+    out = []
+    for key in sorted(shared):
+        sides = shared[key]
+        if sides != 15 and any(not sides & bit and get(key + step) == 15 ^ facing
+                               for step, bit, facing in _STEPS):
+            continue  # it would enclose an empty neighbour
+        out.append(((key // 256 - 128, key % 256 - 128), sides, required.get(key, 0)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=ALHAMBRA_MEMO)
 def _placements(alhambra: tuple[PlacedTile, ...], tiles: tuple[Tile, ...]) -> tuple[tuple[Tile, Pos], ...]:
-    free = spot_index(alhambra).open
+    free = open_spots(alhambra)
     out = []
     for tile in tiles:
         walls = walls_of(tile)

@@ -1,4 +1,4 @@
-"""The memos of one Alhambra (grid.spot_index, removal, swap_needs), computed on packed
+"""The memos of one Alhambra (grid.spot_index, open_spots, removal, swap_needs), computed on packed
 positions for speed (issue 28 item 4), are what the plain geometry says: `spots`, `cut_tiles`,
 the hemmed-in tiles and `requirements` over `layout_of`, for every Alhambra of seeded random
 games of every module (rotated tiles, added walls, grounds' sites) and some drawn by hand."""
@@ -13,6 +13,7 @@ from service.engine.grid import (
     around,
     cut_tiles,
     layout_of,
+    open_spots,
     reachable,
     removal,
     requirements,
@@ -34,6 +35,7 @@ def _check(alhambra: tuple[PlacedTile, ...]) -> None:
     assert index.spots == found
     assert index.at == {w.pos: w for w in found}
     assert index.open == tuple((w.pos, w.shared, w.required) for w in found if w.shared and not w.encloses)
+    assert open_spots.__wrapped__(alhambra) == index.open
     cut = cut_tiles(layout)
     known = removal.__wrapped__(alhambra)
     assert known.removable == tuple(p for p in alhambra if p.tile != FOUNTAIN and (p.x, p.y) not in cut
