@@ -10,12 +10,12 @@ random 4-player game < 1 s.
 
 `--compare OLD_TREE` (another checkout, e.g. a git worktree of an older commit; it needs no
 venv of its own) measures random complete 4-player games per second (new_game, then
-random_action + apply to the end, seeds 1..--games) of this tree and of that one, each in a
-fresh subprocess (PYTHONPATH naming the tree; this interpreter), the two alternating in
-`--rounds` rounds so that a slow phase of a noisy machine hits both: the median games per
-second of each and the ratio new / old (issue 28: >= 3 for the base game), for every config of
-`--configs` (`base`, a module's id, `all`: every module at once; default: --modules, or the
-base game).
+random_action + advance to the end, seeds 1..--games; apply in a tree without advance) of this
+tree and of that one, each in a fresh subprocess (PYTHONPATH naming the tree; this
+interpreter), the two alternating in `--rounds` rounds so that a slow phase of a noisy machine
+hits both: the median games per second of each and the ratio new / old (issue 28: >= 3 for the
+base game), for every config of `--configs` (`base`, a module's id, `all`: every module at
+once; default: --modules, or the base game).
 """
 
 from __future__ import annotations
@@ -82,15 +82,24 @@ def median_us(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times) / 1000
 
 
+# A search plays the engine's own actions with `advance` (apply without validating them again,
+# random_action did); a tree older than it (--compare) plays them with `apply`.
+try:
+    from service.engine import advance as play_own
+except ImportError:  # pragma: no cover - an older tree
+    play_own = apply
+
+
 def random_game(seed: int, modules: tuple[str, ...]) -> int:
-    """A complete random 4-player game (new_game, random_action + apply to the end); its steps."""
+    """A complete random 4-player game (new_game, random_action + advance, or apply in a tree
+    without advance, to the end); its steps."""
     state = new_game(["Ana", "Ben", "Cy", "Di"], modules, seed=seed).state
     rng = Generator(seed)
     steps = 0
     while True:
         action = random_action(state, rng)
         assert action is not None
-        outcome = apply(state, action)
+        outcome = play_own(state, action)
         state = outcome.state
         steps += 1
         if outcome.game_over:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from service.engine import GameState, apply
+from service.engine import GameState, advance
 from service.engine.actions import Action
 from service.engine.catalogue import CATALOGUE
 
@@ -17,8 +17,10 @@ from .model import MOST_CONSIDERED, Considered, Suggestion
 
 
 def after(seen: GameState, action: Action | None) -> GameState:
-    """The state after `action` (None: waiting, the state as it is)."""
-    return seen if action is None else apply(seen, action).state
+    """The state after `action` (None: waiting, the state as it is). `action` is one the engine
+    listed as legal for the seat (`seat.options`), in `seen` or in a world the seat cannot tell
+    from it (its legality rests on what the seat sees): `advance`, not validated again."""
+    return seen if action is None else advance(seen, action).state
 
 
 # The fields of an action that pay (a purchase's cards, a coiner's display cards, coins), and how

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from itertools import islice
 
-from service.engine import GameState, Generator, apply, iter_legal_actions
+from service.engine import GameState, Generator, advance, iter_legal_actions
 from service.engine.actions import Action
 from service.engine.flow import acting_seat
 from service.engine.sight import sampled
@@ -64,7 +64,7 @@ def quick_move(state: GameState, rng: Generator, work: Work) -> Action | None:
         return listed[pool[0]]
     best, best_value = None, float("-inf")
     for i in pool:
-        value = advantage(apply(state, listed[i]).state, seat)  # type: ignore[arg-type]
+        value = advantage(advance(state, listed[i]).state, seat)  # type: ignore[arg-type]
         work.spent += 1 + RECKONING
         if value > best_value:
             best, best_value = listed[i], value
@@ -102,7 +102,7 @@ def rollout(state: GameState, seat: int, rng: Generator, work: Work) -> GameStat
         action = own_move(state, seat, work) if actor == seat else quick_move(state, rng, work)
         if action is None:
             break
-        state = apply(state, action).state
+        state = advance(state, action).state  # listed as legal here: not validated again
         work.spent += 1
     return state
 

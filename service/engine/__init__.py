@@ -3,6 +3,8 @@
     new_game(players, modules, seed) -> Outcome
     validate(state, action) -> list[Violation]
     apply(state, action) -> Outcome            (raises IllegalAction)
+    advance(state, action) -> Outcome          (apply without validating: for actions the engine
+                                                produced, legal listing or random_action)
     legal_actions(state, limit, player) -> (actions, truncated)
     to_act(state) -> ToAct                     (who may act now, and why)
     random_action(state, generator) -> Action | None
@@ -19,6 +21,7 @@ from .flow import Actor, ToAct, to_act
 from .game import (
     GameRequestError,
     Outcome,
+    advance,
     apply,
     check_state,
     iter_legal_actions,
@@ -56,6 +59,7 @@ __all__ = [
     "Replay",
     "ToAct",
     "Violation",
+    "advance",
     "apply",
     "check_consistency",
     "check_edition",

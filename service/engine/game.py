@@ -211,7 +211,24 @@ def apply(state: GameState, action: Action) -> Outcome:
     violations, rule = _judge(state, action)
     if violations or rule is None:
         raise IllegalAction(violations)
-    ctx = Context(Generator.from_text(state.rng))
+    return _applied(state, action, rule)
+
+
+def advance(state: GameState, action: Action) -> Outcome:
+    """`apply` for an action the engine itself produced for this very state, legal already: one
+    of `iter_legal_actions(state)` / `legal_actions(state)`, or `random_action(state, ...)`
+    (which validated it). It is not validated again, so a search that plays such actions pays
+    for the rules once, not twice.
+
+    The same Outcome as `apply` for every such action (tests/engine/test_advance.py); for any
+    other action (a client's, a record's) the result is undefined: use `apply`.
+    """
+    return _applied(state, action, plan_of(state).rules[type(action)])
+
+
+def _applied(state: GameState, action: Action, rule: ActionRule) -> Outcome:
+    """The state after a legal `action` of `rule`, with its events and scoring rounds."""
+    ctx = _DrawnContext(state.rng)
     state = rule.apply(state, action, ctx)
     plan = plan_of(state)
     for observe in plan.hooks["after_action"]:
@@ -222,9 +239,29 @@ def apply(state: GameState, action: Action) -> Outcome:
         state = finish_turn(state, ctx)
     elif state.phase == "final-placement":
         state = after_final_placement(state, ctx)
-    state = replace(state, rng=ctx.rng.text())
+    if ctx.drawn is not None:  # else the generator's text is the state's as it was
+        state = replace(state, rng=ctx.drawn.text())
     return Outcome(state=state, events=tuple(ctx.events), scoring=tuple(ctx.scoring),
                    game_over=state.phase == "over")
+
+
+class _DrawnContext(Context):
+    """A Context whose generator is read from the state's text when a step first draws (most
+    actions draw nothing): `drawn` is None until then."""
+
+    __slots__ = ("drawn", "text")
+
+    def __init__(self, text: str) -> None:  # Context.__init__ but the generator
+        self.events: list[Event] = []
+        self.scoring: list[Breakdown] = []
+        self.text = text
+        self.drawn: Generator | None = None
+
+    @property
+    def rng(self) -> Generator:  # type: ignore[override]
+        if self.drawn is None:
+            self.drawn = Generator.from_text(self.text)
+        return self.drawn
 
 
 def _acting_rules(state: GameState, pending: Pending | None) -> tuple[ActionRule, ...]:
@@ -234,8 +271,9 @@ def _acting_rules(state: GameState, pending: Pending | None) -> tuple[ActionRule
 
 
 def _moment(plan: Plan, state: GameState, pending: Pending | None,
-            ) -> tuple[tuple[ActionRule, ...], tuple[SampleFn, ...]]:
-    """(`_acting_rules`, the samplers of those rules and of their variants)."""
+            ) -> tuple[tuple[ActionRule, ...], tuple[tuple[SampleFn, bool], ...]]:
+    """(`_acting_rules`, the samplers of those rules and of their variants, each with whether
+    its proposals pass their rule's own check, `ActionRule.exact_sample`)."""
     if pending is None:
         return _rules_and_samplers(plan, state.phase, None, False)
     return _rules_and_samplers(plan, None, pending.actions,
@@ -244,16 +282,19 @@ def _moment(plan: Plan, state: GameState, pending: Pending | None,
 
 @cache
 def _rules_and_samplers(plan: Plan, phase: str | None, decision: tuple[type[Action], ...] | None,
-                        free_too: bool) -> tuple[tuple[ActionRule, ...], tuple[SampleFn, ...]]:
+                        free_too: bool,
+                        ) -> tuple[tuple[ActionRule, ...], tuple[tuple[SampleFn, bool], ...]]:
     """The rules of a phase, or of a decision (`free_too`: with the free actions that may be
-    taken beside it, `_free_while`), and their samplers with their variants', in order."""
+    taken beside it, `_free_while`), and their samplers with their variants', in order, each
+    with whether it is exact (a variant's never is)."""
     if decision is None:
         rules = tuple(r for r in plan.rules.values() if phase in r.phases and r.kind != "decision")
     else:
         rules = tuple(r for r in plan.rules.values()
                       if r.action in decision or (free_too and r.kind == "free"))
-    samplers = tuple(s for rule in rules for s in (
-        rule.sample, *(sample for _, sample in plan.variants.get(rule.action, ()))) if s is not None)
+    samplers = tuple((s, exact) for rule in rules for s, exact in (
+        (rule.sample, rule.exact_sample),
+        *((sample, False) for _, sample in plan.variants.get(rule.action, ()))) if s is not None)
     return rules, samplers
 
 
@@ -308,16 +349,34 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     """
     if state.phase == "over":
         return None
-    pending = pending_decision(state)
+    plan = plan_of(state)
+    pending = _pending(state, plan)
     seat = state.turn.player if pending is None else pending.seat  # acting_seat
-    samplers = _moment(plan_of(state), state, pending)[1]
-    for sample in rng.shuffled(samplers):
+    name = state.players[seat].name
+    for sample, exact in rng.shuffled(_moment(plan, state, pending)[1]):
         action = sample(state, seat, rng)
-        if action is not None and not validate(state, action):
+        if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
             return action
     for action in iter_legal_actions(state):
         return action
     return None
+
+
+def _proposal_legal(state: GameState, plan: Plan, pending: Pending | None, seat: int, name: str,
+                    action: Action, exact: bool) -> bool:
+    """`not validate(state, action)` for a sampler's proposal for the acting `seat` (named
+    `name`), given the plan and the pending decision random_action read already; an `exact`
+    sampler's proposal skips its rule's own check (`ActionRule.exact_sample`)."""
+    rule = plan.rules.get(type(action))
+    if rule is None or action.player != name:
+        return not validate(state, action)
+    if _timing(state, rule, seat, pending) is not None:
+        return False
+    if type(action).module_fields and _module_fields(state, action):
+        return False
+    if not exact and rule.check(state, action):
+        return False
+    return not any(fn(state, action) for fn in plan.checks.get(type(action), ()))
 
 
 def check_state(state: GameState) -> None:

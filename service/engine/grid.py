@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from functools import lru_cache, partial
 from typing import NamedTuple
 
@@ -266,11 +267,86 @@ class SpotIndex(NamedTuple):
     open: tuple[tuple[Pos, int, int], ...]
 
 
+# The memos below compute on positions packed in one integer, (x + 128) * 256 + y + 128: a step
+# east adds 256, a step south 1, and the integers sort as the (x, y) pairs do (coordinates stay
+# within +-65, Coord). The same results as `spots`, `cut_tiles` and `requirements` over a
+# layout (tests/engine/test_alhambra_memos.py), at a fraction of the cost.
+_STEPS = tuple((dx * 256 + dy, bit, facing) for dx, dy, bit, facing in NEIGHBOURS)
+
+
+def _packed(alhambra: tuple[PlacedTile, ...]) -> dict[int, int]:
+    """`layout_of` keyed by packed positions."""
+    printed = _PRINTED
+    return {(p.x + 128) * 256 + p.y + 128: walls_of(p) if p.added_walls or p.rotation else printed[p.tile]
+            for p in alhambra}
+
+
+def _unpacked(key: int) -> Pos:
+    return key // 256 - 128, key % 256 - 128
+
+
+# (layout, shared, required) of an Alhambra on packed positions: its tiles' walls, and for every
+# empty position next to it the sides facing a tile and those facing a wall. Kept for the
+# Alhambras seen last; one that is another plus a tile at its end (a placement) is derived from
+# it, one tile's neighbours updated.
+_Frontier = tuple[dict[int, int], dict[int, int], dict[int, int]]
+_FRONTIERS: dict[tuple[PlacedTile, ...], _Frontier] = {}
+
+
+def _frontier(alhambra: tuple[PlacedTile, ...]) -> _Frontier:
+    found = _FRONTIERS.get(alhambra)
+    if found is not None:
+        return found
+    before = _FRONTIERS.get(alhambra[:-1]) if len(alhambra) > 1 else None
+    last = alhambra[-1] if alhambra else None
+    if before is not None and last is not None and \
+            (last.x + 128) * 256 + last.y + 128 not in before[0]:
+        layout, shared, required = dict(before[0]), dict(before[1]), dict(before[2])
+        added = {(last.x + 128) * 256 + last.y + 128: walls_of(last)}
+        layout.update(added)
+        for key in added:
+            shared.pop(key, None)
+            required.pop(key, None)
+    else:
+        layout, shared, required, added = _packed(alhambra), {}, {}, None
+    get = shared.get
+    for key, walls in (added or layout).items():
+        for step, bit, facing in _STEPS:
+            near = key + step
+            if near not in layout:
+                shared[near] = get(near, 0) | facing
+                if walls & bit:
+                    required[near] = required.get(near, 0) | facing
+    if len(_FRONTIERS) >= ALHAMBRA_MEMO:
+        with suppress(RuntimeError, StopIteration):  # the oldest goes (unless another thread took it)
+            _FRONTIERS.pop(next(iter(_FRONTIERS)), None)
+    found = _FRONTIERS[alhambra] = (layout, shared, required)
+    return found
+
+
 @lru_cache(maxsize=ALHAMBRA_MEMO)
 def spot_index(alhambra: tuple[PlacedTile, ...]) -> SpotIndex:
-    found = tuple(spots(layout_of(alhambra)))
-    return SpotIndex(found, {w.pos: w for w in found},
-                     tuple((w.pos, w.shared, w.required) for w in found if w.shared and not w.encloses))
+    """`spots(layout_of(alhambra))` indexed, computed as `spots` does on packed positions."""
+    _, shared, required = _frontier(alhambra)
+    get = shared.get
+    found = []
+    at = {}
+    free = []
+    for key in sorted(shared):
+        sides = shared[key]
+        encloses: tuple[Pos, ...] = ()
+        if sides != 15:
+            for step, bit, facing in _STEPS:
+                if not sides & bit and get(key + step) == 15 ^ facing:
+                    encloses += (_unpacked(key + step),)
+        pos = (key // 256 - 128, key % 256 - 128)
+        needed = required.get(key, 0)
+        where = _spot((pos, sides, needed, encloses))
+        found.append(where)
+        at[pos] = where
+        if not encloses:
+            free.append((pos, sides, needed))
+    return SpotIndex(tuple(found), at, tuple(free))
 
 
 def free_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[Spot, ...]:
@@ -279,8 +355,24 @@ def free_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[Spot, ...]:
 
 
 @lru_cache(maxsize=ALHAMBRA_MEMO)
+def open_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[Pos, int, int], ...]:
+    """`spot_index(alhambra).open` alone, without the spots themselves: all a search's
+    placements need (the whole index is made only for what else asks for it)."""
+    _, shared, required = _frontier(alhambra)
+    get = shared.get
+    out = []
+    for key in sorted(shared):
+        sides = shared[key]
+        if sides != 15 and any(not sides & bit and get(key + step) == 15 ^ facing
+                               for step, bit, facing in _STEPS):
+            continue  # it would enclose an empty neighbour
+        out.append(((key // 256 - 128, key % 256 - 128), sides, required.get(key, 0)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=ALHAMBRA_MEMO)
 def _placements(alhambra: tuple[PlacedTile, ...], tiles: tuple[Tile, ...]) -> tuple[tuple[Tile, Pos], ...]:
-    free = spot_index(alhambra).open
+    free = open_spots(alhambra)
     out = []
     for tile in tiles:
         walls = walls_of(tile)
@@ -337,11 +429,57 @@ class Removal(NamedTuple):
 
 @lru_cache(maxsize=ALHAMBRA_MEMO)
 def removal(alhambra: tuple[PlacedTile, ...]) -> Removal:
-    layout = layout_of(alhambra)
-    cut, reached = _articulation(layout, (0, 0))
-    return Removal(tuple(p for p in alhambra if p.tile != FOUNTAIN and (p.x, p.y) not in cut
-                         and not all(n in layout for n in around((p.x, p.y)))),
-                   reached == len(layout))
+    """`cut_tiles` and the tiles hemmed in on four sides, on packed positions (Tarjan's
+    low-link without recursion)."""
+    layout = _frontier(alhambra)[0]
+    get = layout.get
+    graph: dict[int, list[int]] = {}
+    for key, walls in layout.items():
+        out = graph[key] = []
+        for step, bit, facing in _STEPS:
+            if not walls & bit:
+                near = key + step
+                other = get(near)
+                if other is not None and not other & facing:
+                    out.append(near)
+    start = 128 * 256 + 128
+    order: dict[int, int] = {}
+    low: dict[int, int] = {}
+    cut: set[int] = set()
+    if start in layout:
+        order[start] = low[start] = 0
+        roots = 0
+        stack = [(start, -1, iter(graph[start]))]
+        while stack:
+            key, parent, todo = stack[-1]
+            for near in todo:
+                if near not in order:
+                    order[near] = low[near] = len(order)
+                    stack.append((near, key, iter(graph[near])))
+                    break
+                if near != parent and order[near] < low[key]:
+                    low[key] = order[near]
+            else:
+                stack.pop()
+                if parent >= 0:
+                    if low[key] < low[parent]:
+                        low[parent] = low[key]
+                    if parent == start:
+                        roots += 1
+                    elif low[key] >= order[parent]:
+                        cut.add(parent)
+        if roots > 1:
+            cut.add(start)
+    kept = []
+    for p in alhambra:
+        if p.tile == FOUNTAIN:
+            continue
+        key = (p.x + 128) * 256 + p.y + 128
+        if key in cut or (key - 1 in layout and key + 256 in layout and key + 1 in layout
+                          and key - 256 in layout):
+            continue
+        kept.append(p)
+    return Removal(tuple(kept), len(order) == len(layout))
 
 
 def removable(alhambra: tuple[PlacedTile, ...]) -> tuple[PlacedTile, ...]:
@@ -352,8 +490,22 @@ def removable(alhambra: tuple[PlacedTile, ...]) -> tuple[PlacedTile, ...]:
 def swap_needs(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[str, int, int], ...]:
     """(tile, shared, required) of every tile but the fountain, in Alhambra order: the sides a
     tile swapped in for it faces tiles on, and those facing walls (base.swap.same-space)."""
-    layout = layout_of(alhambra)
-    return tuple((p.tile, *requirements(layout, (p.x, p.y))) for p in alhambra if p.tile != FOUNTAIN)
+    layout = _frontier(alhambra)[0]
+    get = layout.get
+    out = []
+    for p in alhambra:
+        if p.tile == FOUNTAIN:
+            continue
+        key = (p.x + 128) * 256 + p.y + 128
+        shared = required = 0
+        for step, bit, facing in _STEPS:  # requirements() on packed positions
+            walls = get(key + step)
+            if walls is not None:
+                shared |= bit
+                if walls & facing:
+                    required |= bit
+        out.append((p.tile, shared, required))
+    return tuple(out)
 
 
 def check_layout(alhambra: Iterable[PlacedTile]) -> list[Violation]:

@@ -189,6 +189,11 @@ class ActionRule:
     # True when `candidates` yields only actions that `check` accepts (the property tests
     # hold every rule to it); listing then skips re-checking each one.
     exact_candidates: bool = True
+    # True when `sample` proposes only actions that `check` accepts whenever the action's
+    # moment has come (the timing of `validate` passes) in a consistent state: random_action then
+    # skips re-checking them (the checks other modules add still run). tests/engine/
+    # test_samplers.py holds every such rule to it.
+    exact_sample: bool = False
     # What taking the action does, in words, for "who must act" (`flow.to_act`): shown to every
     # player for an out-of-turn action (e.g. "steal a money card from the display").
     what: str = ""

@@ -21,6 +21,14 @@ def seed_state(seed: int) -> int:
     return (seed * 0xD1B54A32D192ED03 + 0x632BE59BD9B4E019) & MASK64
 
 
+def _limits(size: int) -> tuple[int, ...]:
+    """The rejection bound of a draw below n = i + 1, at index i (`below`), for i < size."""
+    return tuple(MASK64 - (MASK64 + 1) % (i + 1) for i in range(size))
+
+
+_LIMITS = _limits(64)
+
+
 class Generator:
     __slots__ = ("state",)
 
@@ -60,20 +68,23 @@ class Generator:
                 return z % n
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
-        """A Fisher-Yates shuffle of `items` as a new tuple (`below` written out)."""
+        """A Fisher-Yates shuffle of `items` as a new tuple (`below` written out, its rejection
+        bounds read from a table)."""
         out = list(items)
         state = self.state
+        limits = _LIMITS if len(out) <= len(_LIMITS) else _limits(len(out))
         for i in range(len(out) - 1, 0, -1):
-            n = i + 1
-            limit = MASK64 - (MASK64 + 1) % n
-            while True:
+            state = (state + _GAMMA) & MASK64
+            z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+            z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+            z ^= z >> 31
+            limit = limits[i]
+            while z > limit:  # once in 2^64 / n draws or less: drawn again
                 state = (state + _GAMMA) & MASK64
                 z = ((state ^ (state >> 30)) * _MIX1) & MASK64
                 z = ((z ^ (z >> 27)) * _MIX2) & MASK64
                 z ^= z >> 31
-                if z <= limit:
-                    break
-            j = z % n
+            j = z % (i + 1)
             out[i], out[j] = out[j], out[i]
         self.state = state
         return tuple(out)

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from service.engine import Generator, apply, new_game, random_action, validate
-from service.engine.game import _acting_rules, iter_legal_actions
+from service.engine.game import _acting_rules, _moment, _proposal_legal, _timing, iter_legal_actions
 from service.engine.module import pending_decision, plan_of, registered
 
 MODULES = ("craftsmen", "zoo", "power", "extensions", "staff", "grounds", "walls", "treasure",
@@ -69,3 +69,39 @@ def _ask_samplers(state, step: int, could: Counter[str], proposed: Counter[str])
                  for k, sample in enumerate(samplers) for attempt in range(4))
         if any(action is not None and not validate(state, action) for action in draws):
             proposed[name] += 1
+
+
+@pytest.mark.parametrize("modules", CONFIGS, ids=["+".join(c) if len(c) < 2 else "all" for c in CONFIGS])
+def test_exact_samplers_propose_what_their_rule_accepts(modules: tuple[str, ...]) -> None:
+    """`ActionRule.exact_sample`: at every step of seeded random games, every proposal of an
+    exact sampler whose moment has come passes its rule's own check; and random_action's
+    judgement of every sampler's proposal (`_proposal_legal`) is validate's."""
+    exact_seen = 0
+    i = len(modules) + sum(map(len, modules))
+    for players in (2 + i % 5, 2 + (i + 3) % 5):
+        state = new_game(NAMES[:players], modules, seed=i + players + 40).state
+        rng = Generator(i * 13 + players)
+        for step in range(250):
+            plan = plan_of(state)
+            pending = pending_decision(state)
+            seat = state.turn.player if pending is None else pending.seat
+            name = state.players[seat].name
+            for k, (sample, exact) in enumerate(_moment(plan, state, pending)[1]):
+                for attempt in range(3):
+                    action = sample(state, seat, Generator(step * 101 + k * 11 + attempt))
+                    if action is None:
+                        continue
+                    legal = not validate(state, action)
+                    assert _proposal_legal(state, plan, pending, seat, name, action, exact) == legal, \
+                        (step, action)
+                    rule = plan.rules[type(action)]
+                    if exact and _timing(state, rule, seat, pending) is None:
+                        assert rule.check(state, action) == [], (step, action)
+                        exact_seen += 1
+            action = random_action(state, rng)
+            assert action is not None
+            outcome = apply(state, action)
+            state = outcome.state
+            if outcome.game_over:
+                break
+    assert exact_seen

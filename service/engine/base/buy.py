@@ -163,4 +163,5 @@ def sample(state: GameState, seat: int, rng: Generator) -> BuyBuilding | None:
 
 
 RULE_BUY = ActionRule(action=BuyBuilding, rule="base.buy.currency", kind="action", check=check,
-                      apply=apply, candidates=candidates, sample=sample)
+                      apply=apply, candidates=candidates, sample=sample,
+                      exact_sample=True)

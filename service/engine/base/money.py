@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from msgspec.structs import replace
@@ -64,10 +64,21 @@ def _card_key(card: str) -> tuple[str, int]:
     return money.currency, money.value
 
 
+def _kinds(display: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """The (currency, value) of each card of a display."""
+    return tuple(map(_card_key, display))
+
+
 def takes(display: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Every distinct take from a display: one card, or several totalling at most 5; cards that
     differ only in their copy letter are listed once (by size, then display order)."""
-    return tuple(tuple(display[i] for i in take) for take in _takes(tuple(map(_card_key, display))))
+    return tuple(tuple(display[i] for i in take) for take in _takes(_kinds(display)))
+
+
+@cache
+def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every non-empty subset of range(n), by size, then in `combinations` order."""
+    return tuple(take for size in range(1, n + 1) for take in combinations(range(n), size))
 
 
 @lru_cache(maxsize=4096)
@@ -76,14 +87,17 @@ def _takes(kinds: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
     out = []
     seen: set[tuple[tuple[str, int], ...]] = set()
     limit = CATALOGUE.take_money_total_at_most
-    for size in range(1, len(kinds) + 1):
-        for take in combinations(range(len(kinds)), size):
-            if size > 1 and sum(kinds[i][1] for i in take) > limit:
-                continue
-            key = tuple(sorted(kinds[i] for i in take))
-            if key not in seen:
-                seen.add(key)
-                out.append(take)
+    values = [value for _, value in kinds]
+    for take in _subsets(len(kinds)):
+        if len(take) == 1:
+            key: tuple[tuple[str, int], ...] = (kinds[take[0]],)
+        elif sum([values[i] for i in take]) > limit:
+            continue
+        else:
+            key = tuple(sorted([kinds[i] for i in take]))
+        if key not in seen:
+            seen.add(key)
+            out.append(take)
     return tuple(out)
 
 
@@ -95,7 +109,7 @@ def candidates(state: GameState, seat: int) -> Iterator[TakeMoney]:
 
 def sample(state: GameState, seat: int, rng: Generator) -> TakeMoney | None:
     display = state.display
-    options = _takes(tuple(map(_card_key, display)))
+    options = _takes(_kinds(display))
     if not options:
         return None
     take = rng.choice(options)
@@ -103,4 +117,5 @@ def sample(state: GameState, seat: int, rng: Generator) -> TakeMoney | None:
 
 
 RULE_TAKE = ActionRule(action=TakeMoney, rule=RULE, kind="action", check=check, apply=apply,
-                       candidates=candidates, sample=sample)
+                       candidates=candidates, sample=sample,
+                       exact_sample=True)

@@ -134,10 +134,12 @@ def sample_end_turn(state: GameState, seat: int, rng: Generator) -> EndTurn | No
 PLACEMENT_PHASES = ("play", "final-placement")
 RULE_PLACE = ActionRule(action=PlaceBuilding, rule="base.turn.placement", kind="placement",
                         check=check_place, apply=apply_place, candidates=candidates_place,
-                        sample=sample_placement, phases=PLACEMENT_PHASES)
+                        sample=sample_placement, phases=PLACEMENT_PHASES,
+                        exact_sample=True)
 RULE_RESERVE = ActionRule(action=ReserveBuilding, rule="base.turn.placement", kind="placement",
                           check=check_reserve, apply=apply_reserve, candidates=candidates_reserve,
-                          sample=sample_placement, phases=PLACEMENT_PHASES)
+                          sample=sample_placement, phases=PLACEMENT_PHASES,
+                          exact_sample=True)
 RULE_END_TURN = ActionRule(action=EndTurn, rule="base.buy.exact-bonus", kind="action",
                            check=check_end_turn, apply=apply_end_turn,
                            candidates=candidates_end_turn, sample=sample_end_turn,

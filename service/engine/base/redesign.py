@@ -249,12 +249,15 @@ def sample_place(state: GameState, seat: int, rng: Generator) -> PlaceFromReserv
 
 RULE_PLACE = ActionRule(action=PlaceFromReserve, rule="base.redesign", kind="action",
                         check=check_place, apply=apply_place, candidates=candidates_place,
-                        sample=sample_place)
+                        sample=sample_place,
+                        exact_sample=True)
 RULE_REMOVE = ActionRule(action=RemoveToReserve, rule="base.redesign", kind="action",
                          check=check_remove, apply=apply_remove, candidates=candidates_remove,
-                         sample=sample_remove)
+                         sample=sample_remove,
+                         exact_sample=True)
 RULE_SWAP = ActionRule(action=SwapWithReserve, rule="base.redesign", kind="action",
                        check=check_swap, apply=apply_swap, candidates=candidates_swap,
-                       sample=sample_swap)
+                       sample=sample_swap,
+                       exact_sample=True)
 
 _ = replace
