@@ -107,6 +107,14 @@ def rollout(state: GameState, seat: int, rng: Generator, work: Work) -> GameStat
     return state
 
 
+def cost_factor(state: GameState) -> float:
+    """How much dearer each unit of work is with the state's modules on than in the base game,
+    where WORK_PER_MS was measured: every module adds hooks to each action and lines to each
+    reckoning (all eleven: some 4.7 times; a strong move of 6 players with every module took
+    1.3 s of CPU at 200 ms before this, issue 28's review). The base game's is 1."""
+    return 1 + len(state.modules) / 3
+
+
 def candidates(options: list[Action | None], first: list[float], order: list[int]) -> list[int]:
     """The options searched: the best CANDIDATES by the basic level's reckoning, and the best
     of each other kind of action (a money card that reckons low now may buy most next turn),
@@ -137,7 +145,7 @@ def suggest(seen: GameState, seat: int, options: list[Action | None], rng: Gener
     chosen = candidates(options, first, order)
     totals = [0.0] * len(chosen)
     worlds = 0
-    budget = budget_ms * WORK_PER_MS
+    budget = budget_ms * WORK_PER_MS / cost_factor(seen)
     if len(chosen) > 1:
         while worlds == 0 or work.spent < budget:  # one world at least, whatever the budget
             world = sampled(seen, seat, rng)

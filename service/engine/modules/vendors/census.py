@@ -136,6 +136,10 @@ def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
     vendors = state.vendors
     if vendors is None or all(d.chosen for d in vendors.discs):
         return
+    # The supply and the discs not yet chosen hold colours as sets: their order tells nothing
+    # in a game (the engine keeps them sorted), so a state sent with another order is read in
+    # the engine's (issue 28's review found the order moved a bot's seed).
+    yield Unseen("", (), lambda s, _, __: _in_order(s))
     for i, disc in enumerate(vendors.discs):
         if disc.chosen and i != seat:
             yield Unseen("", (), lambda s, _, dealer, i=i: _chosen_again(s, i, dealer.choose(CHOICES)))
@@ -144,6 +148,13 @@ def unseen(state: GameState, seat: int | None) -> Iterator[Unseen]:
 # Every choice of vendors.setup: the inhabitants (sorted) and the space beside the fountain.
 CHOICES = tuple((sorted_colours(three), side) for three in combinations(COLOURS, ON_DISC)
                 for side in FOUNTAIN_SIDES)
+
+
+def _in_order(state: GameState) -> GameState:
+    vendors = _vendors(state)
+    discs = tuple(d if d.chosen else replace(d, inhabitants=sorted_colours(d.inhabitants))
+                  for d in vendors.discs)
+    return replace(state, vendors=replace(vendors, supply=sorted_colours(vendors.supply), discs=discs))
 
 
 def _chosen_again(state: GameState, seat: int, choice: tuple[tuple[str, ...], tuple[int, int]]) -> GameState:
