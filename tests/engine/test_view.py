@@ -18,7 +18,7 @@ from service.engine import GameState, Generator, apply, new_game, random_action
 from service.engine.module import module, modules_of, registered
 from service.engine.view import BaseView, UnknownViewer, View, view
 from tests.support.hidden import assert_holds_no_secret, assert_views_unchanged, encoded
-from tests.support.play import NAMES, play_until
+from tests.support.play import MAX_ACTIONS, NAMES, play_until
 
 MODULES = tuple(m.id for m in registered() if m.id not in ("base", "dirk"))
 # Every module alone and the base game alone (with all of them together in a test of its own).
@@ -111,7 +111,7 @@ def sample_states(modules: tuple[str, ...], players: int, seed: int, every: int)
     state = new_game(NAMES[:players], modules, seed=seed).state
     rng = Generator(seed ^ 0x71E5)
     out = [state]
-    for step in range(1, 3000):
+    for step in range(1, MAX_ACTIONS):  # play.py's bound: all eleven, 3 players, seed 22521: 3,230
         action = random_action(state, rng)
         assert action is not None
         outcome = apply(state, action)
