@@ -20,12 +20,12 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import create_app
 from service.engine import EDITION, MAX_RECORD_ACTIONS, GameState
 from service.engine.module import registered
 from service.engine.view import view
 from service.seal import Sealing, new_key, parse_keys
 from service.settings import Settings
+from tests.support.fixtures import referee
 from tests.support.play import NAMES, first_illegal, preferred_action
 
 KEY = new_key("records")
@@ -37,21 +37,21 @@ _ENCODE = msgspec.json.encode
 
 @pytest.fixture(scope="module")
 def unsealed() -> Iterator[TestClient[Any]]:
-    with TestClient(create_app(Settings(log_level="warning"))) as client:  # no access lines in the output
+    with referee() as client:
         yield client
 
 
 @pytest.fixture(scope="module")
 def sealed() -> Iterator[TestClient[Any]]:
     """A sealing referee of a trusted backend, with no Redis (so no futures recorded)."""
-    with TestClient(create_app(Settings(seal_keys=KEY, log_level="warning"))) as client:
+    with referee(seal_keys=KEY) as client:
         yield client
 
 
 @pytest.fixture(scope="module")
 def players() -> Iterator[TestClient[Any]]:
     """A sealing referee that players call themselves (CALLERS=players): seat tokens needed."""
-    with TestClient(create_app(Settings(seal_keys=KEY, callers="players", log_level="warning"))) as client:
+    with referee(seal_keys=KEY, callers="players") as client:
         yield client
 
 

@@ -19,15 +19,14 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import create_app
 from service.api.endpoints import BY_NAME
 from service.bots.model import LEAST_BUDGET_MS, LEVELS, MOST_BUDGET_MS, MOST_CONSIDERED
 from service.cache import code_digest
 from service.engine import GameState, check_consistency, to_act
 from service.engine.module import registered
 from service.seal import new_key
-from service.settings import Settings
 from tests.support import hidden
+from tests.support.fixtures import referee
 from tests.support.play import NAMES, after_steps
 
 KEY = new_key("suggest")
@@ -42,20 +41,20 @@ def _json(state: GameState) -> Any:
 
 @pytest.fixture(scope="module")
 def plain() -> Iterator[TestClient[Any]]:
-    with TestClient(create_app(Settings(log_level="warning"))) as client:
+    with referee() as client:
         yield client
 
 
 @pytest.fixture(scope="module")
 def sealed() -> Iterator[TestClient[Any]]:
-    with TestClient(create_app(Settings(seal_keys=KEY, log_level="warning"))) as client:
+    with referee(seal_keys=KEY) as client:
         yield client
 
 
 @pytest.fixture(scope="module")
 def players() -> Iterator[TestClient[Any]]:
     """A referee players call themselves (CALLERS=players): seat tokens needed."""
-    with TestClient(create_app(Settings(seal_keys=KEY, callers="players", log_level="warning"))) as client:
+    with referee(seal_keys=KEY, callers="players") as client:
         yield client
 
 

@@ -39,6 +39,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextlib.contextmanager
+def referee(**settings: Any) -> Iterator[TestClient]:
+    """An in-process referee with these settings (sealing keys, callers, ...), logging at warning
+    (no access lines in the test output)."""
+    with TestClient(create_app(Settings(log_level="warning", **settings))) as c:
+        yield c
+
+
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(Settings())) as c:
