@@ -71,11 +71,6 @@ def ranked(options: list[Action | None], vals: list[float]) -> list[int]:
     return sorted(range(len(options)), key=lambda i: (-vals[i], i))
 
 
-def choose(seen: GameState, seat: int, options: list[Action | None]) -> Action | None:
-    vals = values(seen, seat, options)
-    return options[ranked(options, vals)[0]]
-
-
 def suggest(seen: GameState, seat: int, options: list[Action | None]) -> Suggestion:
     vals = values(seen, seat, options)
     order = ranked(options, vals)

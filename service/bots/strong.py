@@ -78,8 +78,9 @@ def own_move(state: GameState, seat: int, work: Work) -> Action | None:
                                               MOST_OPTIONS))
     if not listed:
         return None
-    work.spent += LISTING + len(basic.weighed(listed)) * (1 + RECKONING)
-    return basic.choose(state, seat, listed)
+    vals = basic.values(state, seat, listed)
+    work.spent += LISTING + _weighed(vals) * (1 + RECKONING)
+    return listed[basic.ranked(listed, vals)[0]]
 
 
 def rollout(state: GameState, seat: int, rng: Generator, work: Work) -> GameState:
@@ -105,6 +106,11 @@ def rollout(state: GameState, seat: int, rng: Generator, work: Work) -> GameStat
         state = advance(state, action).state  # listed as legal here: not validated again
         work.spent += 1
     return state
+
+
+def _weighed(values: list[float]) -> int:
+    """How many options the basic level reckoned (the others it left at -inf)."""
+    return sum(v > float("-inf") for v in values)
 
 
 def cost_factor(state: GameState) -> float:
@@ -141,7 +147,7 @@ def suggest(seen: GameState, seat: int, options: list[Action | None], rng: Gener
     first = basic.values(seen, seat, options)
     order = basic.ranked(options, first)
     work = Work()
-    work.spent += len(basic.weighed(options)) * (1 + RECKONING)
+    work.spent += _weighed(first) * (1 + RECKONING)
     chosen = candidates(options, first, order)
     totals = [0.0] * len(chosen)
     worlds = 0
