@@ -11,11 +11,14 @@ depend on the machine or its load; the time per suggestion does, and is printed 
                          [--modules zoo,...] [--budget-ms 200]
     python bench/bots.py --calibrate     # the work per millisecond of this machine
     python bench/bots.py --quick         # CI: one short game per pair, that every level runs
+    python bench/bots.py --log runs.jsonl  # each game's result kept; a run stopped and started
+                                           # again plays only the games the log lacks
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import platform
 import statistics
@@ -107,6 +110,18 @@ def calibrate(budget_ms: int) -> None:
           f"median {ms:.0f} ms of CPU; this machine does {per_ms:.1f} units of work a CPU millisecond")
 
 
+def logged(path: Path | None, run: dict[str, object]) -> dict[int, tuple[float, dict[str, list[float]]]]:
+    """The games of this run (same levels, modules, budget, players) already in the log."""
+    if path is None or not path.exists():
+        return {}
+    games = {}
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        if all(row.get(k) == v for k, v in run.items()):
+            games[row["game"]] = (row["share"], row["times"])
+    return games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -117,6 +132,7 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=int, default=BUDGET_MS)
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--progress", type=int, default=0, help="print the running tally every N games")
+    parser.add_argument("--log", type=Path, help="a JSON-lines file of finished games, read and appended to")
     parser.add_argument("--quick", action="store_true",
                         help="one game per pair, strong on 20 ms: that they run (CI), no verdict on strength")
     args = parser.parse_args()
@@ -132,12 +148,20 @@ def main() -> None:
     targets = {"basic": 0.90, "strong": 0.40}
     for pair in args.pairs.split(","):
         tested, below = pair.split(":")
-        jobs = [(tested, below, g, modules, args.budget_ms, args.players) for g in range(args.games)]
+        run = {"tested": tested, "below": below, "modules": list(modules), "budget_ms": args.budget_ms,
+               "players": args.players}
+        done = logged(args.log, run)
+        jobs = [(tested, below, g, modules, args.budget_ms, args.players)
+                for g in range(args.games) if g not in done]
         t0 = time.perf_counter()
-        results = []
+        results = [done[g] for g in range(args.games) if g in done]
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for result in pool.map(one, jobs):
+            for job, result in zip(jobs, pool.map(one, jobs), strict=True):
                 results.append(result)
+                if args.log:
+                    with args.log.open("a") as log:
+                        row = {**run, "game": job[2], "share": result[0], "times": result[1]}
+                        log.write(json.dumps(row) + "\n")
                 if args.progress and len(results) % args.progress == 0:
                     won = sum(share for share, _ in results)
                     print(f"  {tested}: {won:g} of {len(results)}", file=sys.stderr, flush=True)
