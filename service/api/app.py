@@ -19,8 +19,9 @@ from litestar.logging import LoggingConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, Contact, SecurityScheme, Server
 
-from service import logs, playground
+from service import i18n, logs, playground
 from service.cache import Cache
+from service.engine.text import Text, Word
 from service.futures import FutureRecords
 from service.seal import Sealing
 from service.settings import Settings
@@ -89,9 +90,35 @@ class Referee(Litestar):
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            await self.observer(scope, receive, send)
+            language = i18n.negotiate(_header(scope, b"accept-language"))
+            told = i18n.LANGUAGE.set(language)  # every Text of this answer is worded in it
+            try:
+                await self.observer(scope, receive, _telling(send, language))
+            finally:
+                i18n.LANGUAGE.reset(told)
         else:
             await super().__call__(scope, receive, send)
+
+
+def _header(scope: Any, name: bytes) -> str | None:
+    """A request header's value (the first one), or None."""
+    for key, value in scope["headers"]:
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def _telling(send: Any, language: str) -> Any:
+    """`send`, the answer's start saying its language (Content-Language) and that it depends on
+    the request's Accept-Language (Vary: shared caches keep one answer per language)."""
+    told = [(b"content-language", language.encode()), (b"vary", b"accept-language")]
+
+    async def telling(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), *told]}
+        await send(message)
+
+    return telling
 
 
 def create_app(settings: Settings | None = None) -> Referee:
@@ -119,6 +146,8 @@ def create_app(settings: Settings | None = None) -> Referee:
         route_handlers=[*controllers(settings), docs.assets_router(), *playground.routes(),
                         observe.MetricsController],
         exception_handlers=EXCEPTION_HANDLERS,
+        # the engine's messages in litestar's own answers, worded in the request's language
+        type_encoders={Text: i18n.hook, Word: i18n.hook},
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
         state=state,

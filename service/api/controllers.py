@@ -13,12 +13,12 @@ from functools import partial
 from typing import Any
 
 import anyio.to_thread
-import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import JSONBody
 
+from service import i18n
 from service.cache import Cache, CacheStats
 from service.settings import Settings
 
@@ -32,7 +32,7 @@ from .render import SVG, RenderBody, RenderQuery, drawn
 from .seats import Access
 
 log = logging.getLogger("service.api")
-_ENCODE = msgspec.json.Encoder().encode
+_ENCODE = i18n.encode  # every Text worded in the request's language
 JSON = "application/json"
 
 

@@ -9,18 +9,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
-from service import engine
+from service import engine, i18n
 
 from .bodies import ErrorBody
 from .refusals import RequestError
 
 log = logging.getLogger("service.api")
 
-_ENCODE = msgspec.json.Encoder().encode
+_ENCODE = i18n.encode  # every Text worded in the request's language
 
 _CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "body-too-large",
           415: "unsupported-media-type"}

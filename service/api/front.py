@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgspec
+from service import i18n
 
 from . import judging
 from .endpoints import ENDPOINTS, Endpoint
@@ -29,7 +29,7 @@ from .memo import States
 from .reading import Received
 from .refusals import RequestError
 
-_ENCODE = msgspec.json.Encoder().encode
+_ENCODE = i18n.encode  # every Text worded in the request's language
 ROUTES: dict[str, Endpoint] = {e.path: e for e in ENDPOINTS if e.cached}
 _JSON = (b"content-type", b"application/json")
 _EMPTY = judging.Answer(400, _ENCODE(EMPTY))

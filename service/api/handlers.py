@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from service import bots, engine
+from service import bots, engine, i18n
 from service.engine.module import registered
 from service.engine.replay import IllegalRecordAction, result_differences
 from service.engine.replay import replay as replayed
@@ -59,7 +59,7 @@ from .refusals import (
 )
 from .seats import BACKEND, Access, authorised, token_seat
 
-_ENCODE = msgspec.json.Encoder().encode
+_ENCODE = i18n.encode  # every Text worded in the request's language
 
 
 @dataclass(frozen=True, slots=True)

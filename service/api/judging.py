@@ -18,9 +18,9 @@ from functools import partial
 from typing import Any
 
 import anyio.to_thread
-import msgspec
 from anyio import CapacityLimiter
 
+from service import i18n
 from service.cache import Cache, RedisUnavailable, cache_key
 from service.engine import Violation
 from service.futures import FutureRecords
@@ -35,7 +35,7 @@ from .refusals import RequestError
 from .seats import Access
 
 log = logging.getLogger("service.api")
-_ENCODE = msgspec.json.Encoder().encode
+_ENCODE = i18n.encode  # every Text worded in the request's language
 HANDLER_THREADS = 2  # a `threaded` endpoint's answers computed at once, per worker
 
 
@@ -100,14 +100,16 @@ async def cached(cache: Cache, sealing: Sealing, endpoint: Endpoint, received: R
     """The answer from the cache, or computed and stored.
 
     The key is the body's bytes (and the engine version, the sealing keys' fingerprint, the
-    listing limit and, with CALLERS=players, the seat token): a hit is found before the body is
-    decoded. The stored value is the status as 3 digits followed by the exact answer's bytes. A
-    request with `Cache-Control: no-cache` skips the lookup (it is computed, then stored). A body
-    that does not decode raises the 400 and is not stored. With `pool` (a `threaded` endpoint)
-    the answer is computed in one of its worker threads, so the event loop serves others.
+    listing limit, the language negotiated (i18n.LANGUAGE) and, with CALLERS=players, the seat
+    token): a hit is found before the body is decoded. The stored value is the status as 3
+    digits followed by the exact answer's bytes. A request with `Cache-Control: no-cache` skips
+    the lookup (it is computed, then stored). A body that does not decode raises the 400 and is
+    not stored. With `pool` (a `threaded` endpoint) the answer is computed in one of its worker
+    threads, so the event loop serves others.
     """
     access = ask.access
-    scope = f"{endpoint.name}{endpoint.code}@{sealing.fingerprint}@{access.legal_actions_limit}"
+    scope = (f"{endpoint.name}{endpoint.code}@{sealing.fingerprint}@{access.legal_actions_limit}"
+             f"@{i18n.LANGUAGE.get()}")  # the answer's messages are worded in the request's language
     if access.players:  # the answer depends on the seat token too (403 or the seat's own answer)
         scope += "@" + hashlib.sha256((access.token or "").encode()).hexdigest()
     key = cache_key(scope, received.raw)

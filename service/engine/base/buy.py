@@ -14,6 +14,7 @@ from ..flow import spend_action, with_player, without
 from ..module import ActionRule, Context, payment_values, plan_of
 from ..rng import Generator
 from ..state import GameState, MarketSpace, emptied, market_tile
+from ..text import t, word
 from ..violations import Violation
 from .money import duplicates
 
@@ -32,14 +33,15 @@ def check(state: GameState, action: BuyBuilding) -> list[Violation]:
     space = market_space(state, action.tile)
     if space is None:
         on_market = [s.tile for s in state.market if s.tile]
-        return [Violation("base.buy.currency",
-                          f"{action.tile} is not on the market (it holds {on_market})")]
+        return [Violation("base.buy.currency", t("{tile} is not on the market (it holds {market})",
+                                                 tile=action.tile, market=tuple(on_market)))]
     extra = extra_paid(state, action)
     values = payment_values(state, action)
     price = price_of(state, action)
     if not action.payment and not extra and not values and price > 0:
         # A price lowered to 0 (craftsmen.carpenter) is paid with nothing, exactly.
-        return [Violation("base.buy.amount", f"no cards are paid for {action.tile}, which costs {price}")]
+        return [Violation("base.buy.amount", t("no cards are paid for {tile}, which costs {price}",
+                                               tile=action.tile, price=price))]
     return (_cards_not_payable(state, action, extra)
             or _wrong_currency(action, space, extra, values)
             or _too_little(action, extra, values, price))
@@ -49,10 +51,12 @@ def _cards_not_payable(state: GameState, action: BuyBuilding, extra: tuple[str, 
     """Cards that are not the buyer's to pay with: what is paid (base.buy.amount) does not stand,
     whatever their currency (base.buy.currency is about the currency of cards one holds)."""
     hand = state.players[state.turn.player].hand
-    out = [Violation("base.buy.amount", f"{c} is paid twice") for c in duplicates(action.payment)]
-    out += [Violation("base.buy.amount", f"{c} is not in {action.player}'s hand: only cards of the "
-                                         "hand pay") for c in action.payment if c not in hand]
-    out += [Violation("base.buy.currency", f"{c} is no money card")
+    out = [Violation("base.buy.amount", t("{card} is paid twice", card=c))
+           for c in duplicates(action.payment)]
+    out += [Violation("base.buy.amount", t("{card} is not in {player}'s hand: only cards of the hand pay",
+                                           card=c, player=action.player))
+            for c in action.payment if c not in hand]
+    out += [Violation("base.buy.currency", t("{card} is no money card", card=c))
             for c in extra if c not in CATALOGUE.money]
     return out
 
@@ -62,12 +66,13 @@ def _wrong_currency(action: BuyBuilding, space: MarketSpace, extra: tuple[str, .
     """base.buy.currency: every card, and any other money counted (payment_values), is of the
     currency of the building's market space."""
     out = [Violation("base.buy.currency",
-                     f"{c} is not {space.currency}: {action.tile} stands on the "
-                     f"{space.currency} space and is paid only in {space.currency}")
+                     t("{card} is not {currency}: {tile} stands on the {currency} space and is paid "
+                       "only in {currency}", card=c, tile=action.tile, currency=word(space.currency)))
            for c in (*action.payment, *extra) if CATALOGUE.money[c].currency != space.currency]
     out += [Violation("base.buy.currency",
-                      f"money of {currency} counts in the payment: {action.tile} stands on the "
-                      f"{space.currency} space and is paid only in {space.currency}")
+                      t("money of {other} counts in the payment: {tile} stands on the {currency} space "
+                        "and is paid only in {currency}", other=word(currency), tile=action.tile,
+                        currency=word(space.currency)))
             for currency in sorted({c for c, _ in values if c != space.currency})]
     return out
 
@@ -78,7 +83,8 @@ def _too_little(action: BuyBuilding, extra: tuple[str, ...], values: tuple[tuple
     exact-payment bonus)."""
     paid = sum(CATALOGUE.money[c].value for c in (*action.payment, *extra)) + sum(v for _, v in values)
     if paid < price:
-        return [Violation("base.buy.amount", f"{action.tile} costs {price} but the payment totals {paid}")]
+        return [Violation("base.buy.amount", t("{tile} costs {price} but the payment totals {paid}",
+                                               tile=action.tile, price=price, paid=paid))]
     return []
 
 
