@@ -92,6 +92,18 @@ def translations(language: str) -> Translations:
     return merged
 
 
+@cache
+def translated(language: str) -> frozenset[str]:
+    """The message ids (the singular of a plural one) that `language`'s catalogues translate."""
+    out = set()
+    for domain in domains():
+        for m in read(domain, language):
+            strings = m.string if isinstance(m.string, tuple) else (m.string,)
+            if m.id and all(strings) and not m.fuzzy:
+                out.add(m.id[0] if isinstance(m.id, tuple) else m.id)
+    return frozenset(out)
+
+
 def details(message: str) -> set[str]:
     """The named details of a wording (`{tile}` -> tile)."""
     return {name for _, name, _, _ in string.Formatter().parse(message) if name}
