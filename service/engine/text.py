@@ -40,7 +40,11 @@ class Text(str):
     details: tuple[tuple[str, Any], ...]
 
     def __new__(cls, id: str, details: tuple[tuple[str, Any], ...] = (), plural: str = "") -> Text:
-        self = super().__new__(cls, _worded(english, id, details, plural))
+        # English is the id itself, its details as they are (a Text or Word is its own English
+        # wording): no lookup, so that a message costs about what an f-string did.
+        values = {name: _english_list(v) if type(v) is tuple or type(v) is list else v for name, v in details}
+        pattern = plural if plural and values["n"] != 1 else id
+        self = super().__new__(cls, pattern.format_map(values))
         self.id, self.details, self.plural = id, details, plural
         return self
 
@@ -50,6 +54,10 @@ class Text(str):
     def worded(self, say: Speaker) -> str:
         """The message worded by `say` (one language's lookups)."""
         return _worded(say, self.id, self.details, self.plural)
+
+
+def _english_list(values: Any) -> str:
+    return ", ".join(_english_list(v) if type(v) is tuple or type(v) is list else str(v) for v in values)
 
 
 def _worded(say: Speaker, id: str, details: tuple[tuple[str, Any], ...], plural: str) -> str:

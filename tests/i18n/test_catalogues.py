@@ -1,7 +1,7 @@
 """Issue 29, "messages as a catalogue, not strings in code": every message id has a translation in
 every language, naming the same details; every catalogue compiles (Babel), with its language's
-plural forms (CLDR's: two in English and German, three in French, Spanish and Catalan); the code builds no human message as a bare string where a refusal or a
-description is made."""
+plural forms (CLDR's: two in English and German, three in French, Spanish and Catalan); the
+code builds no refusal or description as a bare string."""
 
 from __future__ import annotations
 
