@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...module import ViewPart
 from ...places import Place
 from ...state import GameState
+from ...text import t
 from ...violations import Violation
 from .data import COIN_IDS, COINS
 from .model import ChangeState
@@ -17,13 +18,21 @@ def expected(state: GameState) -> Iterator[str]:
     yield from COINS
 
 
+THE_BAG = t("the coin bag")
+ONLY_COINS = t("it holds only coins")
+
+
+def coins_of(player: str) -> str:
+    return t("{player}'s coins", player=player)
+
+
 def places(state: GameState) -> Iterator[Place]:
     change = state.change
     if change is None:
         return
-    yield Place("the coin bag", change.bag, COIN_IDS, "it holds only coins")
+    yield Place(THE_BAG, change.bag, COIN_IDS, ONLY_COINS)
     for p, held in zip(state.players, change.coins, strict=False):
-        yield Place(f"{p.name}'s coins", held, COIN_IDS, "it holds only coins")
+        yield Place(coins_of(p.name), held, COIN_IDS, ONLY_COINS)
 
 
 def located(state: GameState) -> Iterator[tuple[str, str]]:
@@ -31,10 +40,11 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
     if change is None:
         return
     for c in change.bag:
-        yield c, "the coin bag"
+        yield c, THE_BAG
     for p, held in zip(state.players, change.coins, strict=False):
+        where = coins_of(p.name)
         for c in held:
-            yield c, f"{p.name}'s coins"
+            yield c, where
 
 
 def census(state: GameState) -> Iterator[str]:
@@ -49,11 +59,12 @@ def census(state: GameState) -> Iterator[str]:
 def consistency(state: GameState) -> list[Violation]:
     change = state.change
     if change is None:
-        return [Violation("change.give", "the change module is on but the state has no `change` part")]
+        return [Violation("change.give", t("the change module is on but the state has no `change` part"))]
     out = []
     if len(change.coins) != len(state.players):
-        out.append(Violation("change.give", f"coins are kept for {len(change.coins)} seats, but the game "
-                                            f"has {len(state.players)} players"))
+        out.append(Violation("change.give", t("coins are kept for {seats} seats, but the game has {players} "
+                                              "players", seats=len(change.coins),
+                                              players=len(state.players))))
     return out + unsorted_bag(change.bag)
 
 
@@ -64,10 +75,11 @@ def unsorted_bag(bag: tuple[str, ...]) -> list[Violation]:
     if list(bag) == want:
         return []
     at = next(i for i, (got, wanted) in enumerate(zip(bag, want, strict=True)) if got != wanted)
-    return [Violation("change.spend", (
-        f"`change.bag` is out of order: the coin bag is kept sorted by coin id (a coin is drawn from "
-        f"it at random, so its order means nothing), but its item {at} is {bag[at]} where the sorted "
-        f"bag has {want[at]}; list it in this order: {', '.join(want)}"))]
+    return [Violation("change.spend", t(
+        "`change.bag` is out of order: the coin bag is kept sorted by coin id (a coin is drawn from "
+        "it at random, so its order means nothing), but its item {at} is {coin} where the sorted "
+        "bag has {sorted}; list it in this order: {order}", at=at, coin=bag[at], sorted=want[at],
+        order=tuple(want)))]
 
 
 def seen(state: GameState, seat: int | None) -> ChangeState:

@@ -15,6 +15,7 @@ from ...catalogue import CATALOGUE
 from ...module import Context
 from ...rng import Generator
 from ...state import GameState
+from ...text import t
 from ...violations import Violation
 from ..treasure import actions as treasure
 from ..treasure.actions import BuyTreasure
@@ -60,9 +61,12 @@ def check_coins(state: GameState, action: Action) -> list[Violation]:
     seat = state.turn.player
     player = state.players[seat]
     own = _change(state).coins[seat] if seat < len(_change(state).coins) else ()
-    out = [Violation(rule, f"{c} is paid twice") for c in sorted({c for c in coins if coins.count(c) > 1})]
-    out += [Violation(rule, f"{c} is no coin") for c in coins if c not in COINS]
-    out += [Violation(rule, f"{c} is not one of {player.name}'s coins (they hold {list(own)})")
+    out = [Violation(rule, t("{coin} is paid twice", coin=c))
+           for c in sorted({c for c in coins if coins.count(c) > 1})]
+    out += [Violation(rule, t("{coin} is no coin", coin=c)) for c in coins if c not in COINS]
+    out += [Violation(rule, t("{coin} is not one of {player}'s coins (they hold {own})", coin=c,
+                              player=player.name, own=tuple(own)) if own else
+                      t("{coin} is not one of {player}'s coins (they hold none)", coin=c, player=player.name))
             for c in coins if c in COINS and c not in own]
     return out
 

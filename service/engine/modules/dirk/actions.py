@@ -14,6 +14,7 @@ from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
 from ...state import GameState
+from ...text import t
 from ...violations import Violation
 
 
@@ -34,7 +35,7 @@ class BuildingGivenToDirk(Event, tag="building-given-to-dirk"):
 
 def check_gift(state: GameState, action: GiveToDirk) -> list[Violation]:
     if state.phase != "play":
-        return [Violation("dirk.gift", "leftover tiles at the end are placed, not given to Dirk")]
+        return [Violation("dirk.gift", t("leftover tiles at the end are placed, not given to Dirk"))]
     return held_problem(state.players[state.turn.player], action.tile)
 
 
@@ -52,8 +53,8 @@ def candidates_gift(state: GameState, seat: int) -> Iterator[GiveToDirk]:
     if state.phase != "play":
         return
     player = state.players[seat]
-    for t in player.held:
-        yield GiveToDirk(player=player.name, tile=t.tile)
+    for held in player.held:
+        yield GiveToDirk(player=player.name, tile=held.tile)
 
 
 def sample_gift(state: GameState, seat: int, rng: Generator) -> GiveToDirk | None:

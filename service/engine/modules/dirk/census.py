@@ -9,6 +9,7 @@ from ...base.components import TILES
 from ...catalogue import CATALOGUE
 from ...places import Place
 from ...state import GameState
+from ...text import t
 from ...violations import Violation
 from .data import IN_THE_BOX
 
@@ -48,21 +49,25 @@ def consistency(state: GameState) -> list[Violation]:
     if held >= least:
         return []
     rule = "dirk.refills" if state.rounds_held else "dirk.setup"
-    return [Violation(rule, f"Dirk holds {held} tiles, but he holds at least {least}: "
-                            f"{CATALOGUE.dirk_tiles_at_setup} from setup, then after scoring round 1 "
-                            f"{CATALOGUE.dirk_tiles_after_round_1} more (fewer only when the bag runs "
-                            f"out), after round 2 a third of the bag (rounds held "
-                            f"{list(state.rounds_held)}, {len(state.bag)} tiles in the bag), and "
-                            "he never loses one")]
+    return [Violation(rule, t("Dirk holds {held} tiles, but he holds at least {least}: {setup} from setup, "
+                              "then after scoring round 1 {refill} more (fewer only when the bag runs out), "
+                              "after round 2 a third of the bag (rounds held {rounds}, {bag} tiles in the "
+                              "bag), and he never loses one", held=held, least=least,
+                              setup=CATALOGUE.dirk_tiles_at_setup, refill=CATALOGUE.dirk_tiles_after_round_1,
+                              rounds=tuple(state.rounds_held), bag=len(state.bag)))]
+
+
+DIRK_TILES = t("Dirk's tiles")
+ONLY_TILES = t("it holds only building tiles")
 
 
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     if state.dirk is not None:
-        for t in state.dirk.tiles:
-            yield t.tile, "Dirk's tiles"
+        for tile in state.dirk.tiles:
+            yield tile.tile, DIRK_TILES
 
 
 def places(state: GameState) -> Iterator[Place]:
     if state.dirk is not None:
-        yield Place("Dirk's tiles", tuple(t.tile for t in state.dirk.tiles), TILES,
-                    "it holds only building tiles")
+        yield Place(DIRK_TILES, tuple(tile.tile for tile in state.dirk.tiles), TILES,
+                    ONLY_TILES)

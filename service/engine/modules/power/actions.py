@@ -18,6 +18,7 @@ from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
 from ...state import GameState
+from ...text import t
 from ...violations import Violation
 from .data import FACES, POWERS, _power, power_of
 from .model import Drawn, HiddenTile, PowerState
@@ -106,8 +107,8 @@ def _money_drawn(power: PowerState) -> bool:
 def check_offer(state: GameState, action: UsePower | DeclinePower) -> list[Violation]:
     using = _power(state).using
     if action.tile != using:
-        return [Violation("power.end-of-turn", f"the power offered now is that of {using}, not "
-                                               f"{action.tile}")]
+        return [Violation("power.end-of-turn", t("the power offered now is that of {using}, not {tile}",
+                                                 using=str(using), tile=action.tile))]
     return []
 
 
@@ -141,7 +142,8 @@ def apply_decline(state: GameState, action: DeclinePower, ctx: Context) -> GameS
 
 def _order_problem(rule: str, rest: list[str], order: tuple[str, ...]) -> list[Violation]:
     if sorted(order) != sorted(rest):
-        return [Violation(rule, f"`order` must list exactly the others, {sorted(rest)}, not {list(order)}")]
+        return [Violation(rule, t("`order` must list exactly the others, {rest}, not {order}",
+                                  rest=tuple(sorted(rest)), order=tuple(order)))]
     return []
 
 
@@ -158,24 +160,26 @@ def check_hide(state: GameState, action: HideTile) -> list[Violation]:
     free = _free_market_tiles(state)
     if action.tile is None:
         if action.under is not None:
-            return [Violation("power.architecture", f"`under` is {action.under}, but no tile is named "
-                                                    "to hide (`tile`)")]
+            return [Violation("power.architecture", t("`under` is {under}, but no tile is named to hide "
+                                                      "(`tile`)", under=action.under))]
         if free:  # once the die is rolled, no free look at the tiles
-            return [Violation("power.end-of-turn", f"name one of the drawn tiles {list(power.drawn)} "
-                                                   f"(`tile`) to hide under one of the market tiles "
-                                                   f"{free} (`under`): once the red die is rolled, "
-                                                   "one drawn tile must be hidden")]
+            return [Violation("power.end-of-turn", t("name one of the drawn tiles {drawn} (`tile`) to hide "
+                                                     "under one of the market tiles {free} (`under`): once "
+                                                     "the red die is rolled, one drawn tile must be hidden",
+                                                     drawn=tuple(power.drawn), free=tuple(free)))]
         return _order_problem("power.architecture", list(power.drawn), action.order)
     if action.tile not in power.drawn:
-        return [Violation("power.architecture",
-                          f"{action.tile} is not among the drawn tiles {list(power.drawn)}")]
+        return [Violation("power.architecture", t("{tile} is not among the drawn tiles {drawn}",
+                                                  tile=action.tile, drawn=tuple(power.drawn)))]
     if action.under is None:
-        where = f"one of {free}" if free else "but none can take a tile: name no `tile` either"
-        return [Violation("power.architecture", f"`under` is missing: the market tile to hide "
-                                                f"{action.tile} under, {where}")]
+        return [Violation("power.architecture", t("`under` is missing: the market tile to hide {tile} under, "
+                                                  "one of {free}", tile=action.tile, free=tuple(free))
+                          if free else
+                          t("`under` is missing: the market tile to hide {tile} under, but none can take a "
+                            "tile: name no `tile` either", tile=action.tile))]
     if action.under not in free:
-        return [Violation("power.architecture", f"{action.under} is no market tile without a tile under it "
-                                                f"(those are {free})")]
+        return [Violation("power.architecture", t("{under} is no market tile without a tile under it (those "
+                                                  "are {free})", under=action.under, free=tuple(free)))]
     rest = list(power.drawn)
     rest.remove(action.tile)
     return _order_problem("power.architecture", rest, action.order)
@@ -205,13 +209,15 @@ def _rounds_in_order(state: GameState, score: str | None, order: tuple[str, ...]
     before it are, and drawn scoring cards go back with the earlier round's above the later."""
     waiting = sorted(({1, 2, 3} - set(state.rounds_held)) - set(state.scoring_called))
     if score is not None and waiting and CATALOGUE.scoring_round_of(score) > waiting[0]:
-        return [Violation("power.wisdom", f"{score} calls round {CATALOGUE.scoring_round_of(score)}, "
-                                          f"but round {waiting[0]} is not held yet: the rounds are held "
-                                          "in order (resolve the earlier scoring card, or put both back)")]
+        return [Violation("power.wisdom", t("{score} calls round {round}, but round {waiting} is not held "
+                                            "yet: the rounds are held in order (resolve the earlier scoring "
+                                            "card, or put both back)", score=score,
+                                            round=CATALOGUE.scoring_round_of(score), waiting=waiting[0]))]
     rounds = [CATALOGUE.scoring_round_of(c) for c in order if c in CATALOGUE.scoring_cards]
     if rounds != sorted(rounds):
-        return [Violation("power.wisdom", f"`order` {list(order)} puts a later scoring card above an earlier "
-                                          "one: the rounds are held in order, so the earlier goes first")]
+        return [Violation("power.wisdom", t("`order` {order} puts a later scoring card above an earlier one: "
+                                            "the rounds are held in order, so the earlier goes first",
+                                            order=tuple(order)))]
     return []
 
 
@@ -233,21 +239,27 @@ def _check_keep(state: GameState, action: KeepCard) -> list[Violation]:
     drawn = list(power.drawn)
     if action.score is not None:
         if action.score not in drawn or action.score not in CATALOGUE.scoring_cards:
-            return [Violation("power.wisdom", f"{action.score} is no scoring card among those drawn {drawn}")]
+            return [Violation("power.wisdom", t("{score} is no scoring card among those drawn {drawn}",
+                                                score=action.score, drawn=tuple(drawn)))]
         if action.card is not None:
-            return [Violation("power.wisdom", "holding the scoring round is the one choice: no card is kept")]
+            return [Violation("power.wisdom", t("holding the scoring round is the one choice: no card is "
+                                                "kept"))]
         drawn.remove(action.score)
         return _order_problem("power.wisdom", drawn, action.order)
     if action.card is None:
         if _money_drawn(power):  # once the die is rolled, no free look at the cards
-            scoring = " (or a drawn scoring card to resolve, `score`)" if any(
-                c in CATALOGUE.scoring_cards for c in drawn) else ""
-            return [Violation("power.end-of-turn", f"name one money card of the drawn cards {drawn} "
-                                                   f"to keep (`card`){scoring}: once the red die is "
-                                                   "rolled, one drawn card must be kept")]
+            if any(c in CATALOGUE.scoring_cards for c in drawn):
+                why = t("name one money card of the drawn cards {drawn} to keep (`card`) (or a drawn scoring "
+                        "card to resolve, `score`): once the red die is rolled, one drawn card must be kept",
+                        drawn=tuple(drawn))
+            else:
+                why = t("name one money card of the drawn cards {drawn} to keep (`card`): once the red die "
+                        "is rolled, one drawn card must be kept", drawn=tuple(drawn))
+            return [Violation("power.end-of-turn", why)]
         return _order_problem("power.wisdom", drawn, action.order)
     if action.card not in drawn or action.card not in CATALOGUE.money:
-        return [Violation("power.wisdom", f"{action.card} is no money card among those drawn {drawn}")]
+        return [Violation("power.wisdom", t("{card} is no money card among those drawn {drawn}",
+                                            card=action.card, drawn=tuple(drawn)))]
     drawn.remove(action.card)
     return _order_problem("power.wisdom", drawn, action.order)
 
@@ -377,7 +389,8 @@ def _first(candidates):  # type: ignore[no-untyped-def]
 def check_choose(state: GameState, action: ChooseTile) -> list[Violation]:
     choice = _power(state).choices[0]
     if action.tile not in choice.options:
-        return [Violation("power.end-hidden", f"choose one of {list(choice.options)}, not {action.tile}")]
+        return [Violation("power.end-hidden", t("choose one of {options}, not {tile}",
+                                                options=tuple(choice.options), tile=action.tile))]
     return []
 
 

@@ -13,6 +13,7 @@ from ...catalogue import CATALOGUE
 from ...module import Unseen, ViewPart
 from ...places import Place, tokens_in_box
 from ...state import GameState
+from ...text import t, word
 from ...violations import Violation
 from .data import DATA, DIE_OF, REPLACED, SPECIAL, _power, power_of
 from .model import HiddenTileSeen, PowerSeen, PowerState
@@ -27,6 +28,12 @@ def withdrawn(state: GameState) -> Iterator[str]:
     yield from REPLACED
 
 
+_SUPPLY, _OUT = t("the dice supply"), t("out of the game")
+_BY_ARCHITECTURE, _BY_WISDOM = t("drawn by an architecture power"), t("drawn by a wisdom power")
+_HIDDEN = t("the tiles hidden under the market")
+_ONLY_TILES, _ONLY_CARDS = t("it holds only building tiles"), t("it holds only cards of the money deck")
+
+
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     """Its own loop, not `places.tokens_lying`: the dice are counted on the players' tiles only,
     each worded "on <tile>" (a die on Dirk's tile `consistency` refuses on its own: power.dirk)."""
@@ -35,19 +42,20 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
         return
     for die in ("white", "black"):
         for _ in range(getattr(power, die)):
-            yield f"die:{die}", "the dice supply"
+            yield f"die:{die}", _SUPPLY
     for _ in range(power.white_out):
-        yield "die:white", "out of the game"
+        yield "die:white", _OUT
     for h in power.hidden:
-        yield h.tile, f"hidden under {h.above} on the {h.currency} market space"
-    for t in power.drawn if power.using and power_of(power.using) == "architecture" else ():
-        yield t, "drawn by an architecture power"
+        yield h.tile, t("hidden under {above} on the {currency} market space", above=str(h.above),
+                        currency=word(h.currency))
+    for drawn in power.drawn if power.using and power_of(power.using) == "architecture" else ():
+        yield drawn, _BY_ARCHITECTURE
     for c in power.drawn if power.using and power_of(power.using) == "wisdom" else ():
-        yield c, "drawn by a wisdom power"
+        yield c, _BY_WISDOM
     tiles = [tile for p in state.players for tile in (*p.alhambra, *p.reserve, *p.held)]
     for tile in tiles:
         if tile.die is not None:
-            yield f"die:{DIE_OF.get(power_of(tile.tile) or '', 'none')}", f"on {tile.tile}"
+            yield f"die:{DIE_OF.get(power_of(tile.tile) or '', 'none')}", t("on {tile}", tile=tile.tile)
 
 
 def places(state: GameState) -> Iterator[Place]:
@@ -56,30 +64,28 @@ def places(state: GameState) -> Iterator[Place]:
     power = state.power
     if power is None:
         return
-    yield Place("the tiles hidden under the market", tuple(h.tile for h in power.hidden), TILES,
-                "it holds only building tiles")
+    yield Place(_HIDDEN, tuple(h.tile for h in power.hidden), TILES, _ONLY_TILES)
     if power.using is not None and power_of(power.using) == "architecture":
-        yield Place("what an architecture power drew", power.drawn, TILES, "it holds only building tiles")
+        yield Place(t("what an architecture power drew"), power.drawn, TILES, _ONLY_TILES)
     elif power.using is not None and power_of(power.using) == "wisdom":
-        yield Place("what a wisdom power drew", power.drawn, deck_cards(),
-                    "it holds only cards of the money deck")
+        yield Place(t("what a wisdom power drew"), power.drawn, deck_cards(), _ONLY_CARDS)
 
 
 def consistency(state: GameState) -> list[Violation]:
     power = state.power
     if power is None:
-        return [Violation("power.setup", "the power module is on but the state has no `power` part")]
+        return [Violation("power.setup", t("the power module is on but the state has no `power` part"))]
     out = []
-    for t in (*(t for p in state.players for t in (*p.alhambra, *p.reserve, *p.held)),
-              *(state.dirk.tiles if state.dirk else ())):
-        if t.die is not None and power_of(t.tile) not in DIE_OF:
-            out.append(Violation("power.strength", f"{t.tile} carries a die but is no strength or "
-                                                   "prosperity tile"))
-    if state.dirk is not None and any(t.die for t in state.dirk.tiles):
-        out.append(Violation("power.dirk", "Dirk keeps no dice"))
+    for one in (*(x for p in state.players for x in (*p.alhambra, *p.reserve, *p.held)),
+                *(state.dirk.tiles if state.dirk else ())):
+        if one.die is not None and power_of(one.tile) not in DIE_OF:
+            out.append(Violation("power.strength", t("{tile} carries a die but is no strength or prosperity "
+                                                     "tile", tile=one.tile)))
+    if state.dirk is not None and any(x.die for x in state.dirk.tiles):
+        out.append(Violation("power.dirk", t("Dirk keeps no dice")))
     out += _hidden_problems(state, power)
     if power.drawn and power.using is None:
-        out.append(Violation("power.end-of-turn", "cards or tiles are drawn but no power is in use"))
+        out.append(Violation("power.end-of-turn", t("cards or tiles are drawn but no power is in use")))
     return out + _use_problems(state, power)
 
 
@@ -93,23 +99,30 @@ def _hidden_problems(state: GameState, power: PowerState) -> list[Violation]:
     names = [p.name for p in state.players]
     out = []
     for h in power.hidden:
-        where = f"{h.tile} (hidden under {h.above})" if h.above else f"{h.tile} (its market tile bought)"
+        where = (t("{tile} (hidden under {above})", tile=h.tile, above=h.above) if h.above else
+                 t("{tile} (its market tile bought)", tile=h.tile))
         if h.owner not in names:
-            out.append(Violation(rule, f"{where} belongs to {h.owner!r}, who is not at the table {names}"))
+            out.append(Violation(rule, t("{where} belongs to {owner}, who is not at the table {names}",
+                                         where=where, owner=repr(h.owner), names=tuple(names))))
         if h.currency not in spaces:
-            out.append(Violation(rule, f"{where} lies at the {h.currency} market space, but the "
-                                       f"market's spaces are {list(spaces)}"))
+            out.append(Violation(rule, t("{where} lies at the {currency} market space, but the market's "
+                                         "spaces are {spaces}", where=where, currency=word(h.currency),
+                                         spaces=tuple(word(s) for s in spaces))))
         elif h.above is not None and h.above not in at:
-            out.append(Violation(rule, f"{where}: {h.above} is not on the market"))
+            out.append(Violation(rule, t("{where}: {above} is not on the market", where=where,
+                                         above=h.above)))
         elif h.above is not None and at[h.above] != h.currency:
-            out.append(Violation(rule, f"{where} lies at the {h.currency} market space, but "
-                                       f"{h.above} lies at the {at[h.above]} one"))
+            out.append(Violation(rule, t("{where} lies at the {currency} market space, but {above} lies at "
+                                         "the {other} one", where=where, currency=word(h.currency),
+                                         above=h.above, other=word(at[h.above]))))
         elif h.above is None and spaces.get(h.currency, "") is not None:
-            out.append(Violation(rule, f"{where} waits to be turned up at the {h.currency} market "
-                                       "space, but no tile was bought from such a space"))
-    keys = Counter(h.above or f"the bought tile of the {h.currency} space" for h in power.hidden)
-    out += [Violation(rule, f"{n} tiles are hidden under {key}: no more than one tile may be "
-                            "underneath a tile (seed 000.55)")
+            out.append(Violation(rule, t("{where} waits to be turned up at the {currency} market space, but "
+                                         "no tile was bought from such a space", where=where,
+                                         currency=word(h.currency))))
+    keys = Counter(h.above or t("the bought tile of the {currency} space", currency=word(h.currency))
+                   for h in power.hidden)
+    out += [Violation(rule, t("{n} tiles are hidden under {key}: no more than one tile may be underneath "
+                              "a tile (seed 000.55)", n=n, key=key))
             for key, n in keys.items() if n > 1]
     return out
 
@@ -119,27 +132,29 @@ def _use_problems(state: GameState, power: PowerState) -> list[Violation]:
     the end of a turn; the red die is rolled once a power is used, and the draw holds at most
     that many tiles, or money and scoring cards (a card a module takes is set aside)."""
     rule = "power.end-of-turn"
-    out = [Violation(rule, f"{t} is no architecture or wisdom tile: it has no power to use at the "
-                           "end of the turn") for t in (*power.due, *filter(None, (power.using,)))
-           if power_of(t) not in ("architecture", "wisdom")]
+    out = [Violation(rule, t("{tile} is no architecture or wisdom tile: it has no power to use at the end "
+                             "of the turn", tile=tile))
+           for tile in (*power.due, *filter(None, (power.using,)))
+           if power_of(tile) not in ("architecture", "wisdom")]
     if power.roll and not power.drawn:
-        out.append(Violation(rule, f"the red die shows {power.roll}, but no power is drawing"))
+        out.append(Violation(rule, t("the red die shows {roll}, but no power is drawing", roll=power.roll)))
     if len(power.drawn) > power.roll:
-        out.append(Violation(rule, f"{len(power.drawn)} drawn with the red die showing {power.roll}"))
+        out.append(Violation(rule, t("{n} drawn with the red die showing {roll}", n=len(power.drawn),
+                                     roll=power.roll)))
     if power.using is None:
         return out
     if state.phase != "play" or state.turn.actions or state.active.held:
-        out.append(Violation(rule, f"the power of {power.using} is in use, but powers are used only "
-                                   "at the end of a turn, once its buildings are placed"))
+        out.append(Violation(rule, t("the power of {tile} is in use, but powers are used only at the end of "
+                                     "a turn, once its buildings are placed", tile=power.using)))
     if power_of(power.using) == "wisdom":
-        out += [Violation("power.wisdom", f"{c} is among the cards a wisdom power drew, but it is no "
-                                          "money or scoring card (a card a module takes as it turns "
-                                          "up is set aside, the draw going on)")
+        out += [Violation("power.wisdom", t("{card} is among the cards a wisdom power drew, but it is no "
+                                            "money or scoring card (a card a module takes as it turns up is "
+                                            "set aside, the draw going on)", card=c))
                 for c in power.drawn if c not in CATALOGUE.money and c not in CATALOGUE.scoring_cards]
     elif power_of(power.using) == "architecture":
-        out += [Violation("power.architecture", f"{t} is among the tiles an architecture power drew, "
-                                                "but it is no building tile")
-                for t in power.drawn if t not in CATALOGUE.tiles]
+        out += [Violation("power.architecture", t("{tile} is among the tiles an architecture power drew, but "
+                                                  "it is no building tile", tile=tile))
+                for tile in power.drawn if tile not in CATALOGUE.tiles]
     return out
 
 

@@ -9,8 +9,8 @@ from ...state import GameState
 from .model import PowerState
 
 DATA = load_data("power")
-SPECIAL = {t["id"]: t["id"].rsplit("-", 1)[1] for t in DATA["tiles"]}  # tile -> its power
-REPLACED = {t["replaces"]: t["id"] for t in DATA["tiles"]}
+SPECIAL = {tile["id"]: tile["id"].rsplit("-", 1)[1] for tile in DATA["tiles"]}  # tile -> its power
+REPLACED = {tile["replaces"]: tile["id"] for tile in DATA["tiles"]}
 FACES = DATA["die_faces"]
 REVEAL, POWERS, TURN_START = 29, 50, 95  # RULES.md §H: before the refills; step 5; a new turn
 SETUP = 11  # right after the bag is shuffled (10), before the market is laid (52)

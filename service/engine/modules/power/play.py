@@ -19,6 +19,7 @@ from ...flow import with_player
 from ...module import Context, Pending
 from ...rng import Generator
 from ...state import GameState, MarketSpace, Tile, market_tile
+from ...text import t
 from ...violations import Violation
 from .actions import (
     ChooseTile,
@@ -52,12 +53,13 @@ def check_buy(state: GameState, action: BuyBuilding) -> list[Violation]:
     player = state.players[state.turn.player]
     tile = next((t for t in (*player.alhambra, *player.reserve) if t.tile == action.white_die), None)
     if tile is None or power_of(tile.tile) != "prosperity":
-        return [Violation("power.prosperity", f"{action.white_die} is no prosperity tile in "
-                                              f"{player.name}'s Alhambra or reserve")]
+        return [Violation("power.prosperity", t("{tile} is no prosperity tile in {player}'s Alhambra or "
+                                                "reserve", tile=action.white_die, player=player.name))]
     if tile.die is None:
-        return [Violation("power.prosperity", f"{action.white_die} carries no white die")]
+        return [Violation("power.prosperity", t("{tile} carries no white die", tile=action.white_die))]
     if action.white_die in _power(state).used_white:
-        return [Violation("power.prosperity", f"the die on {action.white_die} was used this turn")]
+        return [Violation("power.prosperity", t("the die on {tile} was used this turn",
+                                                tile=action.white_die))]
     return []
 
 
@@ -222,39 +224,54 @@ def pending(state: GameState) -> Pending | None:
     if power.choices:
         choice = power.choices[0]
         return Pending(seat=choice.chooser, rule="power.end-hidden",
-                       what=f"choose one of {list(choice.options)} (choose-tile)", actions=(ChooseTile,))
+                       what=t("choose one of {options} (choose-tile)", options=tuple(choice.options)),
+                       actions=(ChooseTile,))
     if power.using is None:
         return None
     seat, kind = state.turn.player, power_of(power.using)
     if _offered(power):
-        return Pending(seat=seat, rule="power.end-of-turn",
-                       what=f"use the {kind} power of {power.using} or decline it (use-power or "
-                            "decline-power)", actions=(UsePower, DeclinePower), step=POWERS)
+        offer = (t("use the architecture power of {tile} or decline it (use-power or decline-power)",
+                   tile=power.using) if kind == "architecture" else
+                 t("use the wisdom power of {tile} or decline it (use-power or decline-power)",
+                   tile=power.using))
+        return Pending(seat=seat, rule="power.end-of-turn", what=offer, actions=(UsePower, DeclinePower),
+                       step=POWERS)
     # What was drawn only the player using the power sees (RULES.md §8): the others are told
     # how many.
     n = len(power.drawn)
     if kind == "architecture":
         # Which market tiles have a tile under them is public; which tiles were drawn is not.
         free = _free_market_tiles(state)
-        told = ("hide one of the {} under one of the market tiles " + str(free) if free else
-                "put the {} back: no market tile can take one") + " (hide-tile)"
-        return Pending(seat=seat, rule="power.architecture", what=told.format(f"{n} drawn tiles"),
-                       own_what=told.format(f"drawn tiles {list(power.drawn)}"), actions=(HideTile,),
+        drawn = tuple(power.drawn)
+        if free:
+            what = t("hide one of the {n} drawn tiles under one of the market tiles {free} (hide-tile)",
+                     n=n, free=tuple(free))
+            own = t("hide one of the drawn tiles {drawn} under one of the market tiles {free} (hide-tile)",
+                    drawn=drawn, free=tuple(free))
+        else:
+            what = t("put the {n} drawn tiles back: no market tile can take one (hide-tile)", n=n)
+            own = t("put the drawn tiles {drawn} back: no market tile can take one (hide-tile)", drawn=drawn)
+        return Pending(seat=seat, rule="power.architecture", what=what, own_what=own, actions=(HideTile,),
                        step=POWERS)
     # Whether a money or a scoring card was drawn only the player sees.
     return Pending(seat=seat, rule="power.wisdom",
-                   what=f"keep one of the {n} drawn cards (keep-card)",
+                   what=t("keep one of the {n} drawn cards (keep-card)", n=n),
                    own_what=_keep_what(power),
                    actions=(KeepCard,), step=POWERS)
 
 
 def _keep_what(power: PowerState) -> str:
-    drawn = list(power.drawn)
-    scoring = [c for c in drawn if c in CATALOGUE.scoring_cards]
-    resolve = f", or hold the scoring round of {' or '.join(scoring)}" if scoring else ""
-    first = (f"keep one money card of the drawn cards {drawn}" if _money_drawn(power) else
-             f"put the drawn cards {drawn} back (no money card to keep)")
-    return f"{first}{resolve} (keep-card)"
+    drawn = tuple(power.drawn)
+    scoring = tuple(c for c in drawn if c in CATALOGUE.scoring_cards)
+    if _money_drawn(power):
+        if scoring:
+            return t("keep one money card of the drawn cards {drawn}, or hold the scoring round of {scoring} "
+                     "(keep-card)", drawn=drawn, scoring=scoring)
+        return t("keep one money card of the drawn cards {drawn} (keep-card)", drawn=drawn)
+    if scoring:
+        return t("put the drawn cards {drawn} back (no money card to keep), or hold the scoring round of "
+                 "{scoring} (keep-card)", drawn=drawn, scoring=scoring)
+    return t("put the drawn cards {drawn} back (no money card to keep) (keep-card)", drawn=drawn)
 
 
 # --- the end of the game --------------------------------------------------------------------

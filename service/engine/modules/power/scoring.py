@@ -13,6 +13,7 @@ from ...records import counts_of
 from ...scoring import Line, Position, PositionPlayer, WallLine
 from ...scoring.tally import Tally
 from ...scoring.tally_checks import field, given, most_wall, over_table
+from ...text import t
 from ...violations import Violation
 from .data import DATA, DIE_OF, FACES, REPLACED, power_of
 from .model import BlackPips, PowerTally
@@ -62,8 +63,8 @@ def count_tally(p: PositionPlayer) -> PowerTally | None:
 def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
     """power.strength from the counts: the second wall up to the pips (8 + 5 = 13, seed 000.65)."""
     out: dict[str, list[Line]] = {}
-    for p, t in zip(position.players, tallies, strict=True):
-        part = t.power or PowerTally()
+    for p, tally in zip(position.players, tallies, strict=True):
+        part = tally.power or PowerTally()
         out[p.name] = [PowerLine(points=min(part.second_wall, part.black_pips), dice=part.black_pips)]
     return out
 
@@ -85,27 +86,32 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
     3 black dice show at most 18 pips on the table; Dirk rolls no dice and has no wall."""
     out = []
     modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
-    for i, p, t in given(position):
-        part = t.power or PowerTally()
+    for i, p, tally in given(position):
+        part = tally.power or PowerTally()
+        second, wall = field(i, "power.second_wall"), field(i, "wall")
         if p.dirk and part.black_pips:
-            out.append(Violation("power.dirk", f"{field(i, 'power.black_pips')} is {part.black_pips}: "
-                                               "Dirk rolls no dice"))
+            out.append(Violation("power.dirk", t("{field} is {pips}: Dirk rolls no dice",
+                                                 field=field(i, "power.black_pips"), pips=part.black_pips)))
         if p.dirk and part.second_wall:
-            out.append(Violation("dirk.scores", f"{field(i, 'power.second_wall')} is {part.second_wall}: "
-                                                "Dirk scores no wall"))
-        elif part.second_wall > t.wall:
-            out.append(Violation("power.strength", f"{field(i, 'power.second_wall')} is {part.second_wall}, "
-                                                   f"longer than {field(i, 'wall')} ({t.wall}): the second "
-                                                   "wall is at most as long as the longest"))
-        elif part.second_wall + t.wall > (most := most_wall(sum(counts_of(t.buildings).values()), modules)):
-            out.append(Violation("power.strength", f"{field(i, 'power.second_wall')} is {part.second_wall} "
-                                                   f"beside {field(i, 'wall')} ({t.wall}): the two share no "
-                                                   f"side, and the fountain and buildings counted make "
-                                                   f"at most {most} outer wall sides"))
+            out.append(Violation("dirk.scores", t("{field} is {length}: Dirk scores no wall", field=second,
+                                                  length=part.second_wall)))
+        elif part.second_wall > tally.wall:
+            out.append(Violation("power.strength", t("{field} is {length}, longer than {wall} ({longest}): "
+                                                     "the second wall is at most as long as the longest",
+                                                     field=second, length=part.second_wall, wall=wall,
+                                                     longest=tally.wall)))
+        elif part.second_wall + tally.wall > (most := most_wall(sum(counts_of(tally.buildings).values()),
+                                                                 modules)):
+            out.append(Violation("power.strength", t("{field} is {length} beside {wall} ({longest}): the two "
+                                                     "share no side, and the fountain and buildings counted "
+                                                     "make at most {most} outer wall sides", field=second,
+                                                     length=part.second_wall, wall=wall, longest=tally.wall,
+                                                     most=most)))
     black = DATA["dice"]["black"]
-    return out + over_table(position, tallies, lambda t: t.power.black_pips if t.power else 0,
+    return out + over_table(position, tallies, lambda tally: tally.power.black_pips if tally.power else 0,
                             "power.black_pips", black * FACES, "power.strength",
-                            f"pips of black dice ({black} dice of at most {FACES})")
+                            t("pips of black dice ({dice} dice of at most {faces})", dice=black,
+                              faces=FACES))
 
 
 # power.strength: its checks hold for counts read from lines (more buildings only allow
@@ -123,28 +129,34 @@ def check_position(position: Position) -> list[Violation]:
     out = _replaced_in_position(position)
     counts: Counter[str] = Counter()
     for p in position.players:
-        for t in (*p.alhambra, *p.reserve, *p.tiles):
-            if t.die is None:
+        for one in (*p.alhambra, *p.reserve, *p.tiles):
+            if one.die is None:
                 continue
-            kind = power_of(t.tile)
+            kind = power_of(one.tile)
             if kind not in DIE_OF:
-                out.append(Violation("power.strength", f"{p.name}: a die lies on {t.tile}, which is no "
-                                                       "strength or prosperity tile"))
+                out.append(Violation("power.strength", t("{player}: a die lies on {tile}, which is no "
+                                                         "strength or prosperity tile", player=p.name,
+                                                         tile=one.tile)))
             else:
                 counts[DIE_OF[kind]] += 1
             if p.dirk:
-                out.append(Violation("power.dirk", f"Dirk rolls no dice: {t.tile} carries one"))
+                out.append(Violation("power.dirk", t("Dirk rolls no dice: {tile} carries one",
+                                                     tile=one.tile)))
     for die, n in counts.items():
         if n > DATA["dice"][die]:
-            out.append(Violation("power.strength", f"{n} {die} dice: there are only {DATA['dice'][die]}"))
+            most = DATA["dice"][die]
+            out.append(Violation("power.strength", t("{n} white dice: there are only {most}", n=n, most=most)
+                                 if die == "white" else
+                                 t("{n} black dice: there are only {most}", n=n, most=most)))
     return out
 
 
 def _replaced_in_position(position: Position) -> list[Violation]:
     """power.setup (seeds 000.45, 000.47): the base tiles the special tiles replace went back
     to the game box, so no player holds one (as `withdrawn` says of game states)."""
-    return [Violation("power.setup", f"$.players[{i}].{zone}[{j}] is {t.tile}, a base tile that "
-                                     f"{REPLACED[t.tile]} replaces: with power on it is in the game box")
+    return [Violation("power.setup", t("$.players[{i}].{zone}[{j}] is {tile}, a base tile that {special} "
+                                       "replaces: with power on it is in the game box", i=i, zone=zone, j=j,
+                                       tile=one.tile, special=REPLACED[one.tile]))
             for i, p in enumerate(position.players)
             for zone, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles))
-            for j, t in enumerate(tiles) if t.tile in REPLACED]
+            for j, one in enumerate(tiles) if one.tile in REPLACED]

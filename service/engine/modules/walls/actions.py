@@ -17,6 +17,7 @@ from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
 from ...state import GameState, PlacedTile, Player, Tile
+from ...text import t
 from ...violations import Violation
 from .data import PRINTED, WALLS, sides
 from .model import UsedWall, WallsState
@@ -47,9 +48,9 @@ def _walls(state: GameState) -> WallsState:
 
 
 def _tile_of(player: Player, tile: str) -> Tile | None:
-    for t in (*player.alhambra, *player.reserve):
-        if t.tile == tile:
-            return t
+    for one in (*player.alhambra, *player.reserve):
+        if one.tile == tile:
+            return one
     return None
 
 
@@ -70,24 +71,29 @@ def with_added(tile: T, own: int) -> T:
 def problems(state: GameState, player: Player, card: str, tile_id: str) -> list[Violation]:
     walls = _walls(state)
     if card not in walls.aside:
-        return [Violation("walls.action", f"{card} is not a wall card set aside beside the display "
-                                          f"(set aside: {list(walls.aside)})")]
+        return [Violation("walls.action", t("{card} is not a wall card set aside beside the display "
+                                            "(set aside: {aside})", card=card, aside=tuple(walls.aside))
+                          if walls.aside else
+                          t("{card} is not a wall card set aside beside the display (none is set aside)",
+                            card=card))]
     tile = _tile_of(player, tile_id)
     if tile is None:
-        return [Violation("walls.action", f"{tile_id} is not a tile of {player.name}'s Alhambra or "
-                                          "reserve")]
+        return [Violation("walls.action", t("{tile} is not a tile of {player}'s Alhambra or reserve",
+                                            tile=tile_id, player=player.name))]
     own = own_frame(tile, WALLS[card])
     existing = PRINTED[tile.tile] | (parse_walls(tile.added_walls) if tile.added_walls else 0)
     overlap = own & existing
     if overlap:
         shown = rotate(overlap, getattr(tile, "rotation", 0))
-        return [Violation("walls.no-overlap", f"{card} would put a wall on the {sides(shown)} side of "
-                                              f"{tile_id}, which already has a wall there")]
+        return [Violation("walls.no-overlap", t("{card} would put a wall on the {sides} side of {tile}, "
+                                                "which already has a wall there", card=card,
+                                                sides=sides(shown), tile=tile_id))]
     if not isinstance(tile, PlacedTile):
         return []
-    after = tuple(with_added(t, own) if t.tile == tile_id else t for t in player.alhambra)
-    return [Violation("walls.no-overlap", f"{card} on {tile_id} at ({tile.x}, {tile.y}): the "
-                                          f"Alhambra would break {v.rule}: {v.message}")
+    after = tuple(with_added(p, own) if p.tile == tile_id else p for p in player.alhambra)
+    return [Violation("walls.no-overlap", t("{card} on {tile} at ({x}, {y}): the Alhambra would break "
+                                            "{rule}: {why}", card=card, tile=tile_id, x=tile.x, y=tile.y,
+                                            rule=v.rule, why=v.message))
             for v in check_layout(after)]
 
 
@@ -102,11 +108,11 @@ def apply_add(state: GameState, action: AddWalls, ctx: Context) -> GameState:
     assert tile is not None
     own = own_frame(tile, WALLS[action.card])
 
-    def added(t: Tile) -> Tile:
-        return with_added(t, own) if t.tile == action.tile else t
+    def added(one: Tile) -> Tile:
+        return with_added(one, own) if one.tile == action.tile else one
 
-    state = with_player(state, seat, alhambra=tuple(added(t) for t in player.alhambra),
-                        reserve=tuple(added(t) for t in player.reserve))
+    state = with_player(state, seat, alhambra=tuple(added(one) for one in player.alhambra),
+                        reserve=tuple(added(one) for one in player.reserve))
     walls = _walls(state)
     used = UsedWall(card=action.card, player=player.name, tile=action.tile, walls=walls_text(own))
     walls = replace(walls, aside=tuple(c for c in walls.aside if c != action.card),
@@ -119,9 +125,9 @@ def apply_add(state: GameState, action: AddWalls, ctx: Context) -> GameState:
 def candidates_add(state: GameState, seat: int) -> Iterator[AddWalls]:
     player = state.players[seat]
     for card in sorted(set(_walls(state).aside)):
-        for t in (*player.alhambra, *player.reserve):
-            if not problems(state, player, card, t.tile):
-                yield AddWalls(player=player.name, card=card, tile=t.tile)
+        for one in (*player.alhambra, *player.reserve):
+            if not problems(state, player, card, one.tile):
+                yield AddWalls(player=player.name, card=card, tile=one.tile)
 
 
 def sample_add(state: GameState, seat: int, rng: Generator) -> AddWalls | None:
@@ -130,7 +136,7 @@ def sample_add(state: GameState, seat: int, rng: Generator) -> AddWalls | None:
     if not aside:
         return None
     player = state.players[seat]
-    tiles = [t.tile for t in (*player.alhambra, *player.reserve)]
+    tiles = [one.tile for one in (*player.alhambra, *player.reserve)]
     for _ in range(8):
         card, tile = rng.choice(sorted(aside)), rng.choice(tiles)
         if not problems(state, player, card, tile):

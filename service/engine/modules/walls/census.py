@@ -9,6 +9,7 @@ from ...catalogue import parse_walls, walls_text
 from ...module import ViewPart
 from ...places import Place
 from ...state import GameState
+from ...text import t
 from ...violations import Violation
 from .data import CARDS, PRINTED, WALL_CARDS, WALLS, shapes, turnable, turning
 from .model import UsedWall, WallsState
@@ -31,14 +32,19 @@ def places(state: GameState) -> Iterator[Place]:
     walls = state.walls
     if walls is None:
         return
-    yield Place("the wall cards set aside", walls.aside, WALL_CARDS, "it holds only wall cards")
-    yield Place("the wall cards used", tuple(u.card for u in walls.used), WALL_CARDS,
-                "it holds only wall cards")
-    reveal = "a wall card drawn is set aside beside the display"
-    yield Place("the money display", state.display, NO_WALL_CARD, reveal, "walls.reveal")
-    yield Place("the discard pile", state.discard, NO_WALL_CARD, reveal, "walls.reveal")
+    yield Place(_ASIDE, walls.aside, WALL_CARDS, _ONLY_WALL_CARDS)
+    yield Place(_USED, tuple(u.card for u in walls.used), WALL_CARDS, _ONLY_WALL_CARDS)
+    yield Place(_DISPLAY, state.display, NO_WALL_CARD, _REVEAL, "walls.reveal")
+    yield Place(_DISCARD, state.discard, NO_WALL_CARD, _REVEAL, "walls.reveal")
     for p in state.players:
-        yield Place(f"{p.name}'s hand", p.hand, NO_WALL_CARD, reveal, "walls.reveal")
+        yield Place(t("{player}'s hand", player=p.name), p.hand, NO_WALL_CARD, _REVEAL, "walls.reveal")
+
+
+_ASIDE, _USED = t("the wall cards set aside"), t("the wall cards used")
+_ONLY_WALL_CARDS = t("it holds only wall cards")
+_DISPLAY, _DISCARD = t("the money display"), t("the discard pile")
+_REVEAL = t("a wall card drawn is set aside beside the display")
+_SET_ASIDE = t("set aside beside the money display")
 
 
 class _NoWallCard:
@@ -57,9 +63,9 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
     if walls is None:
         return
     for card in walls.aside:
-        yield card, "set aside beside the money display"
+        yield card, _SET_ASIDE
     for u in walls.used:
-        yield u.card, f"used on {u.player}'s {u.tile} (added walls)"
+        yield u.card, t("used on {player}'s {tile} (added walls)", player=u.player, tile=u.tile)
 
 
 def consistency(state: GameState) -> list[Violation]:
@@ -68,12 +74,12 @@ def consistency(state: GameState) -> list[Violation]:
     (walls.fixed); wall cards in the display, the discard pile or a hand are refused by `places`."""
     walls = state.walls
     if walls is None:
-        return [Violation("walls.setup", "the walls module is on but the state has no `walls` part")]
+        return [Violation("walls.setup", t("the walls module is on but the state has no `walls` part"))]
     out, on = _walls_of_cards(walls.used, turning(state.modules))
     out += _walls_against_cards(state, on)
     others = [*state.removed, *(state.dirk.tiles if state.dirk is not None else ())]
-    out += [Violation("walls.fixed", f"{t.tile} out of the players' tiles carries added walls")
-            for t in others if t.added_walls]
+    out += [Violation("walls.fixed", t("{tile} out of the players' tiles carries added walls", tile=o.tile))
+            for o in others if o.added_walls]
     return out
 
 
@@ -89,13 +95,14 @@ def _walls_of_cards(used: tuple[UsedWall, ...],
         except ValueError:  # no walls text at all (a crafted state)
             mask = -1
         if u.card not in WALLS or mask not in shapes(u.card, turnable(u.tile, turned)):
-            out.append(Violation("walls.action", f"{u.card} used on {u.player}'s {u.tile} shows no "
-                                                 f"walls {u.walls!r}"))
+            out.append(Violation("walls.action", t("{card} used on {player}'s {tile} shows no walls {walls}",
+                                                   card=u.card, player=u.player, tile=u.tile,
+                                                   walls=repr(u.walls))))
             continue
         key = (u.player, u.tile)
         if on.get(key, 0) & mask:
-            out.append(Violation("walls.no-overlap", f"two wall cards put a wall on the same side of "
-                                                     f"{u.player}'s {u.tile}"))
+            out.append(Violation("walls.no-overlap", t("two wall cards put a wall on the same side of "
+                                                       "{player}'s {tile}", player=u.player, tile=u.tile)))
         on[key] = on.get(key, 0) | mask
     return out, on
 
@@ -107,21 +114,22 @@ def _walls_against_cards(state: GameState, on: dict[tuple[str, str], int]) -> li
     out = []
     left = dict(on)  # the cards' walls not yet found on a tile
     for p in state.players:
-        for t in (*p.alhambra, *p.reserve):
-            added = parse_walls(t.added_walls) if t.added_walls else 0
-            want = left.pop((p.name, t.tile), 0)
+        for one in (*p.alhambra, *p.reserve):
+            added = parse_walls(one.added_walls) if one.added_walls else 0
+            want = left.pop((p.name, one.tile), 0)
             if added != want:
-                out.append(Violation("walls.fixed", f"{p.name}'s {t.tile} carries added walls "
-                                                    f"{t.added_walls or 'none'!r} but the wall cards used "
-                                                    f"on it show {walls_text(want)!r}"))
-            if added & PRINTED[t.tile]:
-                out.append(Violation("walls.no-overlap", f"{p.name}'s {t.tile}: an added wall lies on a "
-                                                         "printed wall"))
-        out += [Violation("walls.fixed", f"{t.tile} held by {p.name} carries added walls: they are "
-                                         "only ever added to Alhambra and reserve tiles")
-                for t in p.held if t.added_walls]
-    out += [Violation("walls.fixed", f"a wall card was used on {player}'s {tile}, which is not in "
-                                     f"{player}'s Alhambra or reserve")
+                out.append(Violation("walls.fixed", t("{player}'s {tile} carries added walls {added} but the "
+                                                      "wall cards used on it show {shown}", player=p.name,
+                                                      tile=one.tile, added=repr(one.added_walls or "none"),
+                                                      shown=repr(walls_text(want)))))
+            if added & PRINTED[one.tile]:
+                out.append(Violation("walls.no-overlap", t("{player}'s {tile}: an added wall lies on a "
+                                                           "printed wall", player=p.name, tile=one.tile)))
+        out += [Violation("walls.fixed", t("{tile} held by {player} carries added walls: they are only ever "
+                                           "added to Alhambra and reserve tiles", tile=h.tile, player=p.name))
+                for h in p.held if h.added_walls]
+    out += [Violation("walls.fixed", t("a wall card was used on {player}'s {tile}, which is not in "
+                                       "{player}'s Alhambra or reserve", player=player, tile=tile))
             for player, tile in sorted(left)]
     return out
 

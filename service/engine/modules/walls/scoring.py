@@ -8,6 +8,7 @@ from functools import cache
 from ...catalogue import parse_walls, walls_text
 from ...module import TallyPart
 from ...scoring import Position
+from ...text import Detail, t
 from ...violations import Violation
 from .data import ADDED_AT_MOST, CARDS, PRINTED, shapes, sides, turnable, turning
 
@@ -21,23 +22,25 @@ def check_position(position: Position) -> list[Violation]:
     walled: list[tuple[str, str, int]] = []  # (field path, tile, added walls) of the players' tiles
     for i, p in enumerate(position.players):
         for zone, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve), ("tiles", p.tiles)):
-            walled += [(f"$.players[{i}].{zone}[{j}].added_walls", t.tile, parse_walls(t.added_walls))
-                       for j, t in enumerate(tiles) if t.added_walls and not p.dirk]
-        for t in (*p.alhambra, *p.reserve, *p.tiles):
-            if not t.added_walls:
+            walled += [(f"$.players[{i}].{zone}[{j}].added_walls", one.tile, parse_walls(one.added_walls))
+                       for j, one in enumerate(tiles) if one.added_walls and not p.dirk]
+        for one in (*p.alhambra, *p.reserve, *p.tiles):
+            if not one.added_walls:
                 continue
-            added = parse_walls(t.added_walls)
+            added = parse_walls(one.added_walls)
             total += bin(added).count("1")
             if p.dirk:
-                out.append(Violation("walls.fixed", f"{p.name}: Dirk's {t.tile} carries added walls"))
-            overlap = added & PRINTED.get(t.tile, 0)
+                out.append(Violation("walls.fixed", t("{player}: Dirk's {tile} carries added walls",
+                                                      player=p.name, tile=one.tile)))
+            overlap = added & PRINTED.get(one.tile, 0)
             if overlap:
-                out.append(Violation("walls.no-overlap", f"{p.name}'s {t.tile}: the added walls on its "
-                                                         f"{sides(overlap)} side lie on printed walls "
-                                                         "(in the tile's own frame)"))
+                out.append(Violation("walls.no-overlap", t("{player}'s {tile}: the added walls on its "
+                                                           "{sides} side lie on printed walls (in the tile's "
+                                                           "own frame)", player=p.name, tile=one.tile,
+                                                           sides=sides(overlap))))
     if total > ADDED_AT_MOST:
-        out.append(Violation("walls.action", f"{total} added wall pieces: the wall cards show only "
-                                             f"{ADDED_AT_MOST}"))
+        out.append(Violation("walls.action", t("{total} added wall pieces: the wall cards show only {most}",
+                                               total=total, most=ADDED_AT_MOST)))
     elif position.check_layout:  # a drawing (`check_layout: false`) may show any walls
         out += _beyond_the_cards(walled, turning(position.modules))
     return out
@@ -60,12 +63,21 @@ def _beyond_the_cards(walled: list[tuple[str, str, int]], turned: bool) -> list[
         mid = (good + bad) // 2
         good, bad = (mid, bad) if fits(mid) else (good, mid)
     path, tile, mask = walled[good]
-    before = {0: "", 1: ", besides those of the tile before it"}.get(
-        good, f", besides those of the {good} tiles before it")
-    turn = "as shown, turned only on a building a Mosaic artist may have turned"
-    return [Violation("walls.action", f"{path} is {walls_text(mask)!r} on {tile}: no wall cards show "
-                                      f"these walls{before} (each of the {len(CARDS)} cards "
-                                      f"{', '.join(CARDS)} adds its walls once, {turn})")]
+    details: dict[str, Detail] = {"path": path, "walls": repr(walls_text(mask)), "tile": tile,
+                                  "n": len(CARDS), "cards": CARDS}
+    if not good:
+        why = t("{path} is {walls} on {tile}: no wall cards show these walls (each of the {n} cards {cards} "
+                "adds its walls once, as shown, turned only on a building a Mosaic artist may have turned)",
+                **details)
+    elif good == 1:
+        why = t("{path} is {walls} on {tile}: no wall cards show these walls, besides those of the tile "
+                "before it (each of the {n} cards {cards} adds its walls once, as shown, turned only on a "
+                "building a Mosaic artist may have turned)", **details)
+    else:
+        why = t("{path} is {walls} on {tile}: no wall cards show these walls, besides those of the {good} "
+                "tiles before it (each of the {n} cards {cards} adds its walls once, as shown, turned only "
+                "on a building a Mosaic artist may have turned)", good=good, **details)
+    return [Violation("walls.action", why)]
 
 
 def _share(tiles: tuple[tuple[str, int], ...], cards: frozenset[str], turned: bool,

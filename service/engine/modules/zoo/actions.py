@@ -17,6 +17,7 @@ from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
 from ...state import GameState, PlacedTile
+from ...text import t, word
 from ...violations import Violation
 from .data import MOVE_STEP
 from .model import AnimalStep, Steps
@@ -56,17 +57,20 @@ def walk(alhambra: Iterable[PlacedTile], steps: Iterable[AnimalStep]) -> tuple[H
     tiles = list(alhambra)
     layout = layout_of(tiles)
     where = {(p.x, p.y): list(p.animals) for p in tiles}
-    problems = []
+    problems: list[str] = []
     for n, step in enumerate(steps, 1):
         pos = (step.x, step.y)
         dx, dy, bit, facing = _STEP[step.side]
         target = (step.x + dx, step.y + dy)
         if step.kind not in where.get(pos, []):
-            problems.append(f"step {n}: no {step.kind} stands on a tile at {pos}")
+            problems.append(t("step {n}: no {kind} stands on a tile at ({x}, {y})", n=n, kind=word(step.kind),
+                              x=step.x, y=step.y))
         elif target not in layout:
-            problems.append(f"step {n}: {target} holds no tile (animals never go onto an empty space)")
+            problems.append(t("step {n}: ({x}, {y}) holds no tile (animals never go onto an empty space)",
+                              n=n, x=target[0], y=target[1]))
         elif layout[pos] & bit or layout[target] & facing:
-            problems.append(f"step {n}: the {step.side} side of {pos} is walled (animals never cross a wall)")
+            problems.append(t("step {n}: the {side} side of ({x}, {y}) is walled (animals never cross a "
+                              "wall)", n=n, side=step.side, x=step.x, y=step.y))
         else:
             where[pos].remove(step.kind)
             where[target].append(step.kind)
@@ -77,13 +81,15 @@ def check_move(state: GameState, action: MoveAnimals) -> list[Violation]:
     player = state.players[state.turn.player]
     if action.card is None:
         if action.steps:
-            return [Violation("zoo.move", "steps need a money card to discard (name it in `card`)")]
+            return [Violation("zoo.move", t("steps need a money card to discard (name it in `card`)"))]
         return []
     if action.card not in player.hand:
-        return [Violation("zoo.move", f"{action.card} is not in {player.name}'s hand")]
+        return [Violation("zoo.move", t("{card} is not in {player}'s hand", card=action.card,
+                                        player=player.name))]
     value = CATALOGUE.money[action.card].value
     if len(action.steps) > value:
-        return [Violation("zoo.move", f"{action.card} is worth {value} steps, not {len(action.steps)}")]
+        return [Violation("zoo.move", t("{card} is worth {value} steps, not {steps}", card=action.card,
+                                        value=value, steps=len(action.steps)))]
     _, problems = walk(player.alhambra, action.steps)
     return [Violation("zoo.move", p) for p in problems]
 

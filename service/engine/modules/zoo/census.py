@@ -11,6 +11,7 @@ from msgspec.structs import replace
 from ...module import Unseen, ViewPart
 from ...places import tokens_in_box, tokens_lying
 from ...state import GameState
+from ...text import t, word
 from ...violations import Violation
 from .data import DATA, KINDS, PER_KIND, is_garden
 from .model import ZooSeen, ZooState
@@ -20,28 +21,32 @@ def expected(state: GameState) -> Iterator[str]:
     return tokens_in_box("animal", dict.fromkeys(KINDS, PER_KIND))
 
 
+SUPPLY, BOX, DISCARDED = t("the animal supply"), t("the box"), t("the discarded animals")
+
+
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     zoo = state.zoo
-    pools = [] if zoo is None else [("the animal supply", zoo.supply), ("the box", zoo.removed),
-                                    ("the discarded animals", zoo.discarded)]
-    pools += [(f"{space.tile} on the {space.currency} market space", space.animals)
+    pools = [] if zoo is None else [(SUPPLY, zoo.supply), (BOX, zoo.removed), (DISCARDED, zoo.discarded)]
+    pools += [(t("{tile} on the {currency} market space", tile=str(space.tile),
+                 currency=word(space.currency)), space.animals)
               for space in state.market if space.animals]
     return tokens_lying(state, "animal", pools, lambda tile: tile.animals)
 
 
 def consistency(state: GameState) -> list[Violation]:
     if state.zoo is None:
-        return [Violation("zoo.setup", "the zoo module is on but the state has no `zoo` part")]
+        return [Violation("zoo.setup", t("the zoo module is on but the state has no `zoo` part"))]
     out = []
     for space in state.market:
         if space.animals and not (space.tile and is_garden(space.tile)):
-            out.append(Violation("zoo.arrive", f"animals lie on {space.tile} on the "
-                                               f"{space.currency} market space, which is no garden"))
+            out.append(Violation("zoo.arrive", t("animals lie on {tile} on the {currency} market space, "
+                                                 "which is no garden", tile=str(space.tile),
+                                                 currency=word(space.currency))))
         if len(space.animals) > DATA["arrive_per_garden"]:
-            out.append(Violation("zoo.arrive", f"{space.tile} on the market carries more than "
-                                               f"{DATA['arrive_per_garden']} animals"))
-    if state.dirk is not None and any(t.animals for t in state.dirk.tiles):
-        out.append(Violation("zoo.dirk", "Dirk keeps no animals: they are discarded"))
+            out.append(Violation("zoo.arrive", t("{tile} on the market carries more than {most} animals",
+                                                 tile=str(space.tile), most=DATA["arrive_per_garden"])))
+    if state.dirk is not None and any(tile.animals for tile in state.dirk.tiles):
+        out.append(Violation("zoo.dirk", t("Dirk keeps no animals: they are discarded")))
     return out + _setup_problems(state.zoo) + _bare_gardens(state, state.zoo)
 
 
@@ -50,8 +55,9 @@ def _setup_problems(zoo: ZooState) -> list[Violation]:
     n = DATA["removed_unseen_at_setup"]
     if len(zoo.removed) == n:
         return []
-    return [Violation("zoo.setup", f"zoo.removed holds {len(zoo.removed)} animals: at setup {n} are "
-                                   "placed back in the box unseen, and none ever join or leave them")]
+    return [Violation("zoo.setup", t("zoo.removed holds {held} animals: at setup {n} are placed back in the "
+                                     "box unseen, and none ever join or leave them", held=len(zoo.removed),
+                                     n=n))]
 
 
 def _bare_gardens(state: GameState, zoo: ZooState) -> list[Violation]:
@@ -61,9 +67,10 @@ def _bare_gardens(state: GameState, zoo: ZooState) -> list[Violation]:
     if not zoo.supply:
         return []
     n = DATA["arrive_per_garden"]
-    return [Violation("zoo.arrive", f"{s.tile} on the {s.currency} market space carries "
-                                    f"{len(s.animals)} animals while the supply still holds "
-                                    f"{len(zoo.supply)}: a garden laid on the market takes {n}")
+    return [Violation("zoo.arrive", t("{tile} on the {currency} market space carries {animals} animals "
+                                      "while the supply still holds {supply}: a garden laid on the market "
+                                      "takes {n}", tile=str(s.tile), currency=word(s.currency),
+                                      animals=len(s.animals), supply=len(zoo.supply), n=n))
             for s in state.market if s.tile and is_garden(s.tile) and len(s.animals) < n]
 
 

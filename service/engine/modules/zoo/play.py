@@ -9,6 +9,7 @@ from msgspec.structs import replace
 from ...actions import Action
 from ...module import Context, Pending
 from ...state import GameState, Player
+from ...text import t
 from .actions import AnimalsArrived, AnimalsDiscarded, MoveAnimals
 from .data import DATA, KINDS, MOVE_STEP, PER_KIND, is_garden
 from .model import ZooState
@@ -53,6 +54,9 @@ def has_animals(player: Player) -> bool:
     return any(p.animals for p in player.alhambra)
 
 
+MOVE_WHAT = t("move animals (move-animals, with a card to discard or none)")
+
+
 def pending(state: GameState) -> Pending | None:
     """After the held buildings are placed, a player with animals in the Alhambra and a money
     card decides whether to move them (one `move-animals`, with or without a card)."""
@@ -64,7 +68,7 @@ def pending(state: GameState) -> Pending | None:
         return None
     # RULES.md §H step 2: after a decision of the turn's action (staff.move after a take).
     return Pending(seat=turn.player, rule="zoo.move",
-                   what="move animals (move-animals, with a card to discard or none)",
+                   what=MOVE_WHAT,
                    actions=(MoveAnimals,), step=MOVE_STEP)
 
 
@@ -83,11 +87,11 @@ def discard_at_dirk(state: GameState, action: Action, ctx: Context) -> GameState
         return state
     gone: list[str] = []
     tiles = []
-    for t in dirk.tiles:
-        if t.animals:
-            gone += t.animals
-            ctx.events.append(AnimalsDiscarded(tile=t.tile, animals=t.animals))
-            t = replace(t, animals=())
-        tiles.append(t)
+    for tile in dirk.tiles:
+        if tile.animals:
+            gone += tile.animals
+            ctx.events.append(AnimalsDiscarded(tile=tile.tile, animals=tile.animals))
+            tile = replace(tile, animals=())
+        tiles.append(tile)
     return replace(state, dirk=replace(dirk, tiles=tuple(tiles)),
                    zoo=replace(zoo, discarded=(*zoo.discarded, *gone)))

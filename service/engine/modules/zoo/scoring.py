@@ -12,6 +12,7 @@ from ...scoring import Line, Position, PositionPlayer
 from ...scoring.tally import Tally
 from ...scoring.tally_checks import field, given, over_table
 from ...state import PlacedTile
+from ...text import t, word
 from ...violations import Violation
 from .data import DATA, IN_PLAY, KINDS, PER_KIND, is_garden
 from .model import AnimalCount, ZooTally
@@ -60,8 +61,8 @@ def held_tally(p: PositionPlayer) -> ZooTally:
 def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
     """zoo.score from the counted animals: 1 point each."""
     out: dict[str, list[Line]] = {}
-    for p, t in zip(position.players, tallies, strict=True):
-        n = t.zoo.animals if t.zoo is not None else 0
+    for p, tally in zip(position.players, tallies, strict=True):
+        n = tally.zoo.animals if tally.zoo is not None else 0
         out[p.name] = [ZooLine(points=n, animals=n)]
     return out
 
@@ -78,17 +79,19 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
     """Animals that score stand on gardens of one kind, so at most 3 a garden (3 of each kind
     exist); at most 22 are in play (zoo.setup); Dirk keeps none (zoo.dirk)."""
     out = []
-    for i, p, t in given(position):
-        n = t.zoo.animals if t.zoo is not None else 0
+    for i, p, tally in given(position):
+        n = tally.zoo.animals if tally.zoo is not None else 0
         if p.dirk and n:
-            out.append(Violation("zoo.dirk", f"{field(i, 'zoo.animals')} is {n}: animals that reach "
-                                             "Dirk are discarded"))
-        elif n > PER_KIND * t.buildings.garden:
-            out.append(Violation("zoo.score", f"{field(i, 'zoo.animals')} is {n}, but "
-                                              f"{field(i, 'buildings.garden')} is {t.buildings.garden}: "
-                                              f"a garden holding one kind holds at most {PER_KIND}"))
-    return out + over_table(position, tallies, lambda t: t.zoo.animals if t.zoo else 0, "zoo.animals",
-                            IN_PLAY, "zoo.setup", "animals")
+            out.append(Violation("zoo.dirk", t("{field} is {n}: animals that reach Dirk are discarded",
+                                               field=field(i, "zoo.animals"), n=n)))
+        elif n > PER_KIND * tally.buildings.garden:
+            out.append(Violation("zoo.score", t("{field} is {n}, but {gardens} is {count}: a garden "
+                                                "holding one kind holds at most {most}",
+                                                field=field(i, "zoo.animals"), n=n,
+                                                gardens=field(i, "buildings.garden"),
+                                                count=tally.buildings.garden, most=PER_KIND)))
+    return out + over_table(position, tallies, lambda tally: tally.zoo.animals if tally.zoo else 0,
+                            "zoo.animals", IN_PLAY, "zoo.setup", word("animals"))
 
 
 # zoo.score: its checks hold for counts read from lines (more gardens only allow more animals;
@@ -101,16 +104,21 @@ def check_position(position: Position) -> list[Violation]:
     """Scoring positions: known kinds, at most 3 of each on the table, none at Dirk's (zoo.dirk)."""
     counts: Counter[str] = Counter(
         kind for p in position.players for t in (*p.alhambra, *p.reserve, *p.tiles) for kind in t.animals)
-    out = [Violation("zoo.setup", f"{kind!r} is not an animal of the zoo ({', '.join(KINDS)})")
+    out = [Violation("zoo.setup", t("{kind} is not an animal of the zoo ({kinds})", kind=repr(kind),
+                                    kinds=tuple(word(k) for k in KINDS)))
            for kind in sorted(counts) if kind not in KINDS]
-    out += [Violation("zoo.setup", f"{n} animals of kind {kind}: there are only {PER_KIND}")
+    out += [Violation("zoo.setup", t("{n} animals of kind {kind}: there are only {most}", n=n,
+                                     kind=word(kind), most=PER_KIND))
             for kind, n in sorted(counts.items()) if kind in KINDS and n > PER_KIND]
     total = sum(counts.values())
     if total > IN_PLAY:
-        out.append(Violation("zoo.setup", f"{total} animals on the table: {DATA['removed_unseen_at_setup']} "
-                                          f"of the {len(KINDS) * PER_KIND} were put back unseen, so only "
-                                          f"{IN_PLAY} are in play"))
-    out += [Violation("zoo.dirk", f"$.players[{i}].tiles[{j}]: Dirk's {t.tile} carries "
-                                  f"{len(t.animals)} animals, but animals that reach Dirk are discarded")
-            for i, p in enumerate(position.players) if p.dirk for j, t in enumerate(p.tiles) if t.animals]
+        out.append(Violation("zoo.setup", t("{total} animals on the table: {unseen} of the {all} were put "
+                                            "back unseen, so only {in_play} are in play", total=total,
+                                            unseen=DATA["removed_unseen_at_setup"], all=len(KINDS) * PER_KIND,
+                                            in_play=IN_PLAY)))
+    out += [Violation("zoo.dirk", t("$.players[{i}].tiles[{j}]: Dirk's {tile} carries {n} animals, but "
+                                    "animals that reach Dirk are discarded", i=i, j=j, tile=tile.tile,
+                                    n=len(tile.animals)))
+            for i, p in enumerate(position.players) if p.dirk
+            for j, tile in enumerate(p.tiles) if tile.animals]
     return out

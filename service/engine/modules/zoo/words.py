@@ -1,0 +1,8 @@
+"""The zoo's words that messages name as details (service/engine/text.py `word`), marked for the
+catalogues: the animals' kinds (data/zoo.json) and the animals themselves."""
+
+from ...text import w
+
+KINDS = (w("monkey"), w("pigeon"), w("cheetah"), w("camel"), w("peacock"), w("flamingo"), w("turtle"),
+         w("elephant"))
+ANIMALS = w("animals")
