@@ -42,7 +42,7 @@ def imports_of(path: Path) -> list[str]:
 
 def test_the_checklist_names_the_folder_of_every_module() -> None:
     assert checklist_files() == {"__init__.py", "model.py", "data.py", "actions.py", "play.py",
-                                 "scoring.py", "census.py", "plugin.py"}
+                                 "scoring.py", "census.py", "plugin.py", "words.py"}
 
 
 @pytest.mark.parametrize("folder", [*(MODULES / i for i in IDS), TOY], ids=[*IDS, "toy"])
