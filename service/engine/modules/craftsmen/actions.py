@@ -31,6 +31,7 @@ from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
 from ...state import Coord, GameState, PlacedTile, lift_tile, place_tile
+from ...text import t, tn, word
 from ...violations import Violation
 from .data import DATA, FLIP, KIND, PASS, craftsmen_of
 
@@ -123,24 +124,27 @@ def can_use(state: GameState, seat: int, kind: str) -> bool:
 def ability_problem(state: GameState, kind: str, rule: str) -> list[Violation]:
     """May the active player use a face-up craftsman of `kind` now? (craftsmen.use-one)"""
     if state.phase != "play":
-        return [Violation(rule, f"the {kind}'s ability is used only during its holder's turn, not "
-                                "while leftover tiles are placed")]
+        return [Violation(rule, t("the {kind}'s ability is used only during its holder's turn, not "
+                                  "while leftover tiles are placed", kind=word(kind)))]
     seat = state.turn.player
     name = state.players[seat].name
     cs = craftsmen_of(state)
     if card_of(state, seat, kind) is None:
-        return [Violation(rule, f"{name} has no face-up {kind} (face up: {list(cs.face_up[seat])})")]
+        return [Violation(rule, t("{player} has no face-up {kind} (face up: {cards})", player=name,
+                                  kind=word(kind), cards=tuple(cs.face_up[seat])))]
     if cs.used is not None:
-        return [Violation("craftsmen.use-one", f"{name} already used the {cs.used} this turn: one "
-                                               "craftsman's ability, once a turn")]
+        return [Violation("craftsmen.use-one", t("{player} already used the {card} this turn: one "
+                                                 "craftsman's ability, once a turn", player=name,
+                                                 card=cs.used))]
     return []
 
 
 def fields_problem(state: GameState, uses: list[tuple[str, str]]) -> list[Violation]:
     if len(uses) > 1:
-        kinds = " and ".join(k for k, _ in uses)
-        return [Violation("craftsmen.use-one", f"one action cannot use both the {kinds}: one "
-                                               "craftsman's ability a turn")]
+        first, second = (word(k) for k, _ in uses)
+        return [Violation("craftsmen.use-one", t("one action cannot use both the {first} and the "
+                                                 "{second}: one craftsman's ability a turn",
+                                                 first=first, second=second))]
     return ability_problem(state, *uses[0]) if uses else []
 
 
@@ -165,11 +169,13 @@ def check_pass(state: GameState, action: PassCraftsman) -> list[Violation]:
     cs = craftsmen_of(state)
     seat = state.turn.player
     if action.craftsman not in cs.face_up[seat]:
-        return [Violation("craftsmen.pass", f"{action.craftsman} is no face-up craftsman of "
-                                            f"{action.player} ({list(cs.face_up[seat])})")]
+        return [Violation("craftsmen.pass", t("{card} is no face-up craftsman of {player} ({cards})",
+                                              card=action.craftsman, player=action.player,
+                                              cards=tuple(cs.face_up[seat])))]
     if cs.used is not None and action.craftsman != cs.used:
-        return [Violation("craftsmen.pass", f"{action.player} used the {cs.used} this turn and must "
-                                            f"pass it, not {action.craftsman}")]
+        return [Violation("craftsmen.pass", t("{player} used the {card} this turn and must pass it, "
+                                              "not {other}", player=action.player, card=cs.used,
+                                              other=action.craftsman))]
     return []
 
 
@@ -218,7 +224,9 @@ def check_blacksmith(state: GameState, action: UseBlacksmith) -> list[Violation]
     out = ability_problem(state, "blacksmith", "craftsmen.blacksmith")
     size = DATA["blacksmith_display"]
     if not out and len(state.display) >= size:
-        out.append(Violation("craftsmen.blacksmith", f"the display already holds {len(state.display)} cards"))
+        out.append(Violation("craftsmen.blacksmith", tn("the display already holds {n} card",
+                                                        "the display already holds {n} cards",
+                                                        len(state.display))))
     return out
 
 
@@ -239,11 +247,13 @@ def check_mortar(state: GameState, action: SwapMarketTiles) -> list[Violation]:
     out = ability_problem(state, "mortar-mixer", "craftsmen.mortar-mixer")
     if out:
         return out
-    on_market = [s.tile for s in state.market if s.tile]
-    out = [Violation("craftsmen.mortar-mixer", f"{t} is not on the market (it holds {on_market})")
-           for t in (action.first, action.second) if market_space(state, t) is None]
+    on_market = tuple(s.tile for s in state.market if s.tile)
+    out = [Violation("craftsmen.mortar-mixer", t("{tile} is not on the market (it holds {market})",
+                                                 tile=tile, market=on_market))
+           for tile in (action.first, action.second) if market_space(state, tile) is None]
     if not out and action.first == action.second:
-        out.append(Violation("craftsmen.mortar-mixer", f"{action.first} cannot swap with itself"))
+        out.append(Violation("craftsmen.mortar-mixer", t("{tile} cannot swap with itself",
+                                                         tile=action.first)))
     return out
 
 
@@ -276,13 +286,14 @@ def check_stonemason(state: GameState, action: ExchangeMoney) -> list[Violation]
         return out
     player = state.active
     if action.give not in player.hand:
-        out.append(Violation("craftsmen.stonemason", f"{action.give} is not in {player.name}'s hand"))
+        out.append(Violation("craftsmen.stonemason", t("{card} is not in {player}'s hand",
+                                                       card=action.give, player=player.name)))
     if action.take not in state.display:
-        out.append(Violation("craftsmen.stonemason", f"{action.take} is not in the money display "
-                                                     f"{list(state.display)}"))
+        out.append(Violation("craftsmen.stonemason", t("{card} is not in the money display ({display})",
+                                                       card=action.take, display=tuple(state.display))))
     if not out and CATALOGUE.money[action.give].currency != CATALOGUE.money[action.take].currency:
-        out.append(Violation("craftsmen.stonemason", f"{action.give} and {action.take} are not of the "
-                                                     "same currency"))
+        out.append(Violation("craftsmen.stonemason", t("{give} and {take} are not of the same currency",
+                                                       give=action.give, take=action.take)))
     return out
 
 
@@ -315,31 +326,34 @@ def check_builder(state: GameState, action: BuilderRedesign) -> list[Violation]:
     player = state.active
     rule = "craftsmen.builder"
     if (action.x is None) != (action.y is None):
-        return [Violation(rule, "give both x and y, or neither")]
+        return [Violation(rule, t("give both x and y, or neither"))]
     to = (action.x, action.y) if action.x is not None and action.y is not None else None
     if to is not None and action.replaces is not None:
-        return [Violation(rule, "a tile goes either to (x, y) or into the space of `replaces`, not both")]
+        return [Violation(rule, t("a tile goes either to (x, y) or into the space of `replaces`, not both"))]
     new = in_reserve(player, action.tile)
     old = placed(player, action.tile)
     if new is not None:
         if action.replaces is not None:
             gone = placed(player, action.replaces)
             if gone is None or gone.tile == FOUNTAIN:
-                return [Violation(rule, f"{action.replaces} is no building of {player.name}'s Alhambra")]
+                return [Violation(rule, t("{tile} is no building of {player}'s Alhambra",
+                                          tile=action.replaces, player=player.name))]
             return swap_problems(player, new, gone)
         if to is None:
-            return [Violation(rule, f"{action.tile} is on the reserve: name where it goes (x, y or "
-                                    "replaces)")]
+            return [Violation(rule, t("{tile} is on the reserve: name where it goes (x, y or replaces)",
+                                      tile=action.tile))]
         return check_placement(player.alhambra, to, action.tile, walls_of(new))
     if old is None:
         if any(t.tile == action.tile for t in player.held):
-            return [Violation("base.buy.hold", f"{action.tile} was bought this turn and cannot be used "
-                                               "in a redesign")]
-        return [Violation(rule, f"{action.tile} is neither in {player.name}'s Alhambra nor reserve")]
+            return [Violation("base.buy.hold", t("{tile} was bought this turn and cannot be used in a "
+                                                 "redesign", tile=action.tile))]
+        return [Violation(rule, t("{tile} is neither in {player}'s Alhambra nor reserve",
+                                  tile=action.tile, player=player.name))]
     if old.tile == FOUNTAIN:
-        return [Violation("base.place.fountain-fixed", "the fountain never moves")]
+        return [Violation("base.place.fountain-fixed", t("the fountain never moves"))]
     if action.replaces is not None:
-        return [Violation(rule, f"{action.tile} is in the Alhambra: a swap takes a reserve tile")]
+        return [Violation(rule, t("{tile} is in the Alhambra: a swap takes a reserve tile",
+                                  tile=action.tile))]
     if to is None:
         return removal_problems(player, old)
     return move_problems(player.alhambra, old, to)
@@ -348,12 +362,14 @@ def check_builder(state: GameState, action: BuilderRedesign) -> list[Violation]:
 def move_problems(alhambra: tuple[PlacedTile, ...], old: PlacedTile, to: tuple[int, int]) -> list[Violation]:
     """craftsmen.builder: `old` moved to the empty space `to`: the result must obey §4."""
     if to == (old.x, old.y):
-        return [Violation("base.place.empty", f"{old.tile} already stands at {to}")]
+        return [Violation("base.place.empty", t("{tile} already stands at ({x}, {y})", tile=old.tile,
+                                                x=to[0], y=to[1]))]
     rest = tuple(p for p in alhambra if p is not old)
     out = check_placement(rest, to, old.tile, walls_of(old))
     if out:
         return out
-    return [Violation(v.rule, f"moving {old.tile} to {to}: {v.message}")
+    return [Violation(v.rule, t("moving {tile} to ({x}, {y}): {why}", tile=old.tile, x=to[0], y=to[1],
+                                why=v.message))
             for v in check_layout((*rest, _moved(old, to)))]
 
 
@@ -409,9 +425,9 @@ def candidates_builder(state: GameState, seat: int) -> Iterator[BuilderRedesign]
             continue
         if not removal_problems(player, old):
             yield BuilderRedesign(player=name, tile=old.tile)
-        for t in player.reserve:
-            if not swap_problems(player, t, old):
-                yield BuilderRedesign(player=name, tile=t.tile, replaces=old.tile)
+        for tile in player.reserve:
+            if not swap_problems(player, tile, old):
+                yield BuilderRedesign(player=name, tile=tile.tile, replaces=old.tile)
         rest = tuple(p for p in player.alhambra if p is not old)
         walls = walls_of(old)
         for where in spots(layout_of(rest)):

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from ...module import Unseen, ViewPart
 from ...state import GameState
+from ...text import t, tn
 from ...violations import Violation
 from .data import DATA, KIND, MARK, craftsmen_of
 from .model import CraftsmenSeen, CraftsmenState
@@ -26,14 +27,15 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
     if cs is None:
         return
     for seat, cards in enumerate(cs.face_up):
-        who = state.players[seat].name if seat < len(state.players) else f"seat {seat}"
+        where = (t("{player}'s face-up craftsmen", player=state.players[seat].name)
+                 if seat < len(state.players) else t("seat {seat}'s face-up craftsmen", seat=seat))
         for card in cards:
-            yield f"craftsman:{card}", f"{who}'s face-up craftsmen"
+            yield f"craftsman:{card}", where
     for seat, down in enumerate(cs.face_down):
         if down is not None:
-            yield f"craftsman:{down}", f"face down before seat {seat}"
+            yield f"craftsman:{down}", t("face down before seat {seat}", seat=seat)
     for card in cs.out:
-        yield f"craftsman:{card}", "out of the game"
+        yield f"craftsman:{card}", t("out of the game")
 
 
 def consistency(state: GameState) -> list[Violation]:
@@ -42,8 +44,8 @@ def consistency(state: GameState) -> list[Violation]:
     them. Nothing more is judged of cards of the wrong seats, nor of unknown cards."""
     cs = state.craftsmen
     if cs is None:
-        return [Violation("craftsmen.setup", "the craftsmen module is on but the state has no "
-                                             "`craftsmen` part")]
+        return [Violation("craftsmen.setup", t("the craftsmen module is on but the state has no "
+                                               "`craftsmen` part"))]
     seats = _seat_problems(state, cs)
     if seats:
         return seats
@@ -52,7 +54,7 @@ def consistency(state: GameState) -> list[Violation]:
     unknown = [c for c in (*(c for cards in cs.face_up for c in cards), *cs.out) if c not in KIND]
     unknown += [c for c in cs.face_down if c is not None and c not in KIND]
     if unknown:
-        return [Violation("craftsmen.setup", f"{unknown} are no craftsman cards")]
+        return [Violation("craftsmen.setup", t("{cards} are no craftsman cards", cards=tuple(unknown)))]
     in_play = [c for cards in cs.face_up for c in cards] + [c for c in cs.face_down if c is not None]
     return (_dealt_problems(in_play, len(state.players)) + flip_problems(state, cs)
             + _use_and_pass_problems(state, cs) + _twice(in_play, cs))
@@ -66,9 +68,9 @@ def _seat_problems(state: GameState, cs: CraftsmenState) -> list[Violation]:
         return []
     rule = "craftsmen.dirk" if state.dirk is not None and n + 1 in (len(cs.face_up), len(cs.face_down)) \
         else "craftsmen.setup"
-    return [Violation(rule, f"craftsmen are held by the {n} players only (Dirk never gets any), "
-                            f"not face up by {len(cs.face_up)} seats and face down by "
-                            f"{len(cs.face_down)}")]
+    return [Violation(rule, t("craftsmen are held by the {n} players only (Dirk never gets any), not "
+                              "face up by {up} seats and face down by {down}", n=n,
+                              up=len(cs.face_up), down=len(cs.face_down)))]
 
 
 def _dealt_problems(in_play: list[str], n: int) -> list[Violation]:
@@ -77,9 +79,11 @@ def _dealt_problems(in_play: list[str], n: int) -> list[Violation]:
     out = []
     marks = DATA["marks_in_play"].get(str(n), [])
     if len(in_play) != DATA["dealt_face_up"] * n + 1:
-        out.append(Violation("craftsmen.setup", f"{len(in_play)} craftsmen are in play; with {n} players "
-                                                f"there are {DATA['dealt_face_up'] * n + 1}"))
-    out += [Violation("craftsmen.setup", f"{c} (marked {MARK[c]}) is not used with {n} players")
+        out.append(Violation("craftsmen.setup", t("{count} craftsmen are in play; with {n} players there "
+                                                  "are {dealt}", count=len(in_play), n=n,
+                                                  dealt=DATA["dealt_face_up"] * n + 1)))
+    out += [Violation("craftsmen.setup", t("{card} (marked {mark}) is not used with {n} players",
+                                           card=c, mark=MARK[c], n=n))
             for c in in_play if MARK[c] not in marks]
     return out
 
@@ -89,19 +93,19 @@ def _use_and_pass_problems(state: GameState, cs: CraftsmenState) -> list[Violati
     craftsmen.pass: a craftsman is passed during play, once the turn's actions are over."""
     out = []
     if cs.used is not None and cs.used not in cs.face_up[state.turn.player]:
-        out.append(Violation("craftsmen.use-one", f"the used {cs.used} is not among "
-                                                  f"{state.active.name}'s face-up craftsmen"))
+        out.append(Violation("craftsmen.use-one", t("the used {card} is not among {player}'s face-up "
+                                                    "craftsmen", card=cs.used, player=state.active.name)))
     if cs.passing and state.phase != "play":
-        out.append(Violation("craftsmen.pass", "a craftsman is passed only during play"))
+        out.append(Violation("craftsmen.pass", t("a craftsman is passed only during play")))
     if cs.passing and state.turn.actions:
-        out.append(Violation("craftsmen.pass", "a craftsman is passed once the turn's actions are over"))
+        out.append(Violation("craftsmen.pass", t("a craftsman is passed once the turn's actions are over")))
     return out
 
 
 def _twice(in_play: list[str], cs: CraftsmenState) -> list[Violation]:
     """craftsmen.setup: each craftsman card exists once, in play or out."""
     counts = Counter(in_play + list(cs.out))
-    return [Violation("craftsmen.setup", f"{c} appears {k} times")
+    return [Violation("craftsmen.setup", t("{card} appears {count} times", card=c, count=k))
             for c, k in sorted(counts.items()) if k > 1]
 
 
@@ -110,17 +114,20 @@ def flip_problems(state: GameState, cs: CraftsmenState) -> list[Violation]:
     the active player holds it (dealt at setup, or received before their turn; it is turned up
     right after they pass); every player holds two face up."""
     per = DATA["dealt_face_up"]
-    out = [Violation("craftsmen.flip", f"{state.players[seat].name} holds {len(cards)} face-up "
-                                       f"craftsmen; every player holds {per}")
+    out = [Violation("craftsmen.flip", tn("{player} holds {n} face-up craftsman; every player holds {per}",
+                                          "{player} holds {n} face-up craftsmen; every player holds {per}",
+                                          len(cards), player=state.players[seat].name, per=per))
            for seat, cards in enumerate(cs.face_up) if len(cards) != per]
     down = [seat for seat, c in enumerate(cs.face_down) if c is not None]
     if len(down) != 1:
-        out.append(Violation("craftsmen.flip", f"{len(down)} craftsmen lie face down; exactly one does"))
+        out.append(Violation("craftsmen.flip", t("{count} craftsmen lie face down; exactly one does",
+                                                 count=len(down))))
     elif state.phase == "play" and down != [state.turn.player]:
         holder = state.players[down[0]].name
-        out.append(Violation("craftsmen.flip", f"{holder} holds a face-down craftsman during "
-                                               f"{state.active.name}'s turn: it is turned up right "
-                                               "after its holder passes, at the end of their turn"))
+        out.append(Violation("craftsmen.flip", t("{holder} holds a face-down craftsman during {player}'s "
+                                                 "turn: it is turned up right after its holder passes, "
+                                                 "at the end of their turn", holder=holder,
+                                                 player=state.active.name)))
     return out
 
 

@@ -41,6 +41,7 @@ from ...grid import (
 )
 from ...module import Context, Pending
 from ...state import GameState, PlacedTile, Tile, lift_tile, place_tile
+from ...text import t
 from ...violations import Violation
 from .actions import (
     FREE_ABILITIES,
@@ -112,10 +113,9 @@ def pending(state: GameState) -> Pending | None:
     cs = state.craftsmen
     if cs is None or not cs.passing or state.phase != "play":
         return None
-    what = (f"pass the used {cs.used}" if cs.used else
-            f"pass one of {list(cs.face_up[state.turn.player])}") + " to the left neighbour (pass-craftsman)"
-    if cs.used is None:
-        what += "; until then one of them may still be used"
+    what = (t("pass the used {card} to the left neighbour (pass-craftsman)", card=cs.used) if cs.used else
+            t("pass one of {cards} to the left neighbour (pass-craftsman); until then one of them may "
+              "still be used", cards=tuple(cs.face_up[state.turn.player])))
     return Pending(seat=state.turn.player, rule="craftsmen.pass", what=what,
                    actions=(PassCraftsman, *FREE_ABILITIES))
 
@@ -148,9 +148,10 @@ def check_buy(state: GameState, action: BuyBuilding) -> list[Violation]:
         return out
     cards = action.from_display
     if not cards:
-        return [Violation("craftsmen.coiner", "from_display names no card: leave it out")]
-    out = [Violation("craftsmen.coiner", f"{c} is named twice") for c in duplicates(cards)]
-    out += [Violation("craftsmen.coiner", f"{c} is not in the money display {list(state.display)}")
+        return [Violation("craftsmen.coiner", t("from_display names no card: leave it out"))]
+    out = [Violation("craftsmen.coiner", t("{card} is named twice", card=c)) for c in duplicates(cards)]
+    out += [Violation("craftsmen.coiner", t("{card} is not in the money display ({display})", card=c,
+                                            display=tuple(state.display)))
             for c in cards if c not in state.display]
     return out
 
@@ -189,18 +190,20 @@ def brickmaker_check(state: GameState, action: PlaceBuilding) -> list[Violation]
     pos = (action.x, action.y)
     old = next((p for p in player.alhambra if (p.x, p.y) == pos), None)
     if old is None:
-        return [Violation("craftsmen.brickmaker", f"{pos} holds no building for {action.tile} to displace")]
+        return [Violation("craftsmen.brickmaker", t("({x}, {y}) holds no building for {tile} to displace",
+                                                    x=action.x, y=action.y, tile=action.tile))]
     if old.tile == FOUNTAIN:
-        return [Violation("base.place.fountain-fixed", "the fountain is never displaced")]
+        return [Violation("base.place.fountain-fixed", t("the fountain is never displaced"))]
     walls = rotate(walls_of(tile), action.rotation or 0)
     layout = layout_of(player.alhambra)
-    out = [Violation("base.place.sides-match", f"{action.tile} taking the space of {old.tile}: {m}")
+    out = [Violation("base.place.sides-match", t("{tile} taking the space of {old}: {why}",
+                                                 tile=action.tile, old=old.tile, why=m))
            for m in side_mismatches(layout, names_of(player.alhambra), pos, walls, action.tile)]
     if out or not isinstance(action.displaced, ToAlhambra):
         return out
     after = replaced(player.alhambra, old, place_tile(tile, *pos, rotation=action.rotation or 0))
     target = (action.displaced.x, action.displaced.y)
-    return [Violation(v.rule, f"the displaced {old.tile}: {v.message}")
+    return [Violation(v.rule, t("the displaced {tile}: {why}", tile=old.tile, why=v.message))
             for v in check_placement(after, target, old.tile, walls_of(lift_tile(old)))]
 
 

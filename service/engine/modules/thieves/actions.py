@@ -16,6 +16,7 @@ from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
 from ...state import GameState
+from ...text import t, word
 from ...violations import Violation
 from .data import CURRENCY
 from .model import ThievesState
@@ -48,32 +49,57 @@ def order_of(state: GameState, seat: int) -> int:
     return (seat - ended - 2) % len(state.players)
 
 
-def problems(state: GameState, seat: int, thief: str, card: str) -> list[Violation]:
+def refused(state: GameState, seat: int, thief: str, card: str) -> str | None:
+    """The first check a theft fails (None when it is legal), with no message made: `problems`
+    words it, the listing of thefts only asks."""
     thieves = _thieves(state)
-    player = state.players[seat]
     if not thieves.window or thieves.ended is None:
-        return [Violation("thieves.steal", "thieves steal only after a complete turn, until the next "
-                                           "player takes an action: no thieves' window is open")]
+        return "window"
     if seat == state.turn.player:
-        return [Violation("thieves.not-next", f"{player.name} is the player whose turn comes next and "
-                                              "may not steal in this window")]
+        return "next"
     if thieves.last is not None and order_of(state, seat) < order_of(state, thieves.last):
-        last = state.players[thieves.last].name
-        return [Violation("thieves.order", f"{last} has already stolen in this window, and "
-                                           f"{player.name} comes before {last} in its order")]
+        return "order"
     if thief not in thieves.hands[seat]:
-        return [Violation("thieves.steal", f"{player.name} holds no thief card {thief!r} "
-                                           f"(holds: {list(thieves.hands[seat])})")]
+        return "thief"
     money = CATALOGUE.money.get(card)
     if money is None:
-        return [Violation("thieves.money-only", f"{card} is no money card: thieves take only money "
-                                                "cards")]
+        return "money"
     if card not in state.display:
-        return [Violation("thieves.steal", f"{card} is not in the money display")]
+        return "display"
     if money.currency != CURRENCY[thief]:  # seed 003.13: "a visible card of that currency"
-        return [Violation("thieves.steal", f"{thief} takes only a money card of "
-                                           f"{CURRENCY[thief]}, not {card} ({money.currency})")]
-    return []
+        return "currency"
+    return None
+
+
+def problems(state: GameState, seat: int, thief: str, card: str) -> list[Violation]:
+    why = refused(state, seat, thief, card)
+    if why is None:
+        return []
+    thieves = _thieves(state)
+    name = state.players[seat].name
+    if why == "window":
+        return [Violation("thieves.steal", t("thieves steal only after a complete turn, until the next "
+                                             "player takes an action: no thieves' window is open"))]
+    if why == "next":
+        return [Violation("thieves.not-next", t("{player} is the player whose turn comes next and may "
+                                                "not steal in this window", player=name))]
+    if why == "order":
+        assert thieves.last is not None
+        last = state.players[thieves.last].name
+        return [Violation("thieves.order", t("{last} has already stolen in this window, and {player} "
+                                             "comes before {last} in its order", last=last, player=name))]
+    if why == "thief":
+        return [Violation("thieves.steal", t("{player} holds no thief card {thief} (holds: {thieves})",
+                                             player=name, thief=repr(thief),
+                                             thieves=tuple(thieves.hands[seat])))]
+    if why == "money":
+        return [Violation("thieves.money-only", t("{card} is no money card: thieves take only money cards",
+                                                  card=card))]
+    if why == "display":
+        return [Violation("thieves.steal", t("{card} is not in the money display", card=card))]
+    return [Violation("thieves.steal", t("{thief} takes only a money card of {currency}, not {card} "
+                                         "({other})", thief=thief, currency=word(CURRENCY[thief]),
+                                         card=card, other=word(CATALOGUE.money[card].currency)))]
 
 
 def check_steal(state: GameState, action: Steal) -> list[Violation]:
@@ -102,7 +128,7 @@ def _steals(state: GameState) -> Iterator[Steal]:
     for seat, player in enumerate(state.players):
         for thief in sorted(set(thieves.hands[seat])):
             for card in sorted(set(state.display)):
-                if not problems(state, seat, thief, card):
+                if refused(state, seat, thief, card) is None:
                     yield Steal(player=player.name, thief=thief, card=card)
 
 
@@ -123,5 +149,5 @@ def sample_steal(state: GameState, seat: int, rng: Generator) -> Steal | None:
 ACTIONS: tuple[ActionRule, ...] = (
     ActionRule(action=Steal, rule="thieves.steal", kind="out-of-turn", check=check_steal,
                apply=apply_steal, candidates=candidates_steal, sample=sample_steal,
-               what="steal a money card of a thief's currency from the display (steal)"),
+               what=t("steal a money card of a thief's currency from the display (steal)")),
 )

@@ -19,6 +19,7 @@ from ...module import ActionRule, Context, payment_values
 from ...records import Int
 from ...rng import Generator
 from ...state import GameState, Player, Tile
+from ...text import t, tn, word
 from ...violations import Violation
 from .data import PER_ROOM, PRICE, chest_colour
 from .model import Room, TreasureState
@@ -98,18 +99,20 @@ def payment_problems(state: GameState, player: Player, payment: Sequence[str],
     the Change module)."""
     rule = "treasure.action"
     if not payment and not extra:
-        return [Violation(rule, f"treasure chests cost money worth at least {PRICE}; nothing is paid")]
+        return [Violation(rule, t("treasure chests cost money worth at least {price}; nothing is paid",
+                                  price=PRICE))]
     twice = sorted({c for c in payment if payment.count(c) > 1})
-    out = [Violation(rule, f"{c} is paid twice") for c in twice]
-    out += [Violation(rule, f"{c} is no money card") for c in payment if c not in CATALOGUE.money]
-    out += [Violation(rule, f"{c} is not in {player.name}'s hand")
+    out = [Violation(rule, t("{card} is paid twice", card=c)) for c in twice]
+    out += [Violation(rule, t("{card} is no money card", card=c))
+            for c in payment if c not in CATALOGUE.money]
+    out += [Violation(rule, t("{card} is not in {player}'s hand", card=c, player=player.name))
             for c in payment if c in CATALOGUE.money and c not in player.hand]
     if out:
         return out
     paid = sum(CATALOGUE.money[c].value for c in payment) + extra
     if paid < PRICE:
-        return [Violation(rule, f"treasure chests cost money worth at least {PRICE}, but "
-                                f"{', '.join(payment)} total {paid}")]
+        return [Violation(rule, t("treasure chests cost money worth at least {price}, but {cards} total "
+                                  "{paid}", price=PRICE, cards=tuple(payment), paid=paid))]
     return []
 
 
@@ -145,10 +148,10 @@ def free_buildings(player: Player) -> dict[str, list[str]]:
     """Per colour, the player's buildings that may take a chest: the Alhambra's (in its order),
     then the held ones; never the reserve's, never one that has a chest."""
     out: dict[str, list[str]] = {}
-    for t in (*player.alhambra, *player.held):
-        colour = chest_colour(t)
-        if colour is not None and not t.chest:
-            out.setdefault(colour, []).append(t.tile)
+    for tile in (*player.alhambra, *player.held):
+        colour = chest_colour(tile)
+        if colour is not None and not tile.chest:
+            out.setdefault(colour, []).append(tile.tile)
     return out
 
 
@@ -167,7 +170,7 @@ def _placement_problems(state: GameState, player: Player, chests: tuple[str, ...
                         buildings: tuple[str, ...], rule: str = "treasure.place") -> list[Violation]:
     """treasure.place (the buyer) or treasure.pass (a receiver): one chest per named building of
     the player's, of its colour, and (once those stand) every chest that fits placed."""
-    out = [Violation(rule, f"{b} is named twice: a building takes at most one chest")
+    out = [Violation(rule, t("{tile} is named twice: a building takes at most one chest", tile=b))
            for b in sorted({b for b in buildings if buildings.count(b) > 1})]
     out += _named_buildings(state, player, chests, buildings, rule)
     if out:
@@ -189,12 +192,14 @@ def _named_buildings(state: GameState, player: Player, chests: tuple[str, ...],
             continue
         colour = chest_colour(tile)
         if colour is None:
-            out.append(Violation(rule, f"{b} is no building of a colour: it takes no chest"))
+            out.append(Violation(rule, t("{tile} is no building of a colour: it takes no chest", tile=b)))
         elif tile.chest:
-            out.append(Violation(rule, f"{b} already has a chest (a building takes at most one)"))
+            out.append(Violation(rule, t("{tile} already has a chest (a building takes at most one)",
+                                         tile=b)))
         elif left[colour] <= 0:
-            out.append(Violation(rule, f"{b} is a {colour}, but the room holds no (further) {colour} "
-                                       f"chest (it holds {', '.join(chests)})"))
+            out.append(Violation(rule, t("{tile} is a {colour}, but the room holds no (further) {colour} "
+                                         "chest (it holds {chests})", tile=b, colour=word(colour),
+                                         chests=tuple(word(c) for c in chests))))
         else:
             left[colour] -= 1
     return out
@@ -205,12 +210,13 @@ def _not_placeable(state: GameState, player: Player, b: str, rule: str) -> Viola
     chests: another's (treasure.pass: they place their own), in the reserve, or nobody's."""
     owner = _owner_of(state, b)
     if owner is not None and owner != player.name:
-        return Violation("treasure.pass", f"{b} is {owner}'s: only chests {player.name} "
-                                          "cannot place pass on, and the others place "
-                                          "them themselves")
-    where = "is in the reserve (reserve buildings take no chest)" if b in {t.tile for t in player.reserve} \
-        else f"is not a building of {player.name}'s Alhambra nor bought this turn"
-    return Violation(rule, f"{b} {where}")
+        return Violation("treasure.pass", t("{tile} is {owner}'s: only chests {player} cannot place "
+                                            "pass on, and the others place them themselves",
+                                            tile=b, owner=owner, player=player.name))
+    if b in {r.tile for r in player.reserve}:
+        return Violation(rule, t("{tile} is in the reserve (reserve buildings take no chest)", tile=b))
+    return Violation(rule, t("{tile} is not a building of {player}'s Alhambra nor bought this turn",
+                             tile=b, player=player.name))
 
 
 def _chests_left(player: Player, chests: tuple[str, ...], buildings: tuple[str, ...],
@@ -222,10 +228,13 @@ def _chests_left(player: Player, chests: tuple[str, ...], buildings: tuple[str, 
     short = {c: n - placed[c] for c, n in can.items() if placed[c] < n}
     if not short:
         return []
-    listed = ", ".join(f"{n} more {c}" for c, n in sorted(short.items()))
-    where = "the Alhambra or bought this turn" if rule == "treasure.place" else "the Alhambra"
-    return [Violation(rule, f"{player.name} must place every chest they can: {listed} "
-                            f"(on buildings of {where})")]
+    listed = tuple(tn("{n} more {colour}", "{n} more {colour}", n, colour=word(c))
+                   for c, n in sorted(short.items()))
+    if rule == "treasure.place":
+        return [Violation(rule, t("{player} must place every chest they can: {chests} (on buildings of "
+                                  "the Alhambra or bought this turn)", player=player.name, chests=listed))]
+    return [Violation(rule, t("{player} must place every chest they can: {chests} (on buildings of the "
+                              "Alhambra)", player=player.name, chests=listed))]
 
 
 def _owner_of(state: GameState, tile: str) -> str | None:
@@ -241,11 +250,12 @@ def _owner_of(state: GameState, tile: str) -> str | None:
 def check(state: GameState, action: BuyTreasure) -> list[Violation]:
     treasure = _treasure(state)
     if not 1 <= action.room <= len(treasure.rooms):
-        return [Violation("treasure.action", f"the treasure chamber has rooms 1 to {len(treasure.rooms)}, "
-                                             f"not {action.room}")]
+        return [Violation("treasure.action", t("the treasure chamber has rooms 1 to {rooms}, not {room}",
+                                               rooms=len(treasure.rooms), room=action.room))]
     chests = treasure.rooms[action.room - 1]
     if not chests:
-        return [Violation("treasure.action", f"room {action.room} of the treasure chamber is empty")]
+        return [Violation("treasure.action", t("room {room} of the treasure chamber is empty",
+                                               room=action.room))]
     player = state.players[state.turn.player]
     extra = sum(v for _, v in payment_values(state, action))
     return payment_problems(state, player, action.payment, extra) or \
@@ -290,10 +300,10 @@ def to_dirk(state: GameState, chests: list[str], ctx: Context) -> GameState:
     if not chests or dirk is None:
         return state
     free: dict[str, list[str]] = {}
-    for t in dirk.tiles:
-        colour = chest_colour(t)
-        if colour is not None and not t.chest:
-            free.setdefault(colour, []).append(t.tile)
+    for tile in dirk.tiles:
+        colour = chest_colour(tile)
+        if colour is not None and not tile.chest:
+            free.setdefault(colour, []).append(tile.tile)
     chosen = first_free(chests, free)
     if chosen:
         _remove_placed(chests, [chest_colour(t) for t in dirk.tiles if t.tile in chosen])

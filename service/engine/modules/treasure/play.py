@@ -9,6 +9,7 @@ from ...actions import Action
 from ...flow import with_player
 from ...module import Context, Pending
 from ...state import GameState
+from ...text import t, word
 from ..dirk.actions import GiveToDirk
 from .actions import PlaceChests, to_bag
 from .data import CHESTS, PER_ROOM, ROOMS, chest_colour
@@ -34,8 +35,9 @@ def pending(state: GameState) -> Pending | None:
     if treasure is None or not treasure.passing or treasure.receiver is None:
         return None
     return Pending(seat=treasure.receiver, rule="treasure.pass",
-                   what=f"place the chests passed on, {list(treasure.passing)}, on buildings of their "
-                        "colours, every one that fits (place-chests)", actions=(PlaceChests,))
+                   what=t("place the chests passed on, {chests}, on buildings of their colours, every "
+                          "one that fits (place-chests)", chests=tuple(word(c) for c in treasure.passing)),
+                   actions=(PlaceChests,))
 
 
 # --- chests leaving the Alhambra (treasure.removed) -----------------------------------------

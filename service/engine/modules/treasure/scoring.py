@@ -14,6 +14,7 @@ from ...scoring import Line, Position, PositionPlayer, shared_places
 from ...scoring.tally import Tally
 from ...scoring.tally_checks import field, given, over_buildings, over_table
 from ...state import Tile
+from ...text import t, word
 from ...violations import Violation
 from .data import CHESTS, POINTS, chest_colour
 from .model import ChestCount, TreasureTally
@@ -79,7 +80,8 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
     for colour, n in CHESTS.items():
         out += over_table(position, tallies,
                           lambda t, c=colour: getattr(t.treasure.chests, c) if t.treasure else 0,  # type: ignore[misc]
-                          f"treasure.chests.{colour}", n, "treasure.setup", f"chests on {colour} buildings")
+                          f"treasure.chests.{colour}", n, "treasure.setup",
+                          t("chests on {colour} buildings", colour=word(colour)))
     return out
 
 
@@ -89,14 +91,16 @@ def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violati
     the majority lines count (which extensions can only raise); at most the 42 chests on the
     table (treasure.setup, seed 004.1)."""
     out = []
-    for i, _, t in given(position):
-        chests, buildings = chests_counted(t), sum(counts_of(t.buildings).values())
+    for i, _, tally in given(position):
+        chests, buildings = chests_counted(tally), sum(counts_of(tally.buildings).values())
         if chests > buildings:
-            out.append(Violation("treasure.place", f"{field(i, 'treasure.chests')} counts {chests}, but "
-                                                   f"{field(i, 'buildings')} counts {buildings} buildings: "
-                                                   "one chest a building at most"))
+            out.append(Violation("treasure.place", t("{field} counts {chests}, but {buildings_field} counts "
+                                                     "{buildings} buildings: one chest a building at most",
+                                                     field=field(i, "treasure.chests"), chests=chests,
+                                                     buildings_field=field(i, "buildings"),
+                                                     buildings=buildings)))
     return out + over_table(position, tallies, chests_counted, "treasure.chests", sum(CHESTS.values()),
-                            "treasure.setup", "chests")
+                            "treasure.setup", t("chests"))
 
 
 def check_position(position: Position) -> list[Violation]:
@@ -105,18 +109,19 @@ def check_position(position: Position) -> list[Violation]:
     out = []
     counts: Counter[str] = Counter()
     for p in position.players:
-        for t in p.reserve:
-            if t.chest:
-                out.append(Violation("treasure.removed", f"{p.name}'s {t.tile} in the reserve carries a "
-                                                         "chest: a chest leaves with its building"))
-        refused, found = tokens_per_kind(((p.name, t) for t in (*p.alhambra, *p.tiles)),
-                                         lambda t: t.chest, chest_colour, lambda name, what: Violation(
-            "treasure.place", f"{name}: {what} carries a chest (token `chest`), but only a "
-                              "building of a colour takes one"))
+        for tile in p.reserve:
+            if tile.chest:
+                out.append(Violation("treasure.removed", t("{player}'s {tile} in the reserve carries a "
+                                                           "chest: a chest leaves with its building",
+                                                           player=p.name, tile=tile.tile)))
+        refused, found = tokens_per_kind(((p.name, tile) for tile in (*p.alhambra, *p.tiles)),
+                                         lambda tile: tile.chest, chest_colour, lambda name, what: Violation(
+            "treasure.place", t("{player}: {what} carries a chest (token `chest`), but only a building of "
+                                "a colour takes one", player=name, what=what)))
         out += refused
         counts += found
     return out + beyond_supply(counts, CHESTS, "treasure.setup", lambda colour, n, held: (
-        f"{n} chests on {colour} buildings: there are only {held}"))
+        t("{n} chests on {colour} buildings: there are only {held}", n=n, colour=word(colour), held=held)))
 
 
 TALLY = TallyPart(type=TreasureTally, of_tiles=count_tally, score=score_tally, check=check_tally,
