@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from service import i18n
 from service.cache import Cache
 from service.engine import EDITION, Generator, apply, legal_actions, new_game, random_action, to_act
 from service.engine.module import modules_of_ids
@@ -46,12 +47,12 @@ Examples = dict[str, dict[str, dict[str, Example]]]
 
 
 def _json(value: Any) -> Any:
-    return msgspec.json.decode(msgspec.json.encode(value))
+    return msgspec.json.decode(i18n.encode(value))  # messages (Texts) worded as answered: English
 
 
 def _answer(command: str, body: Any, sealing: Sealing = UNSEALED) -> tuple[str, Any]:
     """The status and the JSON answer of the handler `command` to the body (as builtins)."""
-    raw = msgspec.json.encode(body)
+    raw = i18n.encode(body)
     try:
         status = "201" if command == "games" else "200"
         return status, _json(handle(command, raw, sealing))
