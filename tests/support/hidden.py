@@ -15,10 +15,12 @@ from service.engine.modules.craftsmen.data import DATA as CRAFTSMEN_DATA
 from service.engine.modules.craftsmen.data import MARK
 from service.engine.modules.vendors.data import COLOURS, ON_DISC, sorted_colours
 from service.engine.view import view
+from service.i18n import encode
 
 
 def encoded(state: GameState, seat: int | None) -> bytes:
-    return msgspec.json.encode(view(state, None if seat is None else state.players[seat].name))
+    """The view's JSON, its messages (Texts, issue 29) in English, as the edge encodes them."""
+    return encode(view(state, None if seat is None else state.players[seat].name))
 
 
 # --- what a viewer may not see, changed ------------------------------------------------------
