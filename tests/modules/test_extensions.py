@@ -172,7 +172,7 @@ def test_extensions_action_refuses_another_combination_or_count_or_tile() -> Non
     cards, not yellow-green-green for column 1's yellow-yellow-green."""
     state, ids, garden = garden_ready(cards=(("yellow", 5), ("green", 2), ("green", 4), ("yellow", 3)))
     wrong = validate(state, buy(state, ids[:3], garden))  # yellow-green-green for column 1
-    assert rules_of(wrong) == {"extensions.action"} and "yellow-yellow-green" in wrong[0].message
+    assert rules_of(wrong) == {"extensions.action"} and "asks for (yellow, yellow, green)" in wrong[0].message
     two = validate(state, buy(state, (ids[0], ids[3]), garden))
     assert rules_of(two) == {"extensions.action"} and "exactly 3" in two[0].message
     four = validate(state, buy(state, ids, garden))

@@ -19,6 +19,7 @@ from ...records import Text
 from ...rng import Generator
 from ...scoring import building_type
 from ...state import GameState, Player, Tile
+from ...text import t, word
 from ...violations import Violation
 from .data import AMOUNTS, COLUMNS, TYPE_OF
 
@@ -64,26 +65,26 @@ def _owned(player: Player) -> Iterator[tuple[Tile, Where]]:
     for placed in player.alhambra:
         if placed.tile != FOUNTAIN:
             yield placed, "alhambra"
-    for t in player.reserve:
-        yield t, "reserve"
-    for t in player.held:
-        yield t, "held"
+    for tile in player.reserve:
+        yield tile, "reserve"
+    for tile in player.held:
+        yield tile, "held"
 
 
-def _combination(cards: Iterable[str]) -> str:
-    return "-".join(sorted(CATALOGUE.money[c].currency for c in cards))
+def _combination(cards: Iterable[str]) -> tuple[str, ...]:
+    return tuple(word(c) for c in sorted(CATALOGUE.money[c].currency for c in cards))
 
 
-def _column_text(col: int) -> str:
-    return "-".join(COLUMNS[col])
+def _column_text(col: int) -> tuple[str, ...]:
+    return tuple(word(c) for c in COLUMNS[col])
 
 def check(state: GameState, action: BuyExtension) -> list[Violation]:
     spot = _spot(state, action.extension)
     if spot is None:
         ext = state.extensions
-        shown = [t for column in (ext.board if ext else ()) for t in column if t]
-        return [Violation("extensions.action", f"{action.extension} is not on the extension board "
-                                               f"(it holds {shown})")]
+        shown = [tile for column in (ext.board if ext else ()) for tile in column if tile]
+        return [Violation("extensions.action", t("{extension} is not on the extension board (it holds "
+                                                 "{shown})", extension=action.extension, shown=tuple(shown)))]
     col = spot[0]
     player = state.players[state.turn.player]
     out = _payment_problems(player, action.payment, col)
@@ -95,51 +96,68 @@ def check(state: GameState, action: BuyExtension) -> list[Violation]:
 def _payment_problems(player: Player, payment: tuple[str, ...], col: int) -> list[Violation]:
     rule = "extensions.action"
     if len(payment) != len(COLUMNS[col]):
-        return [Violation(rule, f"an extension is paid with exactly {len(COLUMNS[col])} money "
-                                f"cards, not {len(payment)}")]
+        return [Violation(rule, t("an extension is paid with exactly {count} money cards, not {paid}",
+                                  count=len(COLUMNS[col]), paid=len(payment)))]
     if len(set(payment)) != len(payment):
-        return [Violation(rule, f"a card is paid twice in {list(payment)}")]
+        return [Violation(rule, t("a card is paid twice in {payment}", payment=payment))]
     missing = [c for c in payment if c not in player.hand]
     if missing:
-        return [Violation(rule, f"{c} is not in {player.name}'s hand") for c in missing]
+        return [Violation(rule, t("{card} is not in {player}'s hand", card=c, player=player.name))
+                for c in missing]
     if Counter(CATALOGUE.money[c].currency for c in payment) != _NEEDED[col]:
-        return [Violation(rule, f"{', '.join(payment)} form the combination {_combination(payment)}, "
-                                f"but column {col + 1} of the extension board asks for "
-                                f"{_column_text(col)}")]
+        return [Violation(rule, t("{cards} form the combination ({combination}), but column {column} of the "
+                                  "extension board asks for ({wanted})", cards=payment,
+                                  combination=_combination(payment), column=col + 1,
+                                  wanted=_column_text(col)))]
     return []
 
 
 def _target_problems(state: GameState, player: Player, extension: str, building: str) -> list[Violation]:
     wanted = TYPE_OF[extension]
-    owns_type = any(building_type(t) == wanted for t, _ in _owned(player))
-    mine = next((t for t, _ in _owned(player) if t.tile == building), None)
+    owns_type = any(building_type(tile) == wanted for tile, _ in _owned(player))
+    mine = next((tile for tile, _ in _owned(player) if tile.tile == building), None)
     if building == FOUNTAIN:
-        return [Violation("extensions.owns-type", f"the fountain is no building: {extension} goes on "
-                                                  f"a {wanted}")]
+        return [Violation("extensions.owns-type", t("the fountain is no building: {extension} goes on a "
+                                                    "{kind}", extension=extension, kind=word(wanted)))]
     if mine is not None:
         if building_type(mine) != wanted:
-            return [Violation("extensions.owns-type", f"{extension} extends a {wanted}, but {building} "
-                                                      f"is a {building_type(mine) or 'building site'}")]
+            return [Violation("extensions.owns-type", _extends(extension, wanted, building, mine))]
         if mine.extension:
-            return [Violation("extensions.owns-type", f"{building} already has an extension (a building "
-                                                      "takes at most one)")]
+            return [Violation("extensions.owns-type", t("{building} already has an extension (a building "
+                                                        "takes at most one)", building=building))]
         return []
     dirk = state.dirk
-    theirs = None if dirk is None else next((t for t in dirk.tiles if t.tile == building), None)
+    theirs = None if dirk is None else next((tile for tile in dirk.tiles if tile.tile == building), None)
     if dirk is None or theirs is None:
-        return [Violation("extensions.owns-type", f"{building} is not a building of {player.name}'s "
-                                                  "(Alhambra, reserve, or bought this turn)")]
+        return [Violation("extensions.owns-type", t("{building} is not a building of {player}'s (Alhambra, "
+                                                    "reserve, or bought this turn)", building=building,
+                                                    player=player.name))]
     out = []
     if not owns_type:
-        out.append(Violation("extensions.owns-type", f"{player.name} owns no {wanted} (Alhambra, "
-                                                     f"reserve, or bought this turn), so may not buy "
-                                                     f"{extension}, not even to give to Dirk"))
+        out.append(Violation("extensions.owns-type", t("{player} owns no {kind} (Alhambra, reserve, or "
+                                                       "bought this turn), so may not buy {extension}, not "
+                                                       "even to give to Dirk", player=player.name,
+                                                       kind=word(wanted), extension=extension)))
     if building_type(theirs) != wanted:
-        out.append(Violation("extensions.dirk", f"{extension} extends a {wanted}, but Dirk's "
-                                                f"{building} is a {building_type(theirs)}"))
+        out.append(Violation("extensions.dirk", _extends(extension, wanted, building, theirs, dirk=True)))
     elif theirs.extension:
-        out.append(Violation("extensions.dirk", f"Dirk's {building} already has an extension"))
+        out.append(Violation("extensions.dirk", t("Dirk's {building} already has an extension",
+                                                  building=building)))
     return out
+
+
+def _extends(extension: str, wanted: str, building: str, tile: Tile, dirk: bool = False) -> str:
+    """Why `extension` does not go on `tile` (`building`), of another type than `wanted`."""
+    kind = building_type(tile)
+    if kind is None:
+        return (t("{extension} extends a {kind}, but Dirk's {building} is a building site",
+                  extension=extension, kind=word(wanted), building=building) if dirk else
+                t("{extension} extends a {kind}, but {building} is a building site",
+                  extension=extension, kind=word(wanted), building=building))
+    return (t("{extension} extends a {kind}, but Dirk's {building} is a {other}", extension=extension,
+              kind=word(wanted), building=building, other=word(kind)) if dirk else
+            t("{extension} extends a {kind}, but {building} is a {other}", extension=extension,
+              kind=word(wanted), building=building, other=word(kind)))
 
 
 def apply(state: GameState, action: BuyExtension, ctx: Context) -> GameState:
@@ -147,7 +165,7 @@ def apply(state: GameState, action: BuyExtension, ctx: Context) -> GameState:
     ext = state.extensions
     assert spot is not None and ext is not None
     row = spot[1]
-    board = tuple(tuple(None if (c, r) == spot else t for r, t in enumerate(column))
+    board = tuple(tuple(None if (c, r) == spot else tile for r, tile in enumerate(column))
                   for c, column in enumerate(ext.board))
     seat = state.turn.player
     player = state.players[seat]
@@ -156,9 +174,10 @@ def apply(state: GameState, action: BuyExtension, ctx: Context) -> GameState:
     state = replace(state, extensions=replace(ext, board=board),
                     discard=(*state.discard, *action.payment))
     owner = player.name
-    if any(t.tile == action.building for t, _ in _owned(player)):
+    if any(tile.tile == action.building for tile, _ in _owned(player)):
         def extend(tiles: tuple[Tile, ...]) -> tuple[Tile, ...]:
-            return tuple(replace(t, extension=True) if t.tile == action.building else t for t in tiles)
+            return tuple(replace(tile, extension=True) if tile.tile == action.building else tile
+                         for tile in tiles)
         state = with_player(state, seat, hand=without(player.hand, *action.payment),
                             alhambra=extend(player.alhambra), reserve=extend(player.reserve),
                             held=extend(player.held))
@@ -166,7 +185,8 @@ def apply(state: GameState, action: BuyExtension, ctx: Context) -> GameState:
         dirk = state.dirk
         assert dirk is not None
         owner = dirk.name
-        tiles = tuple(replace(t, extension=True) if t.tile == action.building else t for t in dirk.tiles)
+        tiles = tuple(replace(tile, extension=True) if tile.tile == action.building else tile
+                      for tile in dirk.tiles)
         state = with_player(state, seat, hand=without(player.hand, *action.payment))
         state = replace(state, dirk=replace(dirk, tiles=tiles))
     ctx.events.append(ExtensionBought(player=player.name, extension=action.extension,
@@ -207,20 +227,20 @@ def targets(state: GameState, seat: int) -> dict[str, list[str]]:
     player = state.players[seat]
     out: dict[str, list[str]] = {}
     owned: set[str] = set()
-    for t, _ in _owned(player):
-        kind = building_type(t)
+    for tile, _ in _owned(player):
+        kind = building_type(tile)
         if kind is None:
             continue
         owned.add(kind)
-        if not t.extension:
-            out.setdefault(kind, []).append(t.tile)
+        if not tile.extension:
+            out.setdefault(kind, []).append(tile.tile)
     if state.dirk is not None:
         given: set[str] = set()
-        for t in state.dirk.tiles:
-            kind = building_type(t)
-            if kind in owned and kind not in given and not t.extension:
+        for tile in state.dirk.tiles:
+            kind = building_type(tile)
+            if kind in owned and kind not in given and not tile.extension:
                 given.add(kind)
-                out.setdefault(kind, []).append(t.tile)
+                out.setdefault(kind, []).append(tile.tile)
     return out
 
 
@@ -233,7 +253,7 @@ def candidates(state: GameState, seat: int) -> Iterator[BuyExtension]:
     if not where:
         return
     for col, column in enumerate(ext.board):
-        tiles = [t for t in column if t is not None and where.get(TYPE_OF[t])]
+        tiles = [tile for tile in column if tile is not None and where.get(TYPE_OF[tile])]
         if not tiles:
             continue
         for payment in payments(player.hand, col):

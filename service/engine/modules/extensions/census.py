@@ -10,6 +10,7 @@ from ...module import ViewPart
 from ...places import tiles_in_play, tokens_in_box, tokens_lying
 from ...scoring import building_type
 from ...state import GameState, Tile
+from ...text import t
 from ...violations import Violation
 from .data import AMOUNTS, COLUMNS, PER_TYPE, TYPE_OF
 from .model import ExtensionsState
@@ -28,7 +29,8 @@ def _extension(tile: Tile) -> tuple[str, ...]:
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     """Each extension by its type: on the board, or as the token of a building."""
     board = () if state.extensions is None else state.extensions.board
-    pools = ((f"{tile} on column {col + 1} of the extension board", (TYPE_OF[tile],))
+    pools = ((t("{tile} on column {column} of the extension board", tile=tile, column=col + 1),
+              (TYPE_OF[tile],))
              for col, column in enumerate(board) for tile in column if tile is not None and tile in TYPE_OF)
     yield from tokens_lying(state, "extension", pools, _extension)
 
@@ -36,21 +38,24 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
 def consistency(state: GameState) -> list[Violation]:
     ext = state.extensions
     if ext is None:
-        return [Violation("extensions.setup", "the extensions module is on but the state has no "
-                                              "`extensions` part")]
+        return [Violation("extensions.setup", t("the extensions module is on but the state has no "
+                                                "`extensions` part"))]
     out = []
     if len(ext.board) != len(COLUMNS) or any(len(c) != len(AMOUNTS) for c in ext.board):
-        out.append(Violation("extensions.setup", f"the extension board has {len(COLUMNS)} columns of "
-                                                 f"{len(AMOUNTS)} spaces each"))
-    on_board = [t for column in ext.board for t in column if t is not None]
-    out += [Violation("extensions.setup", f"{t!r} is not an extension tile ({', '.join(TYPE_OF)})")
-            for t in on_board if t not in TYPE_OF]
-    out += [Violation("extensions.setup", f"{t} lies on the extension board {n} times; it exists once")
-            for t, n in sorted(Counter(on_board).items()) if n > 1]
-    for t, where, _ in tiles_in_play(state):
-        if t.extension and building_type(t) is None:
-            out.append(Violation("extensions.owns-type", f"{where} carries an extension, but only a "
-                                                         "building of one of the six types takes one"))
+        out.append(Violation("extensions.setup", t("the extension board has {columns} columns of {spaces} "
+                                                   "spaces each", columns=len(COLUMNS), spaces=len(AMOUNTS))))
+    on_board = [tile for column in ext.board for tile in column if tile is not None]
+    out += [Violation("extensions.setup", t("{tile} is not an extension tile ({tiles})", tile=repr(tile),
+                                            tiles=tuple(TYPE_OF)))
+            for tile in on_board if tile not in TYPE_OF]
+    out += [Violation("extensions.setup", t("{tile} lies on the extension board {count} times; it exists "
+                                            "once", tile=tile, count=n))
+            for tile, n in sorted(Counter(on_board).items()) if n > 1]
+    for tile, where, _ in tiles_in_play(state):
+        if tile.extension and building_type(tile) is None:
+            out.append(Violation("extensions.owns-type", t("{where} carries an extension, but only a "
+                                                           "building of one of the six types takes one",
+                                                           where=where)))
     return out
 
 

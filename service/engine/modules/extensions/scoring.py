@@ -12,6 +12,7 @@ from ...records import counts_of, per_type
 from ...scoring import Position, PositionPlayer, building_type, counted_buildings
 from ...scoring.tally import Tally
 from ...scoring.tally_checks import most_buildings, over_buildings, over_table
+from ...text import t, word
 from ...violations import Violation
 from .data import PER_TYPE
 from .model import ExtensionsTally
@@ -20,8 +21,8 @@ from .model import ExtensionsTally
 def count_bonus(p: PositionPlayer) -> dict[str, int]:
     """extensions.score: an extended building counts as 2 buildings (Dirk's too)."""
     out: dict[str, int] = {}
-    for t in counted_buildings(p):
-        kind = building_type(t) if t.extension else None
+    for tile in counted_buildings(p):
+        kind = building_type(tile) if tile.extension else None
         if kind is not None:
             out[kind] = out.get(kind, 0) + 1
     return out
@@ -49,11 +50,12 @@ def held_tally(p: PositionPlayer) -> ExtensionsTally:
 def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
     """A building takes at most one extension (extensions.owns-type); 2 of each type exist."""
     out = over_buildings(position, lambda t: t.extensions.extended if t.extensions else None,
-                         "extensions.extended", "extensions.owns-type", "one extension a")
+                         "extensions.extended", "extensions.owns-type", t("one extension a"))
     for kind, n in sorted(PER_TYPE.items()):
         out += over_table(position, tallies,
                           lambda t, k=kind: getattr(t.extensions.extended, k) if t.extensions else 0,  # type: ignore[misc]
-                          f"extensions.extended.{kind}", n, "extensions.setup", f"{kind} extensions")
+                          f"extensions.extended.{kind}", n, "extensions.setup",
+                          t("{kind} extensions", kind=word(kind)))
     return out
 
 
@@ -68,8 +70,9 @@ def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violati
     for kind, n in sorted(PER_TYPE.items()):
         out += over_table(position, tallies, lambda t, k=kind: getattr(t.buildings, k),  # type: ignore[misc]
                           f"buildings.{kind}", most[kind] + n, "extensions.score",
-                          f"{kind} buildings counted for majorities ({most[kind]} buildings exist and "
-                          f"{n} extensions, each counting one building more)")
+                          t("{kind} buildings counted for majorities ({buildings} buildings exist and "
+                            "{extensions} extensions, each counting one building more)", kind=word(kind),
+                            buildings=most[kind], extensions=n))
     return out
 
 
@@ -79,10 +82,11 @@ def check_position(position: Position) -> list[Violation]:
     out, counts = tokens_per_kind(
         ((p.name, t) for p in position.players for t in (*p.alhambra, *p.reserve, *p.tiles)),
         lambda t: t.extension, building_type, lambda name, what: Violation(
-            "extensions.owns-type", f"{name}: {what} carries an extension (token `extension`), but "
-                                    "only a building of one of the six types takes one"))
+            "extensions.owns-type", t("{player}: {what} carries an extension (token `extension`), but only a "
+                                      "building of one of the six types takes one", player=name, what=what)))
     return out + beyond_supply(counts, PER_TYPE, "extensions.setup", lambda kind, n, held: (
-        f"{n} {kind} extensions on the table: there are only {held}"))
+        t("{count} {kind} extensions on the table: there are only {held}", count=n, kind=word(kind),
+          held=held)))
 
 
 TALLY = TallyPart(type=ExtensionsTally, of_tiles=count_tally, bonus=tally_bonus, most_bonus=PER_TYPE,

@@ -14,8 +14,9 @@ from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
 from ...state import GameState, Tile
+from ...text import t
 from ...violations import Violation
-from .data import SITE_NUMBER, column_of, waiting, with_column
+from .data import SITE_NUMBER, building_word, column_of, waiting, with_column
 
 
 class ChooseConstruction(Action, tag="choose-construction"):
@@ -45,23 +46,25 @@ class SiteBuiltForDirk(Event, tag="site-built-for-dirk"):
 
 
 def _held_site(state: GameState, seat: int, site: str) -> Tile | None:
-    for t in state.players[seat].held:
-        if t.tile == site and waiting(t):
-            return t
+    for tile in state.players[seat].held:
+        if tile.tile == site and waiting(tile):
+            return tile
     return None
 
 
 def check_choose(state: GameState, action: ChooseConstruction) -> list[Violation]:
     seat = state.seat_of(action.player)
     if _held_site(state, seat, action.site) is None:
-        waiting_sites = [t.tile for t in state.players[seat].held if waiting(t)]
-        return [Violation("grounds.buy", f"{action.player} holds no building site {action.site!r} "
-                                         f"waiting for its building (waiting: {waiting_sites})")]
+        waiting_sites = tuple(tile.tile for tile in state.players[seat].held if waiting(tile))
+        return [Violation("grounds.buy", t("{player} holds no building site {site} waiting for its building "
+                                           "(waiting: {waiting})", player=action.player,
+                                           site=repr(action.site), waiting=waiting_sites or t("none")))]
     column = column_of(state, action.site)
     if action.building not in column:
-        return [Violation("grounds.buy", f"column {SITE_NUMBER[action.site]} holds no "
-                                         f"{action.building!r} under construction: it holds "
-                                         f"{list(column)}")]
+        return [Violation("grounds.buy", t("column {number} holds no {building} under construction: it "
+                                           "holds {column}", number=SITE_NUMBER[action.site],
+                                           building=building_word(action.building),
+                                           column=tuple(building_word(b) for b in column) or t("none")))]
     return []
 
 
@@ -81,10 +84,10 @@ def apply_choose(state: GameState, action: ChooseConstruction, ctx: Context) -> 
 
 def candidates_choose(state: GameState, seat: int) -> Iterator[ChooseConstruction]:
     name = state.players[seat].name
-    for t in state.players[seat].held:
-        if waiting(t):
-            for building in dict.fromkeys(column_of(state, t.tile)):
-                yield ChooseConstruction(player=name, site=t.tile, building=building)
+    for tile in state.players[seat].held:
+        if waiting(tile):
+            for building in dict.fromkeys(column_of(state, tile.tile)):
+                yield ChooseConstruction(player=name, site=tile.tile, building=building)
 
 
 def sample_choose(state: GameState, seat: int, rng: Generator) -> ChooseConstruction | None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from ...module import ViewPart
 from ...places import tiles_in_play, tokens_in_box, tokens_lying
 from ...state import GameState, Tile
+from ...text import t
 from ...violations import Violation
 from .data import (
     COLUMN_SIZE,
@@ -16,6 +17,7 @@ from .data import (
     PER_TYPE,
     SITE_NUMBER,
     SITES,
+    building_word,
     column_of,
     is_site,
     token_problems,
@@ -36,7 +38,7 @@ def _construction(tile: Tile) -> tuple[str, ...]:
 def located(state: GameState) -> Iterator[tuple[str, str]]:
     """The buildings under construction (the sites are tiles, which the base game locates)."""
     columns = () if state.grounds is None else state.grounds.columns
-    pools = ((f"column {number} of the building ground", column)
+    pools = ((t("column {number} of the building ground", number=number), column)
              for number, column in zip(NUMBERS, columns, strict=False))
     yield from tokens_lying(state, "construction", pools, _construction)
 
@@ -44,31 +46,35 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
 def consistency(state: GameState) -> list[Violation]:
     grounds = state.grounds
     if grounds is None:
-        return [Violation("grounds.setup", "the grounds module is on but the state has no `grounds` part")]
+        return [Violation("grounds.setup", t("the grounds module is on but the state has no `grounds` part"))]
     out = []
     if len(grounds.columns) != len(NUMBERS):
-        return [Violation("grounds.setup", f"the building ground has {len(NUMBERS)} columns, "
-                                           f"not {len(grounds.columns)}")]
-    built = Counter(SITE_NUMBER[t.tile] for t, _, _ in tiles_in_play(state)
-                    if t.construction is not None and is_site(t.tile))
+        return [Violation("grounds.setup", t("the building ground has {columns} columns, not {given}",
+                                             columns=len(NUMBERS), given=len(grounds.columns)))]
+    built = Counter(SITE_NUMBER[tile.tile] for tile, _, _ in tiles_in_play(state)
+                    if tile.construction is not None and is_site(tile.tile))
     for number, column in zip(NUMBERS, grounds.columns, strict=True):
         # Seeds 001.5, 001.7, 001.12: a column is laid with COLUMN_SIZE buildings, and only a
         # site of its number takes one (its buyer's choice, or Dirk's top one).
         left = COLUMN_SIZE - built[number]
         if len(column) != left:
-            out.append(Violation("grounds.setup", f"column {number} holds {len(column)} buildings under "
-                                                  f"construction, but it was laid with {COLUMN_SIZE} and "
-                                                  f"{built[number]} sites numbered {number} took one: "
-                                                  f"{max(left, 0)} must be left"))
-        out += [Violation("grounds.setup", f"column {number} holds {b!r}, which is no building type")
+            out.append(Violation("grounds.setup", t("column {number} holds {held} buildings under "
+                                                    "construction, but it was laid with {size} and {built} "
+                                                    "sites numbered {number} took one: {left} must be left",
+                                                    number=number, held=len(column), size=COLUMN_SIZE,
+                                                    built=built[number], left=max(left, 0))))
+        out += [Violation("grounds.setup", t("column {number} holds {building}, which is no building type",
+                                             number=number, building=repr(b)))
                 for b in column if b not in PER_TYPE]
-    for t, where, zone in tiles_in_play(state):
-        out += token_problems(t, where)
+    for tile, where, zone in tiles_in_play(state):
+        out += token_problems(tile, where)
         # A held site waits for its buyer's choice; a site out of the game takes no building.
-        if waiting(t) and zone in ("alhambra", "reserve", "dirk") and column_of(state, t.tile):
+        if waiting(tile) and zone in ("alhambra", "reserve", "dirk") and column_of(state, tile.tile):
             rule = "grounds.dirk" if zone == "dirk" else "grounds.buy"
-            out.append(Violation(rule, f"{where} has no building on it though column "
-                                       f"{SITE_NUMBER[t.tile]} still holds {list(column_of(state, t.tile))}"))
+            still = tuple(building_word(b) for b in column_of(state, tile.tile))
+            out.append(Violation(rule, t("{where} has no building on it though column {number} still holds "
+                                         "{column}", where=where, number=SITE_NUMBER[tile.tile],
+                                         column=still)))
     return out
 
 

@@ -9,10 +9,11 @@ from msgspec.structs import replace
 
 from ...catalogue import CATALOGUE, load_data
 from ...state import GameState, Tile
+from ...text import t, word
 from ...violations import Violation
 
 DATA = load_data("grounds")
-SITE_NUMBER: dict[str, int] = {t["id"]: int(t["number"]) for t in DATA["tiles"]}
+SITE_NUMBER: dict[str, int] = {tile["id"]: int(tile["number"]) for tile in DATA["tiles"]}
 SITES: tuple[str, ...] = tuple(SITE_NUMBER)
 NUMBERS: tuple[int, ...] = tuple(DATA["numbers"])
 COLUMN_SIZE: int = DATA["column_size"]
@@ -55,14 +56,21 @@ def waiting(tile: Tile) -> bool:
     return tile.construction is None and tile.tile in SITE_NUMBER
 
 
-def token_problems(t: Tile, where: str) -> list[Violation]:
+def building_word(kind: str) -> str:
+    """A building type as a detail: the game word, or the text given (quoted) if it is none."""
+    return word(kind) if kind in CATALOGUE.building_types else repr(kind)
+
+
+def token_problems(tile: Tile, where: str) -> list[Violation]:
     """A `construction` token only on a site, and only of a known type; `where` names the tile."""
-    if t.construction is None:
+    if tile.construction is None:
         return []
-    if not is_site(t.tile):
-        return [Violation("grounds.buy", f"{where} carries the building under construction "
-                                         f"{t.construction!r}, but only a building site can")]
-    if t.construction not in PER_TYPE:
-        return [Violation("grounds.setup", f"{where} carries {t.construction!r}, which is "
-                                           f"no building type ({', '.join(PER_TYPE)})")]
+    if not is_site(tile.tile):
+        return [Violation("grounds.buy", t("{where} carries the building under construction {building}, "
+                                           "but only a building site can", where=where,
+                                           building=building_word(tile.construction)))]
+    if tile.construction not in PER_TYPE:
+        return [Violation("grounds.setup", t("{where} carries {building}, which is no building type "
+                                             "({types})", where=where, building=repr(tile.construction),
+                                             types=tuple(PER_TYPE)))]
     return []

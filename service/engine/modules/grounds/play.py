@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from ...actions import Action, BuyBuilding
 from ...module import Context, Pending
 from ...state import GameState
+from ...text import t
 from ...violations import Violation
 from .actions import ChooseConstruction, GroundLaid, SiteBuiltForDirk
 from .data import (
@@ -18,6 +19,7 @@ from .data import (
     NUMBERS,
     SITE_NUMBER,
     SITES,
+    building_word,
     column_of,
     is_site,
     waiting,
@@ -45,16 +47,16 @@ def build_for_dirk(state: GameState, ctx: Context) -> GameState:
     dirk = state.dirk
     if dirk is None or state.grounds is None:
         return state
-    if not any(waiting(t) and column_of(state, t.tile) for t in dirk.tiles):
+    if not any(waiting(tile) and column_of(state, tile.tile) for tile in dirk.tiles):
         return state
     tiles = []
-    for t in dirk.tiles:
-        column = column_of(state, t.tile) if waiting(t) else ()
+    for tile in dirk.tiles:
+        column = column_of(state, tile.tile) if waiting(tile) else ()
         if column:
-            state = with_column(state, t.tile, column[1:])
-            t = replace(t, construction=column[0])
-            ctx.events.append(SiteBuiltForDirk(site=t.tile, building=column[0]))
-        tiles.append(t)
+            state = with_column(state, tile.tile, column[1:])
+            tile = replace(tile, construction=column[0])
+            ctx.events.append(SiteBuiltForDirk(site=tile.tile, building=column[0]))
+        tiles.append(tile)
     return replace(state, dirk=replace(dirk, tiles=tuple(tiles)))
 
 
@@ -74,8 +76,8 @@ def check_buy(state: GameState, action: BuyBuilding) -> list[Violation]:
         return []
     if not any(s.tile == action.tile for s in state.market) or column_of(state, action.tile):
         return []
-    return [Violation("grounds.buy", f"{action.tile} cannot be bought: column "
-                                     f"{SITE_NUMBER[action.tile]} holds no building under construction")]
+    return [Violation("grounds.buy", t("{tile} cannot be bought: column {number} holds no building under "
+                                       "construction", tile=action.tile, number=SITE_NUMBER[action.tile]))]
 
 
 def _choosers(state: GameState) -> Iterator[int]:
@@ -94,11 +96,11 @@ def pending(state: GameState) -> Pending | None:
     if state.grounds is None:
         return None
     for seat in _choosers(state):
-        for t in state.players[seat].held:
-            if waiting(t) and column_of(state, t.tile):
+        for tile in state.players[seat].held:
+            if waiting(tile) and column_of(state, tile.tile):
                 return Pending(seat=seat, rule="grounds.buy",
-                               what=f"choose the building for {t.tile} from column "
-                                    f"{SITE_NUMBER[t.tile]} {list(column_of(state, t.tile))} "
-                                    "(choose-construction)",
+                               what=t("choose the building for {tile} from column {number}: {column} "
+                                      "(choose-construction)", tile=tile.tile, number=SITE_NUMBER[tile.tile],
+                                      column=tuple(building_word(b) for b in column_of(state, tile.tile))),
                                actions=(ChooseConstruction,))
     return None

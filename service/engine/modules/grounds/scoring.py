@@ -12,6 +12,7 @@ from ...records import counts_of
 from ...scoring import Position
 from ...scoring.tally import Tally
 from ...scoring.tally_checks import field, given, most_bonus, most_buildings, most_leftovers
+from ...text import t, word
 from ...violations import Violation
 from .data import COLUMN_SIZE, PER_TYPE, SITE_NUMBER, SITES, token_problems, waiting
 
@@ -24,12 +25,12 @@ def check_position(position: Position) -> list[Violation]:
     out = []
     counts: Counter[str] = Counter()
     for p in position.players:
-        for t in (*p.alhambra, *p.reserve, *p.tiles):
-            out += token_problems(t, f"{t.tile} in {p.name}'s tiles")
-            if t.construction is not None and t.construction in PER_TYPE:
-                counts[t.construction] += 1
-    out += [Violation("grounds.setup", f"{n} buildings under construction of type {b}: there are "
-                                       f"only {PER_TYPE[b]}")
+        for tile in (*p.alhambra, *p.reserve, *p.tiles):
+            out += token_problems(tile, t("{tile} in {player}'s tiles", tile=tile.tile, player=p.name))
+            if tile.construction is not None and tile.construction in PER_TYPE:
+                counts[tile.construction] += 1
+    out += [Violation("grounds.setup", t("{count} buildings under construction of type {building}: there "
+                                         "are only {most}", count=n, building=word(b), most=PER_TYPE[b]))
             for b, n in sorted(counts.items()) if n > PER_TYPE[b]]
     return out + _bare_in_position(position)
 
@@ -55,17 +56,18 @@ def _bare_in_position(position: Position) -> list[Violation]:
     """grounds.buy: the bare sites of players' Alhambras and reserves, at most `bare_sites`."""
     bare = [f"$.players[{i}].{where}[{j}]" for i, p in enumerate(position.players) if not p.dirk
             for where, tiles in (("alhambra", p.alhambra), ("reserve", p.reserve))
-            for j, t in enumerate(tiles) if waiting(t)]
+            for j, tile in enumerate(tiles) if waiting(tile)]
     modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
     most = bare_sites(position.round, modules)
     if len(bare) <= most:
         return []
     early = position.round < FINAL_ROUND
-    when = (f"in round {position.round} none: a site is built before it is placed" if early
-            else f"at most {most}: only leftover sites at the game's end can find their column empty, "
-                 f"and a column of {COLUMN_SIZE} runs out for no more than {EMPTIABLE} of them")
-    return [Violation("grounds.buy", f"{', '.join(bare)}: {len(bare)} building sites without a building, "
-                                     f"but {when}")]
+    when = (t("in round {round} none: a site is built before it is placed", round=position.round) if early
+            else t("at most {most}: only leftover sites at the game's end can find their column empty, and a "
+                   "column of {size} runs out for no more than {emptiable} of them", most=most,
+                   size=COLUMN_SIZE, emptiable=EMPTIABLE))
+    return [Violation("grounds.buy", t("{paths}: {count} building sites without a building, but {when}",
+                                       paths=tuple(bare), count=len(bare), when=when))]
 
 
 # --- a tally: the buildings under construction are among the buildings counted --------------
@@ -82,8 +84,8 @@ def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violati
     exceed the buildings by what modules add (extensions.score: an extended building counts
     twice): beyond that too."""
     spare = most_bonus(modules_of_ids(position.modules, any(p.dirk for p in position.players)))
-    return _beyond_sites(position, tallies, spare, " and the most modules add to the counts "
-                                                   "(extensions)" if spare else "")
+    return _beyond_sites(position, tallies, spare, t(" and the most modules add to the counts (extensions)")
+                         if spare else "")
 
 
 def _beyond_sites(position: Position, tallies: Sequence[Tally], spare: Counter[str],
@@ -93,21 +95,24 @@ def _beyond_sites(position: Position, tallies: Sequence[Tally], spare: Counter[s
     modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
     others = most_buildings(modules) - PER_TYPE
     table: Counter[str] = Counter()
-    for t in tallies:
-        table.update(counts_of(t.buildings))
+    for tally in tallies:
+        table.update(counts_of(tally.buildings))
     beyond = {k: n for k in CATALOGUE.building_types if (n := table[k] - others[k] - spare[k]) > 0}
     if sum(beyond.values()) <= len(SITES):
         return []
-    named = [f"{field(i, f'buildings.{k}')} = {n}" for i, _, t in given(position)
-             for k in beyond if (n := getattr(t.buildings, k))]
-    tiles = [p.name for p, t in zip(position.players, tallies, strict=True)
-             if p.tally is None and any(getattr(t.buildings, k) for k in beyond)]
-    besides = f" and {', '.join(tiles)}'s tiles" if tiles else ""
-    listed = ", ".join(f"{n} {k}" for k, n in beyond.items())
-    return [Violation("grounds.setup", f"{', '.join(named)}{besides}: {listed} beyond the other tiles of the "
-                                       f"type{besides_tiles} are {sum(beyond.values())} buildings under "
-                                       f"construction on the table, but each stands on a building site "
-                                       f"and there are only {len(SITES)}")]
+    named = [f"{field(i, f'buildings.{k}')} = {n}" for i, _, tally in given(position)
+             for k in beyond if (n := getattr(tally.buildings, k))]
+    tiles = [p.name for p, tally in zip(position.players, tallies, strict=True)
+             if p.tally is None and any(getattr(tally.buildings, k) for k in beyond)]
+    besides = t(" and {players}'s tiles", players=tuple(tiles)) if tiles else ""
+    listed = tuple(t("{count} {building}", count=n, building=word(k)) for k, n in beyond.items())
+    return [Violation("grounds.setup", t("{named}{besides}: {listed} beyond the other tiles of the "
+                                         "type{besides_tiles} are {total} buildings under construction on "
+                                         "the table, but each stands on a building site and there are only "
+                                         "{sites}",
+                                         named=tuple(named), besides=besides, listed=listed,
+                                         besides_tiles=besides_tiles, total=sum(beyond.values()),
+                                         sites=len(SITES)))]
 
 
 # A tally counts a site by its building (grounds.score): the buildings under construction

@@ -14,6 +14,7 @@ from ...grid import layout_of, walk_neighbours
 from ...module import ActionRule, Context
 from ...rng import Generator
 from ...state import GameState, PlacedTile, Player
+from ...text import Text, t, tn
 from ...violations import Violation
 from .data import servant_colour, staff_of
 from .model import Path, Spot
@@ -50,18 +51,20 @@ def marshal_of(state: GameState, seat: int) -> Pos:
     return spot.x, spot.y
 
 
-def path_problems(alhambra: tuple[PlacedTile, ...], start: Pos, path: tuple[Spot, ...]) -> list[str]:
+def path_problems(alhambra: tuple[PlacedTile, ...], start: Pos, path: tuple[Spot, ...]) -> list[Text]:
     layout = layout_of(alhambra)
     here = start
     for n, spot in enumerate(path, 1):
         there = (spot.x, spot.y)
         if there not in layout:
-            return [f"step {n}: {there} holds no tile (the marshal never steps onto an empty space)"]
+            return [t("step {step}: {there} holds no tile (the marshal never steps onto an empty space)",
+                      step=n, there=str(there))]
         if abs(there[0] - here[0]) + abs(there[1] - here[1]) != 1:
-            return [f"step {n}: {there} is not orthogonally next to {here}"]
+            return [t("step {step}: {there} is not orthogonally next to {here}", step=n, there=str(there),
+                      here=str(here))]
         if there not in walk_neighbours(layout, here):
-            return [f"step {n}: a wall lies between {here} and {there} (the marshal never "
-                    "crosses a wall)"]
+            return [t("step {step}: a wall lies between {here} and {there} (the marshal never crosses a "
+                      "wall)", step=n, here=str(here), there=str(there))]
         here = there
     return []
 
@@ -70,8 +73,10 @@ def check_move(state: GameState, action: MoveMarshal) -> list[Violation]:
     staff = staff_of(state)
     seat = state.turn.player
     if len(action.path) > staff.steps:
-        return [Violation("staff.move", f"the marshal may walk {staff.steps} steps (6 less the "
-                                        f"money taken), not {len(action.path)}")]
+        return [Violation("staff.move", tn("the marshal may walk {n} step (6 less the money taken), "
+                                           "not {walked}",
+                                           "the marshal may walk {n} steps (6 less the money taken), "
+                                           "not {walked}", staff.steps, walked=len(action.path)))]
     return [Violation("staff.move", m) for m in
             path_problems(state.players[seat].alhambra, marshal_of(state, seat), action.path)]
 

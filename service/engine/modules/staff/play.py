@@ -13,6 +13,7 @@ from ...events import BuildingPlaced, BuildingRemoved
 from ...grid import layout_of, walk_neighbours
 from ...module import Context, Pending
 from ...state import GameState
+from ...text import t, tn
 from ...violations import Violation
 from ..craftsmen.actions import BuilderRedesign
 from .actions import MoveMarshal, ServantsLaid, marshal_of
@@ -64,8 +65,9 @@ def pending(state: GameState) -> Pending | None:
     if staff is None or not staff.steps or state.phase != "play":
         return None
     return Pending(seat=state.turn.player, rule="staff.move",
-                   what=f"move the court marshal up to {staff.steps} steps (move-marshal; an "
-                        "empty path stays)", actions=(MoveMarshal,))
+                   what=tn("move the court marshal up to {n} step (move-marshal; an empty path stays)",
+                           "move the court marshal up to {n} steps (move-marshal; an empty path stays)",
+                           staff.steps), actions=(MoveMarshal,))
 
 
 # --- the tile under the marshal (staff.marshal-tile) ------------------------------------------
@@ -77,9 +79,9 @@ def _under_marshal(state: GameState, player_name: str, tile: str) -> list[Violat
     x, y = marshal_of(state, seat)
     for p in state.players[seat].alhambra:
         if p.tile == tile and (p.x, p.y) == (x, y):
-            return [Violation("staff.marshal-tile", f"{tile} at ({x}, {y}) carries "
-                                                    f"{player_name}'s court marshal: it may not "
-                                                    "go to the reserve")]
+            return [Violation("staff.marshal-tile", t("{tile} at ({x}, {y}) carries {player}'s court "
+                                                      "marshal: it may not go to the reserve",
+                                                      tile=tile, x=x, y=y, player=player_name))]
     return []
 
 

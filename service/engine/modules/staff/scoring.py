@@ -16,6 +16,7 @@ from ...scoring import Line, Position, PositionPlayer, majority_lines, tally_maj
 from ...scoring.tally import Tally
 from ...scoring.tally_checks import exact_buildings, field, given
 from ...state import PlacedTile, Tile
+from ...text import Text, t, tn, word
 from ...violations import Violation
 from .data import SERVANTS, servant_colour
 from .model import BuildingCount, StaffTally
@@ -86,8 +87,11 @@ def _unserved_over_buildings(i: int, t: Tally) -> list[Violation]:
     unserved = t.staff.unserved if t.staff is not None else 0
     if unserved <= buildings:
         return []
-    return [Violation("staff.score", f"{field(i, 'staff.unserved')} is {unserved}, but "
-                                     f"{field(i, 'buildings')} counts {buildings} buildings")]
+    return [Violation("staff.score", tn("{unserved_field} is {unserved}, but {buildings_field} counts {n} "
+                                       "building",
+                                       "{unserved_field} is {unserved}, but {buildings_field} counts {n} "
+                                       "buildings", buildings, unserved_field=field(i, "staff.unserved"),
+                                       unserved=unserved, buildings_field=field(i, "buildings")))]
 
 
 def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
@@ -115,8 +119,8 @@ def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> di
     modules = modules_of_ids(position.modules, any(p.dirk for p in position.players))
     buildings = tally_majority_lines(tallies, round_, modules)
     out: dict[str, list[Line]] = {}
-    for p, t, lines in zip(position.players, tallies, buildings, strict=True):
-        part = t.staff or StaffTally()
+    for p, tally, lines in zip(position.players, tallies, buildings, strict=True):
+        part = tally.staff or StaffTally()
         count = 0 if p.dirk else part.unserved - part.leftover
         out[p.name] = [deduction(count, running(p.score, lines, round_))]
     return out
@@ -126,23 +130,25 @@ def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]
     """Unserved buildings are buildings of the Alhambra; the leftover tiles among them come only
     at the game's end (round 3: seed 002.22, `staff.score`); Dirk has no servants (staff.dirk)."""
     out = []
-    for i, p, t in given(position):
-        part = t.staff
+    for i, p, tally in given(position):
+        part = tally.staff
         if part is None:
             continue
         if p.dirk and part != StaffTally():
-            out.append(Violation("staff.dirk", f"{field(i, 'staff')}: Dirk has no marshal, gets no "
-                                               "servants and loses nothing"))
+            out.append(Violation("staff.dirk", t("{field}: Dirk has no marshal, gets no servants and loses "
+                                                 "nothing", field=field(i, "staff"))))
             continue
-        out += _unserved_over_buildings(i, t)
+        out += _unserved_over_buildings(i, tally)
         if part.leftover > part.unserved:
-            out.append(Violation("staff.score", f"{field(i, 'staff.leftover')} is {part.leftover}, more "
-                                                f"than {field(i, 'staff.unserved')} ({part.unserved}): "
-                                                "leftover tiles are among the buildings without a servant"))
+            out.append(Violation("staff.score", t(
+                "{leftover_field} is {leftover}, more than {unserved_field} ({unserved}): leftover tiles are "
+                "among the buildings without a servant", leftover_field=field(i, "staff.leftover"),
+                leftover=part.leftover, unserved_field=field(i, "staff.unserved"), unserved=part.unserved)))
         if part.leftover and position.round != FINAL_ROUND:
-            out.append(Violation("staff.score", f"{field(i, 'staff.leftover')} is {part.leftover} in round "
-                                                f"{position.round}: leftover market tiles are handed out "
-                                                "only at the end, before round 3"))
+            out.append(Violation("staff.score", t("{field} is {leftover} in round {round}: leftover market "
+                                                  "tiles are handed out only at the end, before round 3",
+                                                  field=field(i, "staff.leftover"), leftover=part.leftover,
+                                                  round=position.round)))
     return out + _servants_over_table(position)
 
 
@@ -186,12 +192,14 @@ def _servants_short(tallies: dict[int, Tally], group: tuple[str, ...], need: dic
     named = [f"{field(i, f'buildings.{c}')} = {n}" for i in need for c in group
              if (n := getattr(tallies[i].buildings, c))]
     named += [f"{field(i, 'staff.unserved')} = {(tallies[i].staff or StaffTally()).unserved}" for i in need]
-    colours = " and ".join(group)
+    colours = (word(group[0]) if len(group) == 1 else
+               t("{colours} and {last}", colours=tuple(word(c) for c in group[:-1]), last=word(group[-1])))
     supply = sum(SERVANTS[c] for c in group)
-    taken = f" of {supply} (the others stand on tiles given)" if have < supply else ""
-    return Violation("staff.setup", f"{', '.join(named)}: at least {sum(need.values())} {colours} "
-                                    f"buildings carry a servant, but there are only {have}{taken} "
-                                    f"{colours} servants for them")
+    taken = t(" of {supply} (the others stand on tiles given)", supply=supply) if have < supply else ""
+    return Violation("staff.setup", t("{named}: at least {need} {colours} buildings carry a servant, but "
+                                      "there are only {have}{taken} {colours} servants for them",
+                                      named=tuple(named), need=sum(need.values()), colours=colours,
+                                      have=have, taken=taken))
 
 
 def check_position(position: Position) -> list[Violation]:
@@ -201,20 +209,25 @@ def check_position(position: Position) -> list[Violation]:
     out = _leftovers_in_position(position)
     counts: Counter[str] = Counter()
     holders: dict[str, dict[str, list[str]]] = {}  # colour -> player -> paths of its servants
-    for p, path, t in _served(position):
-        colour = servant_colour(t)
+    for p, path, tile in _served(position):
+        colour = servant_colour(tile)
         if p.dirk:
-            out.append(Violation("staff.dirk", f"Dirk's {t.tile} carries a servant: Dirk has "
-                                               "no marshal and gets no servants"))
+            out.append(Violation("staff.dirk", t("Dirk's {tile} carries a servant: Dirk has no marshal and "
+                                                 "gets no servants", tile=tile.tile)))
         elif colour is None:
-            out.append(Violation("staff.servant", f"{p.name}'s {t.tile} carries a servant "
-                                                  "but has no colour"))
+            out.append(Violation("staff.servant", t("{player}'s {tile} carries a servant but has no colour",
+                                                    player=p.name, tile=tile.tile)))
         else:
             counts[colour] += 1
             holders.setdefault(colour, {}).setdefault(p.name, []).append(path)
-    return out + beyond_supply(counts, SERVANTS, "staff.setup", lambda colour, n, held: (
-        f"{n} servants on {colour} tiles: there are only {held} (held by "
-        + "; ".join(f"{name} at {', '.join(paths)}" for name, paths in holders[colour].items()) + ")"))
+
+    def says(colour: str, n: int, held: int) -> Text:
+        by = tuple(t("{player} at {paths}", player=name, paths=tuple(paths))
+                   for name, paths in holders[colour].items())
+        return t("{count} servants on {colour} tiles: there are only {held} (held by {holders})", count=n,
+                 colour=word(colour), held=held, holders=by)
+
+    return out + beyond_supply(counts, SERVANTS, "staff.setup", says)
 
 
 def _served(position: Position) -> Iterator[tuple[PositionPlayer, str, Tile | PlacedTile]]:
@@ -230,8 +243,9 @@ def _leftovers_in_position(position: Position) -> list[Violation]:
     game's (base.end.leftovers), which counts `staff.leftover` too (`TallyPart.leftovers`)."""
     if position.round == FINAL_ROUND:
         return []
-    return [Violation("staff.score", f"{path} is true in round {position.round}: leftover market tiles "
-                                     "are handed out only at the game's end, before round 3")
+    return [Violation("staff.score", t("{path} is true in round {round}: leftover market tiles are handed "
+                                       "out only at the game's end, before round 3", path=path,
+                                       round=position.round))
             for i, p in enumerate(position.players) if p.tally is None for path in _leftover_tiles(p, i)]
 
 

@@ -19,6 +19,7 @@ from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
 from ...state import GameState, Player
+from ...text import t, word
 from ...violations import Violation
 from .data import COLOURS, ON_DISC, _building_at, _vendors, _with_disc, colour_of, sorted_colours
 from .model import Disc, OnDisc
@@ -98,6 +99,12 @@ def _without(colours: tuple[str, ...], colour: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _colour(colour: str) -> str:
+    """An inhabitant's colour as a detail: a building type (a game word) when it is one, else
+    the text sent, as it is."""
+    return word(colour) if colour in COLOURS else colour
+
+
 # --- the choice (vendors.setup) -------------------------------------------------------------
 
 FOUNTAIN_SIDES = tuple((dx, dy) for dx, dy, _, _ in NEIGHBOURS)
@@ -106,13 +113,14 @@ FOUNTAIN_SIDES = tuple((dx, dy) for dx, dy, _, _ in NEIGHBOURS)
 def check_choose(state: GameState, action: ChooseInhabitants) -> list[Violation]:
     rule = "vendors.setup"
     chosen = action.inhabitants
-    out = [Violation(rule, f"{c!r} is no inhabitant colour ({', '.join(COLOURS)})")
+    out = [Violation(rule, t("{colour} is no inhabitant colour ({colours})", colour=repr(c), colours=COLOURS))
            for c in chosen if c not in COLOURS]
     if len(chosen) != ON_DISC or len(set(chosen)) != len(chosen):
-        out.append(Violation(rule, f"the disc takes {ON_DISC} inhabitants of different colours, "
-                                   f"not {list(chosen)}"))
+        out.append(Violation(rule, t("the disc takes {count} inhabitants of different colours, not {chosen}",
+                                     count=ON_DISC, chosen=tuple(_colour(c) for c in chosen))))
     if (action.x, action.y) not in FOUNTAIN_SIDES:
-        out.append(Violation(rule, f"the disc stands next to the fountain, not at ({action.x}, {action.y})"))
+        out.append(Violation(rule, t("the disc stands next to the fountain, not at ({x}, {y})",
+                                     x=action.x, y=action.y)))
     return out
 
 
@@ -185,25 +193,26 @@ def _settling_problems(state: GameState, action: VisitVendor, match: str) -> lis
     rule = "vendors.visit"
     supply = _vendors(state).supply
     if action.give is not None:
-        return [Violation(rule, f"the disc carries a {match} inhabitant for the {match} building: "
-                                "no swap (only when no colour matches)")]
+        return [Violation(rule, t("the disc carries a {colour} inhabitant for the {colour} building: "
+                                  "no swap (only when no colour matches)", colour=_colour(match)))]
     if action.settle is None:
         if action.take is not None:
-            return [Violation(rule, "an inhabitant is taken from the supply only after one moves "
-                                    "onto the building")]
+            return [Violation(rule, t("an inhabitant is taken from the supply only after one moves "
+                                      "onto the building"))]
         return []
     if action.settle != match:
-        return [Violation(rule, f"only a {match} inhabitant moves onto the {match} building, "
-                                f"not a {action.settle} one")]
+        return [Violation(rule, t("only a {colour} inhabitant moves onto the {colour} building, "
+                                  "not a {other} one", colour=_colour(match), other=_colour(action.settle)))]
     if not supply:
         if action.take is not None:
             return [Violation("vendors.one-per-building",
-                              f"the supply is empty: no {action.take} inhabitant to take")]
+                              t("the supply is empty: no {colour} inhabitant to take",
+                                colour=_colour(action.take)))]
         return []
     if action.take is None:
-        return [Violation(rule, "the disc is restocked: name an inhabitant of the supply in `take`")]
+        return [Violation(rule, t("the disc is restocked: name an inhabitant of the supply in `take`"))]
     if action.take not in supply:
-        return [Violation(rule, f"the supply holds no {action.take} inhabitant")]
+        return [Violation(rule, t("the supply holds no {colour} inhabitant", colour=_colour(action.take)))]
     return []
 
 
@@ -212,12 +221,13 @@ def _no_settling(state: GameState, seat: int, settle: str) -> list[Violation]:
     building has its inhabitant already, else vendors.visit."""
     disc = _vendors(state).discs[seat]
     building = _building_at(state.players[seat], disc.x, disc.y)
-    what = building.tile if building is not None else "the building"
+    what = building.tile if building is not None else t("the building")
     if building is not None and building.inhabitant:  # a building holds at most one
-        return [Violation("vendors.one-per-building", f"{what} already has an inhabitant: no "
-                                                      f"{settle} inhabitant moves in")]
-    return [Violation("vendors.visit", f"{what} has no inhabitant of its colour on the disc: no "
-                                       f"{settle} inhabitant moves in")]
+        return [Violation("vendors.one-per-building", t("{tile} already has an inhabitant: no "
+                                                        "{colour} inhabitant moves in",
+                                                        tile=what, colour=_colour(settle)))]
+    return [Violation("vendors.visit", t("{tile} has no inhabitant of its colour on the disc: no "
+                                         "{colour} inhabitant moves in", tile=what, colour=_colour(settle)))]
 
 
 def _swap_problems(state: GameState, seat: int, action: VisitVendor) -> list[Violation]:
@@ -228,16 +238,16 @@ def _swap_problems(state: GameState, seat: int, action: VisitVendor) -> list[Vio
     disc = vendors.discs[seat]
     matched = matching_colour(state, seat)
     if matched is not None and action.give is not None:  # its building already has one
-        return [Violation(rule, f"the disc carries a {matched} inhabitant for the {matched} building, "
-                                "which already has its inhabitant: no swap (only when no colour "
-                                "matches)")]
+        return [Violation(rule, t("the disc carries a {colour} inhabitant for the {colour} building, "
+                                  "which already has its inhabitant: no swap (only when no colour "
+                                  "matches)", colour=_colour(matched)))]
     if (action.give is None) != (action.take is None):
-        return [Violation(rule, "a swap names both `give` (from the disc) and `take` (from the supply)")]
+        return [Violation(rule, t("a swap names both `give` (from the disc) and `take` (from the supply)"))]
     out = []
     if action.give is not None and action.give not in disc.inhabitants:
-        out.append(Violation(rule, f"the disc carries no {action.give} inhabitant"))
+        out.append(Violation(rule, t("the disc carries no {colour} inhabitant", colour=_colour(action.give))))
     if action.take is not None and action.take not in vendors.supply:
-        out.append(Violation(rule, f"the supply holds no {action.take} inhabitant"))
+        out.append(Violation(rule, t("the supply holds no {colour} inhabitant", colour=_colour(action.take))))
     return out
 
 
@@ -301,10 +311,10 @@ def free_spaces(player: Player) -> list[tuple[int, int]]:
 def check_place(state: GameState, action: PlaceDisc) -> list[Violation]:
     player = state.players[state.seat_of(action.player)]
     if (action.x, action.y) in {(t.x, t.y) for t in player.alhambra}:
-        return [Violation("vendors.relocate", f"({action.x}, {action.y}) is not empty")]
+        return [Violation("vendors.relocate", t("({x}, {y}) is not empty", x=action.x, y=action.y))]
     if (action.x, action.y) not in free_spaces(player):
-        return [Violation("vendors.relocate", f"({action.x}, {action.y}) shares no side with a tile "
-                                              f"of {player.name}'s Alhambra")]
+        return [Violation("vendors.relocate", t("({x}, {y}) shares no side with a tile of {player}'s "
+                                                "Alhambra", x=action.x, y=action.y, player=player.name))]
     return []
 
 

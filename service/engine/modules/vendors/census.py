@@ -12,6 +12,7 @@ from msgspec.structs import replace
 from ...module import Unseen, ViewPart
 from ...places import tokens_in_box, tokens_lying
 from ...state import GameState, Player, Tile
+from ...text import t
 from ...violations import Violation
 from .actions import FOUNTAIN_SIDES
 from .data import COLOURS, ON_DISC, PER_COLOUR, _building_at, _vendors, colour_of, sorted_colours
@@ -26,10 +27,10 @@ def located(state: GameState) -> Iterator[tuple[str, str]]:
     vendors = state.vendors
     pools: list[tuple[str, tuple[str, ...]]] = []
     if vendors is not None:
-        pools.append(("the inhabitants' supply", vendors.supply))
+        pools.append((t("the inhabitants' supply"), vendors.supply))
         for seat, disc in enumerate(vendors.discs):
-            name = state.players[seat].name if seat < len(state.players) else f"seat {seat}"
-            pools.append((f"{name}'s vendor disc", disc.inhabitants))
+            name = state.players[seat].name if seat < len(state.players) else t("seat {seat}", seat=seat)
+            pools.append((t("{player}'s vendor disc", player=name), disc.inhabitants))
     return tokens_lying(state, "inhabitant", pools, _inhabitant_on)
 
 
@@ -45,10 +46,10 @@ def consistency(state: GameState) -> list[Violation]:
     left it, and inhabitants only in coloured buildings of an Alhambra (vendors.one-per-building)."""
     vendors = state.vendors
     if vendors is None:
-        return [Violation("vendors.setup", "the vendors module is on but the state has no `vendors` part")]
+        return [Violation("vendors.setup", t("the vendors module is on but the state has no `vendors` part"))]
     if len(vendors.discs) != len(state.players):
-        return [Violation("vendors.setup", f"{len(vendors.discs)} vendor discs for "
-                                           f"{len(state.players)} players")]
+        return [Violation("vendors.setup", t("{discs} vendor discs for {players} players",
+                                             discs=len(vendors.discs), players=len(state.players)))]
     out = []
     for seat, (p, disc) in enumerate(zip(state.players, vendors.discs, strict=True)):
         out += _disc_problems(state, seat, p, disc)
@@ -61,18 +62,21 @@ def _disc_problems(state: GameState, seat: int, p: Player, disc: Disc) -> list[V
     stands under a building (vendors.visit)."""
     if not disc.chosen:
         if sorted_colours(disc.inhabitants) != COLOURS or state.turn.acted or disc.lifted:
-            return [Violation("vendors.setup", f"{p.name} has not chosen yet, so holds one "
-                                               "inhabitant of each colour, before the first turn")]
+            return [Violation("vendors.setup", t("{player} has not chosen yet, so holds one "
+                                                 "inhabitant of each colour, before the first turn",
+                                                 player=p.name))]
         return []
     out = []
     if len(disc.inhabitants) > ON_DISC:
-        out.append(Violation("vendors.setup", f"{p.name}'s disc carries more than {ON_DISC} inhabitants"))
+        out.append(Violation("vendors.setup", t("{player}'s disc carries more than {most} inhabitants",
+                                                player=p.name, most=ON_DISC)))
     building = _building_at(p, disc.x, disc.y)
     if disc.visiting and not disc.lifted:
-        out.append(Violation("vendors.visit", f"{p.name}'s disc is visited but not lifted"))
+        out.append(Violation("vendors.visit", t("{player}'s disc is visited but not lifted", player=p.name)))
     if not disc.lifted and building is not None:
-        out.append(Violation("vendors.visit", f"{p.name}'s disc stands under {building.tile} at "
-                                              f"({disc.x}, {disc.y}) without being lifted"))
+        out.append(Violation("vendors.visit", t("{player}'s disc stands under {tile} at ({x}, {y}) without "
+                                                "being lifted", player=p.name, tile=building.tile,
+                                                x=disc.x, y=disc.y)))
     if disc.lifted:
         out += _lifted_problems(state, seat, disc, building is not None)
     return out
@@ -83,14 +87,16 @@ def _inhabitants_astray(state: GameState) -> list[Violation]:
     Alhambra, never on a tile of a reserve, held, out of the game or Dirk's."""
     out = []
     for p in state.players:
-        out += [Violation("vendors.one-per-building", f"{p.name}'s {t.tile} off the Alhambra "
-                                                      "keeps an inhabitant")
-                for t in (*p.reserve, *p.held) if t.inhabitant]
-        out += [Violation("vendors.one-per-building", f"{placed.tile} at ({placed.x}, {placed.y}) "
-                                                      "has no colour for an inhabitant")
+        out += [Violation("vendors.one-per-building", t("{player}'s {tile} off the Alhambra keeps an "
+                                                        "inhabitant", player=p.name, tile=tile.tile))
+                for tile in (*p.reserve, *p.held) if tile.inhabitant]
+        out += [Violation("vendors.one-per-building", t("{tile} at ({x}, {y}) has no colour for an "
+                                                        "inhabitant", tile=placed.tile, x=placed.x,
+                                                        y=placed.y))
                 for placed in p.alhambra if placed.inhabitant and colour_of(placed) is None]
-    out += [Violation("vendors.one-per-building", f"{t.tile} off the table keeps an inhabitant")
-            for t in (*state.removed, *(state.dirk.tiles if state.dirk else ())) if t.inhabitant]
+    out += [Violation("vendors.one-per-building", t("{tile} off the table keeps an inhabitant",
+                                                    tile=tile.tile))
+            for tile in (*state.removed, *(state.dirk.tiles if state.dirk else ())) if tile.inhabitant]
     return out
 
 
@@ -105,14 +111,14 @@ def _lifted_problems(state: GameState, seat: int, disc: Disc, built: bool) -> li
     turn = state.turn
     builder = state.craftsmen is not None and state.craftsmen.used == "builder"
     if not built and not builder:
-        return [Violation("vendors.visit", f"{name}'s disc is lifted over the empty space ({disc.x}, "
-                                           f"{disc.y}): a disc is lifted only when a building is placed "
-                                           "on its space")]
+        return [Violation("vendors.visit", t("{player}'s disc is lifted over the empty space ({x}, {y}): a "
+                                             "disc is lifted only when a building is placed on its space",
+                                             player=name, x=disc.x, y=disc.y))]
     if state.phase != "play" or (turn.player == seat and (turn.acted or builder)):
         return []
-    return [Violation("vendors.relocate", f"{name}'s disc is lifted outside {name}'s construction: a "
-                                          "disc lifted in its owner's turn is put down at the end of "
-                                          "that turn's construction")]
+    return [Violation("vendors.relocate", t("{player}'s disc is lifted outside {player}'s construction: a "
+                                            "disc lifted in its owner's turn is put down at the end of "
+                                            "that turn's construction", player=name))]
 
 
 def seen(state: GameState, seat: int | None) -> VendorsSeen:

@@ -11,6 +11,7 @@ from ...actions import Action
 from ...flow import with_player
 from ...module import Context, Pending
 from ...state import GameState, Tile
+from ...text import t
 from .actions import ChooseInhabitants, DiscLifted, InhabitantsReturned, PlaceDisc, VisitVendor
 from .data import COLOURS, PER_COLOUR, _building_at, _vendors, _with_disc, colour_of, sorted_colours
 from .model import Disc, VendorsState
@@ -38,18 +39,18 @@ def pending(state: GameState) -> Pending | None:
     for seat, disc in enumerate(vendors.discs):
         if not disc.chosen:
             return Pending(seat=seat, rule="vendors.setup",
-                           what="choose the disc's inhabitants and space (choose-inhabitants)",
+                           what=t("choose the disc's inhabitants and space (choose-inhabitants)"),
                            actions=(ChooseInhabitants,))
     for seat, disc in enumerate(vendors.discs):
         if disc.visiting:
             return Pending(seat=seat, rule="vendors.visit",
-                           what="decide on the vendor's visit (visit-vendor)", actions=(VisitVendor,))
+                           what=t("decide on the vendor's visit (visit-vendor)"), actions=(VisitVendor,))
     turn = state.turn
     if state.phase != "play" or turn.actions or state.active.held:
         return None
     if vendors.discs[turn.player].lifted:
         return Pending(seat=turn.player, rule="vendors.relocate",
-                       what="put the vendor disc down (place-vendor-disc)", actions=(PlaceDisc,))
+                       what=t("put the vendor disc down (place-vendor-disc)"), actions=(PlaceDisc,))
     return None
 
 
@@ -72,14 +73,14 @@ def after_action(state: GameState, action: Action, ctx: Context) -> GameState:
 
     def strip(ts: tuple[Tile, ...]) -> tuple[Tile, ...]:
         out = []
-        for t in ts:
-            if t.inhabitant:
-                colour = colour_of(t)
+        for tile in ts:
+            if tile.inhabitant:
+                colour = colour_of(tile)
                 if colour is not None:
                     returned.append(colour)
-                tiles.append(t.tile)
-                t = replace(t, inhabitant=False)
-            out.append(t)
+                tiles.append(tile.tile)
+                tile = replace(tile, inhabitant=False)
+            out.append(tile)
         return tuple(out)
 
     for seat, p in enumerate(state.players):

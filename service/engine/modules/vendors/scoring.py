@@ -13,6 +13,7 @@ from ...scoring import Line, Position, PositionPlayer
 from ...scoring.tally import Tally
 from ...scoring.tally_checks import field, given, over_buildings, over_table
 from ...state import PlacedTile
+from ...text import t, tn, word
 from ...violations import Violation
 from .data import COLOURS, PER_COLOUR, SET_POINTS, colour_of
 from .model import InhabitantCount, Sets, VendorsTally
@@ -71,8 +72,8 @@ def count_tally(p: PositionPlayer) -> VendorsTally | None:
 def score_tally(position: Position, round_: int, tallies: Sequence[Tally]) -> dict[str, list[Line]]:
     """vendors.score from the counts per colour: the same sets (seed 003.39: 1, 3, 6, 10, 15, 21)."""
     out: dict[str, list[Line]] = {}
-    for p, t in zip(position.players, tallies, strict=True):
-        counts = counts_of(t.vendors.inhabitants) if t.vendors is not None else {}
+    for p, tally in zip(position.players, tallies, strict=True):
+        counts = counts_of(tally.vendors.inhabitants) if tally.vendors is not None else {}
         out[p.name] = [line_of([c for c, n in counts.items() for _ in range(n)])]
     return out
 
@@ -91,16 +92,18 @@ def tally_of_lines(p: PositionPlayer, lines: Sequence[Line]) -> VendorsTally | N
 def check_tally(position: Position, tallies: Sequence[Tally]) -> list[Violation]:
     """One inhabitant a building, of its colour (vendors.one-per-building), none at Dirk's;
     at most 7 of a colour (vendors.setup)."""
-    out = [Violation("vendors.one-per-building", f"{field(i, 'vendors.inhabitants')}: Dirk has no "
-                                                 "Alhambra, so no inhabitant settles with him")
-           for i, p, t in given(position) if p.dirk and t.vendors is not None and t.vendors != VendorsTally()]
-    out += over_buildings(position, lambda t: t.vendors.inhabitants if t.vendors else None,
-                          "vendors.inhabitants", "vendors.one-per-building", "one inhabitant a")
+    out = [Violation("vendors.one-per-building", t("{field}: Dirk has no Alhambra, so no inhabitant "
+                                                   "settles with him", field=field(i, "vendors.inhabitants")))
+           for i, p, tally in given(position)
+           if p.dirk and tally.vendors is not None and tally.vendors != VendorsTally()]
+    out += over_buildings(position, lambda tally: tally.vendors.inhabitants if tally.vendors else None,
+                          "vendors.inhabitants", "vendors.one-per-building", t("one inhabitant a"))
     for colour in COLOURS:
         out += over_table(position, tallies,
-                          lambda t, c=colour: getattr(t.vendors.inhabitants, c) if t.vendors else 0,  # type: ignore[misc]
+                          lambda tally, c=colour: (getattr(tally.vendors.inhabitants, c)  # type: ignore[misc]
+                                                   if tally.vendors else 0),
                           f"vendors.inhabitants.{colour}", PER_COLOUR, "vendors.setup",
-                          f"{colour} inhabitants settled")
+                          t("{colour} inhabitants settled", colour=word(colour)))
     return out
 
 
@@ -112,9 +115,9 @@ def check_of_lines(position: Position, tallies: Sequence[Tally]) -> list[Violati
     with n buildings or more: at most the buildings the majority lines count (which extensions
     only raise), no set of more colours than types counted. And the 42 inhabitants that exist
     (vendors.setup) at most on the table."""
-    out = [v for i, _, t in given(position) if (v := _unsettled(i, t)) is not None]
+    out = [v for i, _, tally in given(position) if (v := _unsettled(i, tally)) is not None]
     return out + over_table(position, tallies, _settled_count, "vendors.inhabitants",
-                            PER_COLOUR * len(COLOURS), "vendors.setup", "inhabitants settled")
+                            PER_COLOUR * len(COLOURS), "vendors.setup", t("inhabitants settled"))
 
 
 def _settled_count(t: Tally) -> int:
@@ -132,12 +135,15 @@ def _unsettled(i: int, t: Tally) -> Violation | None:
         want, have = sum(1 for c in colours if c >= n), sum(1 for b in types if b >= n)
         if want > have:
             sets = sets_of([str(k) for k, c in enumerate(colours) for _ in range(c)])
-            counted = f"{have} type{'s' * (have != 1)}"
-            return Violation("vendors.one-per-building", f"{field(i, 'vendors.inhabitants')}: the sets "
-                                                         f"{sets} hold {n} or more inhabitants of each of "
-                                                         f"{want} colours, but {field(i, 'buildings')} "
-                                                         f"counts {counted} with {n} or more buildings: "
-                                                         "one inhabitant a building, of its colour")
+            return Violation("vendors.one-per-building", tn(
+                "{field}: the sets {sets} hold {at_least} or more inhabitants of each of {want} colours, "
+                "but {buildings} counts {n} type with {at_least} or more buildings: one inhabitant a "
+                "building, of its colour",
+                "{field}: the sets {sets} hold {at_least} or more inhabitants of each of {want} colours, "
+                "but {buildings} counts {n} types with {at_least} or more buildings: one inhabitant a "
+                "building, of its colour",
+                have, field=field(i, "vendors.inhabitants"), sets=str(sets), at_least=n, want=want,
+                buildings=field(i, "buildings")))
     return None
 
 
@@ -150,18 +156,21 @@ def check_position(position: Position) -> list[Violation]:
     out = []
     counts: Counter[str] = Counter()
     for p in position.players:
-        for t in (*p.reserve, *p.tiles):
-            if t.inhabitant:
+        for tile in (*p.reserve, *p.tiles):
+            if tile.inhabitant:
                 out.append(Violation("vendors.one-per-building",
-                                     f"{p.name}'s {t.tile} is not in an Alhambra and holds no inhabitant"))
+                                     t("{player}'s {tile} is not in an Alhambra and holds no inhabitant",
+                                       player=p.name, tile=tile.tile)))
         for placed in p.alhambra:
             if placed.inhabitant:
                 colour = colour_of(placed)
                 if colour is None:
                     out.append(Violation("vendors.one-per-building",
-                                         f"{p.name}'s {placed.tile} is no building and holds no inhabitant"))
+                                         t("{player}'s {tile} is no building and holds no inhabitant",
+                                           player=p.name, tile=placed.tile)))
                 else:
                     counts[colour] += 1
-    out += [Violation("vendors.setup", f"{n} inhabitants of colour {c}: there are only {PER_COLOUR}")
+    out += [Violation("vendors.setup", t("{count} inhabitants of colour {colour}: there are only {most}",
+                                         count=n, colour=word(c), most=PER_COLOUR))
             for c, n in sorted(counts.items()) if n > PER_COLOUR]
     return out
