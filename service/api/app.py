@@ -12,7 +12,6 @@ import logging
 import sys
 from typing import Any
 
-import msgspec
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.logging import LoggingConfig
@@ -26,7 +25,7 @@ from service.futures import FutureRecords
 from service.seal import Sealing
 from service.settings import Settings
 
-from . import docs, front, handlers, observe, render
+from . import docs, front, observe, render
 from .controllers import controllers
 from .errors import EXCEPTION_HANDLERS
 from .memo import States
@@ -132,7 +131,7 @@ def create_app(settings: Settings | None = None) -> Referee:
         "futures": futures,
         "sealing": Sealing.from_settings(settings),
         "memo": States(),  # the states met lately (memo.py): the app's, for its lifetime
-        "modules_answer": msgspec.json.encode(handlers.modules()),
+        "modules_answer": {},  # GET /v1/modules' answer by language (controllers.py), made once each
     })
 
     access_log = logs.AccessLog()
