@@ -46,6 +46,12 @@ list and integer a client sends is bounded in this schema (maxLength, maxItems, 
 maximum); the schema has no recursive types, so bodies nest at most 8 levels of objects and
 arrays. A value past a bound is 400 naming its path; a body nested deeper than 8 levels is 400
 before it is decoded.
+
+Languages: every message (an error's `message`, a violation's, who must act and why, the score
+sheet's labels) is worded in the language the request's `Accept-Language` prefers among English
+(`en`), German (`de`), French (`fr`), Spanish (`es`) and Catalan (`ca`), English when it names
+none of them; the answer says which in `Content-Language` (with `Vary: accept-language`). Rule
+ids, error codes, action types, ids and field names never change with the language.
 """
 
 

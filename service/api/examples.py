@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from service import i18n
 from service.cache import Cache
 from service.engine import EDITION, Generator, apply, legal_actions, new_game, random_action, to_act
 from service.engine.module import modules_of_ids
@@ -46,7 +47,12 @@ Examples = dict[str, dict[str, dict[str, Example]]]
 
 
 def _json(value: Any) -> Any:
-    return msgspec.json.decode(msgspec.json.encode(value))
+    """`value` as JSON builtins, its messages in English (the contract's language)."""
+    told = i18n.LANGUAGE.set(i18n.DEFAULT)
+    try:
+        return msgspec.json.decode(i18n.encode(value))
+    finally:
+        i18n.LANGUAGE.reset(told)
 
 
 def _answer(command: str, body: Any, sealing: Sealing = UNSEALED) -> tuple[str, Any]:
