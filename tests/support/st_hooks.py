@@ -330,6 +330,12 @@ def before_call(context: Any, case: schemathesis.Case, **kwargs: Any) -> None:
         case.body = replay_body(case.body, rnd)
 
 
+def _header(response: Any, name: str) -> str | None:
+    """A response header's value (Schemathesis keeps a list of values per lowercased name)."""
+    value = response.headers.get(name)
+    return value[0] if isinstance(value, list) and value else value
+
+
 @schemathesis.hook
 def after_call(context: Any, case: schemathesis.Case, response: Any) -> None:
     target = os.environ.get("REFEREE_ST_TALLY")
@@ -346,7 +352,7 @@ def after_call(context: Any, case: schemathesis.Case, response: Any) -> None:
             "phase": str(meta.phase.name) if meta else "?",
             "mode": str(meta.generation.mode) if meta else "?",
             "status": response.status_code, "error": error, "rules": rules,
-            "language": response.headers.get("content-language"),
+            "language": _header(response, "content-language"),
             "message": str(answer.get("message", ""))[:200] if isinstance(answer, dict) else ""}
     with open(target, "a", encoding="utf-8") as f:
         f.write(json.dumps(line) + "\n")
