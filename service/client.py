@@ -23,6 +23,10 @@ Seat tokens: where the referee gives each seat a token (`Authorization: Bearer <
 `tokens={"Ana": "...", ...}` (each call about a player sends that player's token: the player of
 an action, of `legal_actions(player=...)`, of `view(player=...)`, of `suggest(state, player)`),
 or `token=` to a single call, or `token=` to the client for every call.
+
+Languages: `language="de"` (or any `Accept-Language` value: "fr-CH, fr;q=0.9") has the referee
+word its messages (refusals' and violations' messages, who must act) in German, French (`fr`),
+Spanish (`es`) or Catalan (`ca`); English by default. Rule ids and error codes never change.
 """
 
 from __future__ import annotations
@@ -135,9 +139,11 @@ class _Call:
 class _Calls:
     """The requests of every endpoint, shared by the sync and the async client."""
 
-    def __init__(self, token: str | None, tokens: Mapping[str, str] | None) -> None:
+    def __init__(self, token: str | None, tokens: Mapping[str, str] | None,
+                 language: str | None = None) -> None:
         self.token = token
         self.tokens = dict(tokens or {})
+        self.language = language
 
     # --- one request per endpoint ---------------------------------------------------------------
 
@@ -212,6 +218,8 @@ class _Calls:
         token = call.token or (self.tokens.get(call.player) if call.player else None) or self.token
         if token:
             headers["authorization"] = f"Bearer {token}"
+        if self.language:
+            headers["accept-language"] = self.language
         return headers
 
     @staticmethod
@@ -254,8 +262,8 @@ class Referee:
 
     def __init__(self, url: str = "http://127.0.0.1:8000", *, token: str | None = None,
                  tokens: Mapping[str, str] | None = None, timeout: float = 30.0,
-                 client: httpx.Client | None = None) -> None:
-        self._calls = _Calls(token, tokens)
+                 client: httpx.Client | None = None, language: str | None = None) -> None:
+        self._calls = _Calls(token, tokens, language)
         self._http = client or httpx.Client(base_url=url, timeout=timeout)
 
     @property
@@ -359,8 +367,8 @@ class AsyncReferee:
 
     def __init__(self, url: str = "http://127.0.0.1:8000", *, token: str | None = None,
                  tokens: Mapping[str, str] | None = None, timeout: float = 30.0,
-                 client: httpx.AsyncClient | None = None) -> None:
-        self._calls = _Calls(token, tokens)
+                 client: httpx.AsyncClient | None = None, language: str | None = None) -> None:
+        self._calls = _Calls(token, tokens, language)
         self._http = client or httpx.AsyncClient(base_url=url, timeout=timeout)
 
     @property

@@ -54,6 +54,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 from service.bucket import bucket
 from service.engine.secrecy import conceal
 from service.engine.state import GameState
+from service.engine.text import t
 
 VERSION = "v4"
 READ = ("v2", "v3", VERSION)  # the forms opened: this one and the previous ones
@@ -244,24 +245,24 @@ class Sealing:
         the caller kept it; else the seal is opened now."""
         if state.seal is None:
             if not self.allow_unsealed:
-                raise SealError("unsealed-state", "sealing is on and this state carries no seal: send "
-                                "a state as the referee handed it out (ALLOW_UNSEALED=true accepts "
-                                "unsealed states)")
+                raise SealError("unsealed-state", t(
+                    "sealing is on and this state carries no seal: send a state as the referee handed it "
+                    "out (ALLOW_UNSEALED=true accepts unsealed states)"))
             return Opened(state, False, hashlib.sha256(_ENCODE(state)).digest() if digest is None else digest)
         if not self._ciphers:
-            raise SealError("bad-seal", "this referee has no sealing key, so it cannot open a sealed "
-                            "state (set SEAL_KEYS)")
+            raise SealError("bad-seal", t("this referee has no sealing key, so it cannot open a sealed "
+                                          "state (set SEAL_KEYS)"))
         if known is None:
             known = self.unseal(state.seal)
         if known.opened.game is not None and known.opened.game.unsealed and not self.allow_unsealed:
-            raise SealError("unsealed-state", "this seal was made from a state that came in without a "
-                            "seal (a referee with ALLOW_UNSEALED sealed it): this referee accepts only "
-                            "states of games it set up")
+            raise SealError("unsealed-state", t(
+                "this seal was made from a state that came in without a seal (a referee with "
+                "ALLOW_UNSEALED sealed it): this referee accepts only states of games it set up"))
         public = msgspec.structs.replace(state, seal=None)
         if known.public != public:  # struct equality: field by field, as the encodings would compare
-            raise SealError("bad-seal", "the public part does not match its seal: "
-                            f"{_first_difference(known.public, public)} was changed, or the seal "
-                            "belongs to another state")
+            raise SealError("bad-seal", t("the public part does not match its seal: {part} was changed, "
+                                          "or the seal belongs to another state",
+                                          part=_first_difference(known.public, public)))
         return known.opened
 
     def unseal(self, seal: str) -> Known:
@@ -270,8 +271,8 @@ class Sealing:
         try:
             full = _DECODE_STATE.decode(whole)  # our own bytes, authenticated: they decode
         except msgspec.ValidationError as e:  # unless an older referee wrote them (defaults left out)
-            raise SealError("bad-seal", f"the sealed state was written by an older referee and "
-                                        f"cannot be read by this one ({e})") from None
+            raise SealError("bad-seal", t("the sealed state was written by an older referee and cannot "
+                                          "be read by this one ({reason})", reason=str(e))) from None
         return Known(Opened(full, True, hashlib.sha256(whole).digest(), game), conceal(full))
 
     def _plaintext(self, seal: str) -> tuple[bytes, Game]:
@@ -279,24 +280,25 @@ class Sealing:
         version, _, rest = seal.partition(".")
         kid, _, text = rest.partition(".")
         if version not in READ or not kid or not text:
-            message = f"the seal is malformed: expected {VERSION}.<key id>.<data>"
+            message = t("the seal is malformed: expected {version}.<key id>.<data>", version=VERSION)
             if version == "v1":
-                message = ("the seal is of an earlier form (v1), which marked neither the game nor an "
-                           f"unsealed origin: this referee accepts {' and '.join(READ)} seals only")
+                message = t("the seal is of an earlier form (v1), which marked neither the game nor an "
+                            "unsealed origin: this referee accepts {forms} seals only", forms=READ)
             raise SealError("bad-seal", message)
         cipher = self._ciphers.get(kid)
         if cipher is None:
-            raise SealError("bad-seal", f"the state was sealed with key {kid!r}, which this referee "
-                            "does not accept (retired or from another deployment)")
+            raise SealError("bad-seal", t("the state was sealed with key {key}, which this referee "
+                                          "does not accept (retired or from another deployment)",
+                                          key=repr(kid)))
         data = _strict_base64url(text)
         try:
             padded = cipher.decrypt(data, self._associated(kid, version))
         except InvalidTag:
-            raise SealError("bad-seal", "the seal does not authenticate: it was altered or cut") from None
+            raise SealError("bad-seal", t("the seal does not authenticate: it was altered or cut")) from None
         end = padded.find(b"\n", 0, 128)
         parts = (_HEADER_V4 if version == VERSION else _HEADER).fullmatch(padded, 0, end) if end > 0 else None
         if parts is None:  # authenticated, so ours: an earlier format would be a bug
-            raise SealError("bad-seal", "the seal's content is not of this referee's form")
+            raise SealError("bad-seal", t("the seal's content is not of this referee's form"))
         fixed = int(parts[4]) if version == VERSION else None
         game = Game(bytes.fromhex(parts[1].decode()), parts[2].decode(), parts[3] == b"1", fixed)
         body = padded[end + 1:end + 1 + int(parts[parts.lastindex or 0])]
@@ -308,8 +310,9 @@ class Sealing:
         key the game was set up under and the game's id: the referee keeps nothing."""
         key = self._token_keys.get(game.kid)
         if key is None:
-            raise SealError("bad-seal", f"the game was set up under key {game.kid!r}, which this "
-                            "referee no longer holds: its seat tokens cannot be checked")
+            raise SealError("bad-seal", t("the game was set up under key {key}, which this referee no "
+                                          "longer holds: its seat tokens cannot be checked",
+                                          key=repr(game.kid)))
         mac = hmac.digest(key, game.id + seat.to_bytes(1, "big"), "sha256")
         return base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
@@ -342,7 +345,7 @@ def _inflated(deflated: bytes) -> bytes:
     except zlib.error:
         whole = b""
     if not inflater.eof or inflater.unconsumed_tail or inflater.unused_data:  # authenticated: a bug
-        raise SealError("bad-seal", "the seal's content is not of this referee's form")
+        raise SealError("bad-seal", t("the seal's content is not of this referee's form"))
     return whole
 
 
@@ -350,8 +353,8 @@ def _strict_base64url(text: str) -> bytes:
     """Canonical unpadded base64url only: another alphabet (`+/`), padding, inserted junk, a
     length no encoding has, or stray bits in the last character are refused, so that a seal
     has exactly one spelling."""
-    refused = SealError("bad-seal", "the seal does not authenticate: it was altered or cut "
-                                    "(not canonical base64url)")
+    refused = SealError("bad-seal", t("the seal does not authenticate: it was altered or cut "
+                                      "(not canonical base64url)"))
     spare = _SPARE_BITS.get(len(text) % 4)  # bits of the last character no byte uses
     if spare is None or not text.isascii() or _VALUE.get(text[-1], 64) & spare:
         raise refused
@@ -379,7 +382,7 @@ def _first_difference(expected: GameState, given: GameState) -> str:
                         field = next(f for f in pa.__struct_fields__ if getattr(pa, f) != getattr(pb, f))
                         return f"`players[{seat}].{field}`"
             return f"`{name}`"
-    return "the state"
+    return t("the state")
 
 
 UNSEALED = Sealing()  # sealing off: states are handed out and accepted whole

@@ -12,7 +12,6 @@ import logging
 import sys
 from typing import Any
 
-import msgspec
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.logging import LoggingConfig
@@ -26,7 +25,7 @@ from service.futures import FutureRecords
 from service.seal import Sealing
 from service.settings import Settings
 
-from . import docs, front, handlers, observe, render
+from . import docs, front, observe, render
 from .controllers import controllers
 from .errors import EXCEPTION_HANDLERS
 from .memo import States
@@ -47,6 +46,12 @@ list and integer a client sends is bounded in this schema (maxLength, maxItems, 
 maximum); the schema has no recursive types, so bodies nest at most 8 levels of objects and
 arrays. A value past a bound is 400 naming its path; a body nested deeper than 8 levels is 400
 before it is decoded.
+
+Languages: every message (an error's `message`, a violation's, who must act and why, the score
+sheet's labels) is worded in the language the request's `Accept-Language` prefers among English
+(`en`), German (`de`), French (`fr`), Spanish (`es`) and Catalan (`ca`), English when it names
+none of them; the answer says which in `Content-Language` (with `Vary: accept-language`). Rule
+ids, error codes, action types, ids and field names never change with the language.
 """
 
 
@@ -132,7 +137,7 @@ def create_app(settings: Settings | None = None) -> Referee:
         "futures": futures,
         "sealing": Sealing.from_settings(settings),
         "memo": States(),  # the states met lately (memo.py): the app's, for its lifetime
-        "modules_answer": msgspec.json.encode(handlers.modules()),
+        "modules_answer": {},  # GET /v1/modules' answer by language (controllers.py), made once each
     })
 
     access_log = logs.AccessLog()

@@ -22,7 +22,7 @@ from service import i18n
 from service.cache import Cache, CacheStats
 from service.settings import Settings
 
-from . import judging
+from . import handlers, judging
 from .bodies import Health, Modules, Move, Readiness
 from .decoding import StrictBody
 from .endpoints import BAD_REQUEST, ENDPOINTS, FORBIDDEN, TOO_LARGE, Endpoint, error, ok, responses
@@ -125,7 +125,12 @@ class ModulesController(Controller):
          responses={200: ok(Modules, "Each module's id, name, rule ids and default data.")})
     async def modules(self, request: Request[Any, Any, Any]) -> Response[bytes]:
         """The modules a game may name in POST /v1/games, in the order their hooks run."""
-        return _json(request.app.state.modules_answer)
+        answers: dict[str, bytes] = request.app.state.modules_answer
+        language = i18n.LANGUAGE.get()  # a module's name may be worded in the request's language
+        answer = answers.get(language)
+        if answer is None:
+            answer = answers[language] = _ENCODE(handlers.modules())
+        return _json(answer)
 
 
 class EchoController(Controller):

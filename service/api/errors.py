@@ -13,9 +13,11 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from service import engine, i18n
+from service.engine.text import t
 
+from . import wording
 from .bodies import ErrorBody
-from .refusals import RequestError
+from .refusals import RequestError, joined
 
 log = logging.getLogger("service.api")
 
@@ -34,16 +36,16 @@ def on_request_error(_: Request[Any, Any, Any], exc: RequestError) -> Response[b
 
 
 DISCONNECTED = "client disconnected prematurely"  # litestar's words, as a 500
-EMPTY = ErrorBody(error="bad-request", message="invalid request body: the body is empty; a JSON object "
-                  "is expected")
-GONE = ErrorBody(error="bad-request", message="the client disconnected before its request's body was "
-                 "complete")
+EMPTY = ErrorBody(error="bad-request", message=t("invalid request body: {problem}",
+                                                  problem=t("the body is empty; a JSON object is expected")))
+GONE = ErrorBody(error="bad-request", message=t("the client disconnected before its request's body was "
+                                                "complete"))
 
 
 def too_large(limit: int, setting: str = "max_body_bytes") -> ErrorBody:
     return ErrorBody(error="body-too-large",  # type: ignore[arg-type]
-                     message=f"the request body is larger than the limit of {limit} bytes "
-                             f"({setting.upper()})")
+                     message=t("the request body is larger than the limit of {limit} bytes ({setting})",
+                               limit=limit, setting=setting.upper()))
 
 
 def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
@@ -53,20 +55,21 @@ def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Re
     if status >= 500:
         return on_bug(request, exc)
     code = _CODES.get(status, "bad-request")
-    message = str(exc.detail)
+    detail = str(exc.detail)
+    message = wording.litestar(detail)
     if isinstance(exc, ValidationException) and exc.extra:
         extra: Any = exc.extra
         if any(isinstance(e, dict) and e.get("key") == "data" for e in extra):
             message = EMPTY.message
         else:
-            message = f"{message}: {extra}"
+            message = t("{summary}: {extra}", summary=message, extra=str(extra))
     if status == 413:  # the limit of this route's body (endpoints.py names its setting)
         from .endpoints import BY_PATH
 
         setting = getattr(BY_PATH.get(request.url.path), "body_limit", "max_body_bytes")
         return error_response(413, too_large(getattr(request.app.state.settings, setting), setting))
     if status == 400 and message.lower().startswith("validation failed"):
-        message = f"invalid request body: {message}"
+        message = t("invalid request body: {problem}", problem=message)
     headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
     return error_response(status, ErrorBody(error=code, message=message), headers or None)  # type: ignore[arg-type]
 
@@ -76,7 +79,8 @@ def on_engine_refusal(_: Request[Any, Any, Any], exc: Exception) -> Response[byt
     violations = tuple(getattr(exc, "violations", ()))
     code = "illegal-action" if isinstance(exc, engine.IllegalAction) else (
         "bad-game-request" if isinstance(exc, engine.GameRequestError) else engine.INCONSISTENT)
-    return error_response(422, ErrorBody(error=code, message=str(exc), violations=violations))
+    message = joined(violations) if violations else str(exc)
+    return error_response(422, ErrorBody(error=code, message=message, violations=violations))
 
 
 def on_bug(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
@@ -86,7 +90,7 @@ def on_bug(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
 def bug(method: str, path: str, exc: Exception) -> ErrorBody:
     """A referee bug: logged with its traceback; the answer says nothing of the internals."""
     log.error("internal error on %s %s", method, path, exc_info=exc)
-    return ErrorBody(error="internal-error", message="the referee failed; the error is logged")
+    return ErrorBody(error="internal-error", message=t("the referee failed; the error is logged"))
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {

@@ -47,12 +47,17 @@ Examples = dict[str, dict[str, dict[str, Example]]]
 
 
 def _json(value: Any) -> Any:
-    return msgspec.json.decode(i18n.encode(value))  # messages (Texts) worded as answered: English
+    """`value` as JSON builtins, its messages in English (the contract's language)."""
+    told = i18n.LANGUAGE.set(i18n.DEFAULT)
+    try:
+        return msgspec.json.decode(i18n.encode(value))
+    finally:
+        i18n.LANGUAGE.reset(told)
 
 
 def _answer(command: str, body: Any, sealing: Sealing = UNSEALED) -> tuple[str, Any]:
     """The status and the JSON answer of the handler `command` to the body (as builtins)."""
-    raw = i18n.encode(body)
+    raw = msgspec.json.encode(body)
     try:
         status = "201" if command == "games" else "200"
         return status, _json(handle(command, raw, sealing))

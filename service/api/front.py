@@ -28,12 +28,32 @@ from .errors import EMPTY, GONE, bug, too_large
 from .memo import States
 from .reading import Received
 from .refusals import RequestError
+from .wording import invalid_content_length
 
 _ENCODE = i18n.encode  # every Text worded in the request's language
 ROUTES: dict[str, Endpoint] = {e.path: e for e in ENDPOINTS if e.cached}
 _JSON = (b"content-type", b"application/json")
-_EMPTY = judging.Answer(400, _ENCODE(EMPTY))
-_GONE = judging.Answer(400, _ENCODE(GONE))
+
+
+class Worded:
+    """A fixed refusal, encoded once per language (in the request's: i18n.LANGUAGE) on first use."""
+
+    __slots__ = ("_by_language", "body", "status")
+
+    def __init__(self, status: int, body: object) -> None:
+        self.status, self.body = status, body
+        self._by_language: dict[str, judging.Answer] = {}
+
+    def answer(self) -> judging.Answer:
+        language = i18n.LANGUAGE.get()
+        found = self._by_language.get(language)
+        if found is None:
+            found = self._by_language[language] = judging.Answer(self.status, _ENCODE(self.body))
+        return found
+
+
+_EMPTY = Worded(400, EMPTY)
+_GONE = Worded(400, GONE)
 
 ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
 
@@ -47,7 +67,7 @@ class Front:
         self.state = state
         self.memo: States = state.memo
         self.max_body = state.settings.max_body_bytes
-        self._too_large = judging.Answer(413, _ENCODE(too_large(self.max_body)))
+        self._too_large = Worded(413, too_large(self.max_body))
         self._asked: dict[tuple[bytes, bytes], judging.Asking] = {}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -78,7 +98,7 @@ class Front:
             else:
                 raw, answer = await self._rest(message, receive)
             if answer is None and not 0 < len(raw) <= self.max_body:  # a length not told, or wrong
-                answer = self._too_large if raw else _EMPTY
+                answer = self._too_large.answer() if raw else _EMPTY.answer()
         if answer is None:
             ask = self._asked.get((authorization, cache_control)) or self._ask(authorization, cache_control)
             try:
@@ -107,9 +127,9 @@ class Front:
         if not length:
             return None
         if not length.isdigit():
-            message = f"Invalid content-length: {length.decode('latin-1')!r}"
+            message = invalid_content_length(repr(length.decode("latin-1")))
             return judging.Answer(400, _ENCODE(RequestError(400, "bad-request", message).body()))
-        return self._too_large if len(length) > 15 or int(length) > self.max_body else None
+        return self._too_large.answer() if len(length) > 15 or int(length) > self.max_body else None
 
     async def _rest(self, message: Any, receive: Any) -> tuple[bytes, judging.Answer | None]:
         """A body in several messages (chunked, or sent in parts), from its first `message`:
@@ -121,9 +141,9 @@ class Front:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                return b"", self._too_large
+                return b"", self._too_large.answer()
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks), None
             message = await receive()
-        return b"", _GONE
+        return b"", _GONE.answer()

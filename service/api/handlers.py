@@ -20,6 +20,7 @@ from service.engine.replay import IllegalRecordAction, result_differences
 from service.engine.replay import replay as replayed
 from service.engine.scoring.positions import position_problems
 from service.engine.scoring.sheet import score_sheet
+from service.engine.text import t
 from service.engine.view import UnknownViewer, view
 from service.seal import UNSEALED, Game, Known, Opened, SealError, Sealing
 
@@ -53,6 +54,7 @@ from .refusals import (
     nothing_to_decide,
     outdated,
     refused,
+    said,
     too_complex,
     unchecked,
     unknown_player,
@@ -93,7 +95,7 @@ def opened(state: engine.GameState, judge: Judge = ALONE) -> Opened:
         except Exception as e:
             problems = unchecked("state", e)
         if problems:
-            raise refused(engine.INCONSISTENT, "the state cannot occur in a game", problems)
+            raise refused(engine.INCONSISTENT, t("the state cannot occur in a game"), problems)
     for entry in (seen, sealed):
         if entry is not None:
             entry.checked = True
@@ -183,7 +185,7 @@ def new_game(body: NewGame, judge: Judge = ALONE) -> GameAnswer:
     try:
         outcome = engine.new_game(body.players, body.modules, seed=body.seed)
     except engine.GameRequestError as e:
-        raise refused("bad-game-request", "the game cannot be set up", e.violations) from None
+        raise refused("bad-game-request", t("the game cannot be set up"), e.violations) from None
     sealing = judge.sealing
     game = sealing.new_game()
     seats = () if game is None else tuple(SeatToken(player=p.name, token=sealing.seat_token(game, i))
@@ -194,7 +196,7 @@ def new_game(body: NewGame, judge: Judge = ALONE) -> GameAnswer:
 
 def validate(body: Move, judge: Judge = ALONE) -> Validity:
     found = opened(body.state, judge)
-    authorised(found, judge.sealing, judge.access, body.action.player, "validating an action")
+    authorised(found, judge.sealing, judge.access, body.action.player, t("validating an action"))
     violations = engine.validate(found.state, body.action)
     return Validity(valid=not violations, violations=tuple(violations))
 
@@ -202,11 +204,11 @@ def validate(body: Move, judge: Judge = ALONE) -> Validity:
 def apply(body: Move, judge: Judge = ALONE) -> Applied:
     found = opened(body.state, judge)
     sealing = judge.sealing
-    authorised(found, sealing, judge.access, body.action.player, "applying an action")
+    authorised(found, sealing, judge.access, body.action.player, t("applying an action"))
     try:
         outcome = engine.apply(found.state, body.action)
     except engine.IllegalAction as e:
-        raise refused("illegal-action", "the action is illegal", e.violations) from None
+        raise refused("illegal-action", t("the action is illegal"), e.violations) from None
     except engine.PositionTooComplex as e:  # a scoring round this action triggered
         raise too_complex(e) from None
     game = found.game
@@ -225,12 +227,12 @@ def legal_actions(body: LegalActionsQuery, judge: Judge = ALONE) -> LegalActions
     sealing, access = judge.sealing, judge.access
     state = found.state
     if body.player is not None and state.seat_of(body.player) < 0:
-        raise unknown_player(f"no player is named {body.player!r}")
-    seat = token_seat(found, sealing, access, "listing legal actions")
+        raise unknown_player(t("no player is named {player}", player=repr(body.player)))
+    seat = token_seat(found, sealing, access, t("listing legal actions"))
     player = body.player
     if seat is not None:
         if player is not None and player != state.players[seat].name:
-            authorised(found, sealing, access, player, "listing legal actions")  # 403: not its token
+            authorised(found, sealing, access, player, t("listing legal actions"))  # 403: not its token
         player = state.players[seat].name
     actions, truncated = engine.legal_actions(state, min(body.limit, access.legal_actions_limit), player)
     return LegalActions(actions=tuple(actions), truncated=truncated)
@@ -242,7 +244,7 @@ def score(body: ScoreQuery, judge: Judge = ALONE) -> Breakdown:
         try:
             return engine.score_state(state, body.round)  # type: ignore[return-value]
         except engine.InconsistentState as e:  # a round already held (base.score.rounds)
-            raise refused(engine.INCONSISTENT, "the round cannot be scored from this state",
+            raise refused(engine.INCONSISTENT, t("the round cannot be scored from this state"),
                            e.violations) from None
         except engine.PositionTooComplex as e:
             raise too_complex(e) from None
@@ -253,11 +255,11 @@ def score(body: ScoreQuery, judge: Judge = ALONE) -> Breakdown:
     except Exception as e:
         problems = unchecked("position", e)
     if problems:
-        raise refused(engine.INCONSISTENT, "the position cannot occur", problems)
+        raise refused(engine.INCONSISTENT, t("the position cannot occur"), problems)
     try:
         return score_sheet(body, body.previous)  # type: ignore[return-value]  # the engine's: same fields
     except engine.InconsistentState as e:
-        raise refused(engine.INCONSISTENT, "the score sheet is not this table's", e.violations) from None
+        raise refused(engine.INCONSISTENT, t("the score sheet is not this table's"), e.violations) from None
     except engine.PositionTooComplex as e:
         raise too_complex(e) from None
 
@@ -266,12 +268,12 @@ def player_view(body: ViewQuery, judge: Judge = ALONE) -> View:
     found = opened(body.state, judge)
     if body.player is not None:
         if found.state.seat_of(body.player) < 0:
-            raise unknown_player(f"no player is named {body.player!r}")
-        authorised(found, judge.sealing, judge.access, body.player, "a player's view")
+            raise unknown_player(t("no player is named {player}", player=repr(body.player)))
+        authorised(found, judge.sealing, judge.access, body.player, t("a player's view"))
     try:
         return view(found.state, body.player)
     except UnknownViewer as e:
-        raise unknown_player(str(e)) from None
+        raise unknown_player(said(e)) from None
 
 
 def suggest(body: SuggestQuery, judge: Judge = ALONE) -> Suggested:
@@ -281,14 +283,14 @@ def suggest(body: SuggestQuery, judge: Judge = ALONE) -> Suggested:
     table, `nothing-to-decide` (base.turn.order) when the seat has nothing to decide now."""
     found = opened(body.state, judge)
     if found.state.seat_of(body.player) < 0:
-        raise unknown_player(f"no player is named {body.player!r}")
-    authorised(found, judge.sealing, judge.access, body.player, "a suggestion")
+        raise unknown_player(t("no player is named {player}", player=repr(body.player)))
+    authorised(found, judge.sealing, judge.access, body.player, t("a suggestion"))
     try:
         made = bots.suggest(found.state, body.player, body.level, body.budget_ms)
     except bots.UnknownSeat as e:
-        raise unknown_player(str(e)) from None
+        raise unknown_player(said(e)) from None
     except bots.NotToAct as e:
-        raise nothing_to_decide(str(e)) from None
+        raise nothing_to_decide(said(e)) from None
     except engine.PositionTooComplex as e:  # a wall reckoned past the search's bound
         raise too_complex(e) from None
     considered = tuple(Considered(action=c.action, value=c.value, simulations=c.simulations)
@@ -315,7 +317,7 @@ def replay(body: ReplayQuery, judge: Judge = ALONE) -> Replayed:
     try:
         first = engine.new_game(setup.players, setup.modules, seed=setup.seed).state
     except engine.GameRequestError as e:
-        raise refused("bad-game-request", "the record's setup makes no game", e.violations) from None
+        raise refused("bad-game-request", t("the record's setup makes no game"), e.violations) from None
     game = _record_game(body, first, judge)
     _seen(first, body.player)  # an unknown player is refused before any action is judged
     try:
@@ -340,7 +342,7 @@ def _seen(state: engine.GameState, player: str | None) -> View | None:
     try:
         return view(state, player)
     except UnknownViewer as e:
-        raise unknown_player(str(e)) from None
+        raise unknown_player(said(e)) from None
 
 
 def _record_game(body: ReplayQuery, first: engine.GameState, judge: Judge) -> Game | None:
@@ -364,9 +366,9 @@ def _record_game(body: ReplayQuery, first: engine.GameState, judge: Judge) -> Ga
     except engine.OutdatedState:
         sealed_first = known.opened.state
     if _ENCODE(sealed_first) != _ENCODE(first):
-        message = ("the record's seal is not of the first state of its setup (the players, "
-                   "modules and seed of the game it seals differ): leave the seal out, or give "
-                   "the setup of the game it seals")
+        message = t("the record's seal is not of the first state of its setup (the players, "
+                    "modules and seed of the game it seals differ): leave the seal out, or give "
+                    "the setup of the game it seals")
         raise RequestError(422, "bad-seal", message, [engine.Violation("referee.seal", message)])
     if judge.access.players or judge.access.futures_recorded:
         return own

@@ -23,6 +23,7 @@ from anyio import CapacityLimiter
 from service import i18n
 from service.cache import Cache, RedisUnavailable, cache_key
 from service.engine import Violation
+from service.engine.text import t
 from service.futures import FutureRecords
 from service.seal import Sealing
 
@@ -167,13 +168,13 @@ async def one_future(state: Any, received: Received, ask: Asking) -> Answer | No
         if settings.one_future_when_redis_down == "allow":
             log.warning("one future not recorded (%s); allowed by ONE_FUTURE_WHEN_REDIS_DOWN", e)
             return None
-        message = (f"the referee cannot record this state's one future now ({e}); retry later "
-                   "(ONE_FUTURE_WHEN_REDIS_DOWN=refuse)")
+        message = t("the referee cannot record this state's one future now ({reason}); retry later "
+                    "(ONE_FUTURE_WHEN_REDIS_DOWN=refuse)", reason=str(e))
         return error_answer(503, "one-future-unavailable", message, (("retry-after", "1"),))
     if standing != action:
-        return error_answer(409, "already-advanced", "another action was already applied to this "
+        return error_answer(409, "already-advanced", t("another action was already applied to this "
                             "sealed state: a state has one future (referee.one-future); send that "
-                            "action again to get its answer, or go on from the state it gave")
+                            "action again to get its answer, or go on from the state it gave"))
     return None
 
 

@@ -25,6 +25,10 @@ datamodel-code-generator, openapi-typescript), without changing what it accepts:
 - the unions have a name of their own: `Action`, `Event`, `Line`, and the bodies `ScoreQuery`
   and `RenderQuery`.
 
+Every operation documents the languages of its messages (issue 29): the `Accept-Language`
+request header (any value accepted: one naming none of the five languages is answered in
+English) and the `Content-Language` header of every answer (app.Referee sets both ways).
+
     python -m service.api.openapi            write openapi/openapi.json
     python -m service.api.openapi --check    exit 1 if the committed file is not up to date
 """
@@ -42,6 +46,7 @@ import msgspec
 
 from service.cache import CacheStats
 from service.engine import actions
+from service.i18n import DEFAULT, LANGUAGES
 
 from . import bodies, render
 
@@ -273,6 +278,35 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
+_NAMES = "English (`en`), German (`de`), French (`fr`), Spanish (`es`) and Catalan (`ca`)"
+ACCEPT_LANGUAGE: dict[str, Any] = {
+    "name": "Accept-Language", "in": "header", "required": False,
+    "description": f"The language of the answer's messages, among {_NAMES} (RFC 9110: quality values "
+                   "honoured, a region falls back to its language, `*` is English). Any value is "
+                   "accepted; one that names none of them, or none, is answered in English. Rule ids, "
+                   "error codes and field names never change: only the human text does.",
+    "schema": {"type": "string"},
+    "examples": {language: {"value": language} for language in LANGUAGES}
+    | {"weighted": {"summary": "quality values", "value": "fr-CH, fr;q=0.9, de;q=0.8, *;q=0.5"}},
+}
+CONTENT_LANGUAGE: dict[str, Any] = {
+    "description": f"The language the answer's messages are worded in ({_NAMES}), negotiated from "
+                   f"`Accept-Language` (`{DEFAULT}` when it names none); every answer says it, with "
+                   "`Vary: accept-language`.",
+    "required": True,
+    "schema": {"type": "string", "enum": list(LANGUAGES)},
+}
+
+
+def add_languages(doc: dict[str, Any]) -> None:
+    """Every operation takes `Accept-Language` and every answer says its `Content-Language`."""
+    for operations in doc["paths"].values():
+        for operation in operations.values():
+            operation.setdefault("parameters", []).append(copy.deepcopy(ACCEPT_LANGUAGE))
+            for response in operation["responses"].values():
+                response.setdefault("headers", {})["Content-Language"] = copy.deepcopy(CONTENT_LANGUAGE)
+
+
 def add_examples(doc: dict[str, Any]) -> None:
     """The referee's own examples (service.api.examples) on every operation's request body and
     answers."""
@@ -302,6 +336,7 @@ def complete(document: dict[str, Any]) -> dict[str, Any]:
     for (path, status), links in LINKS.items():
         doc["paths"][path]["post"]["responses"][status]["links"] = links
     add_examples(doc)
+    add_languages(doc)
     doc["components"]["schemas"] = dict(sorted(components.items()))
     return doc
 

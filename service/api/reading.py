@@ -14,10 +14,12 @@ from typing import Any
 import msgspec
 
 from service import engine
+from service.engine.text import t
 
 from .bodies import LegalActionsQuery, Move, Position, ScoreQuery, StateRound, SuggestQuery, ViewQuery
 from .memo import Seen, States
 from .refusals import RequestError, outdated
+from .wording import decoding
 
 
 class Received:
@@ -73,7 +75,7 @@ def nesting_problem(raw: bytes, limit: int = MAX_DEPTH) -> str | None:
         brackets = b"".join(brackets.split(b'"')[::2])
     run = b"[" * (limit + 1)  # opens side by side nest, one in the next
     if run in brackets:
-        return _TOO_DEEP.format(limit=limit)
+        return _too_deep(limit)
     rest = brackets
     for _ in range(limit):
         if not rest:
@@ -88,13 +90,21 @@ def nesting_problem(raw: bytes, limit: int = MAX_DEPTH) -> str | None:
         if max(accumulate(array("b", brackets.translate(_DEPTH_STEP)))) <= limit:
             return None  # not JSON, but not deep: the decoder says what is wrong
     elif not too_deep:
-        return f"the body is not JSON, or nests objects and arrays deeper than {limit} levels"
-    return _TOO_DEEP.format(limit=limit)
+        return t("the body is not JSON, or nests objects and arrays deeper than {limit} levels", limit=limit)
+    return _too_deep(limit)
 
 
 _DEPTH_STEP = bytes.maketrans(b"[]", bytes([1, 255]))  # +1 and -1 as signed bytes
-_TOO_DEEP = ("the body nests objects and arrays deeper than {limit} levels, the most any request of "
-             "the contract needs")
+
+
+def _too_deep(limit: int) -> str:
+    return t("the body nests objects and arrays deeper than {limit} levels, the most any request of "
+             "the contract needs", limit=limit)
+
+
+def invalid(problem: str) -> RequestError:
+    """400 `bad-request`: the body does not decode (`problem`: why, a Text or msgspec's words)."""
+    return RequestError(400, "bad-request", t("invalid request body: {problem}", problem=problem))
 _MEASURED = 4096  # the longest rest measured exactly (a truncated body leaves a few brackets)
 
 
@@ -179,8 +189,7 @@ def _decoded(body_type: Any, raw: bytes) -> Any:
         failure = e
     problem = nesting_problem(raw)
     if problem is not None or isinstance(failure, RecursionError):
-        problem = problem or _TOO_DEEP.format(limit=MAX_DEPTH)
-        raise RequestError(400, "bad-request", f"invalid request body: {problem}")
+        raise invalid(problem or _too_deep(MAX_DEPTH))
     try:
         if not isinstance(failure, msgspec.ValidationError) or "got `float`" not in str(failure):
             raise failure
@@ -189,7 +198,7 @@ def _decoded(body_type: Any, raw: bytes) -> Any:
     except msgspec.DecodeError as e:
         if isinstance(e, msgspec.ValidationError):
             _refuse_written_before_editions(raw)
-        raise RequestError(400, "bad-request", f"invalid request body: {e}") from None
+        raise invalid(decoding(str(e))) from None
 
 
 def _concrete(body_type: Any, raw: bytes) -> Any:

@@ -21,8 +21,8 @@ from .bodies import RenderPosition, RenderQuery, RenderState, ViewQuery
 from .decoding import StrictBody
 from .handlers import ALONE, Judge, checked, player_view, score
 from .reading import decode as decode_body
-from .reading import nesting_problem
-from .refusals import RequestError
+from .reading import invalid, nesting_problem
+from .wording import decoding
 
 SVG = "image/svg+xml"
 
@@ -34,11 +34,11 @@ def decode(raw: bytes) -> RenderState | RenderPosition:
     neither decodes, naming the field)."""
     problem = nesting_problem(raw)
     if problem is not None:
-        raise RequestError(400, "bad-request", f"invalid request body: {problem}")
+        raise invalid(problem)
     try:
         keys = _KEYS.decode(raw)
     except msgspec.DecodeError as e:
-        raise RequestError(400, "bad-request", f"invalid request body: {e}") from None
+        raise invalid(decoding(str(e))) from None
     kind = RenderState if "state" in keys else RenderPosition
     decoded: RenderState | RenderPosition = decode_body(kind, raw)
     return decoded

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 from dataclasses import dataclass
 
+from service.engine.text import t
 from service.seal import Game, Opened, SealError, Sealing
 
 from .refusals import forbidden
@@ -36,12 +37,12 @@ def authorised(found: Opened, sealing: Sealing, access: Access, name: str, what:
         return
     seat = found.state.seat_of(name)
     if access.token is None:
-        raise forbidden(f"{what} for {name!r} needs the seat token of {name!r} as `Authorization: "
-                        "Bearer <token>` (CALLERS=players)")
+        raise forbidden(t("{what} for {player} needs the seat token of {player} as `Authorization: "
+                          "Bearer <token>` (CALLERS=players)", what=what, player=repr(name)))
     if found.game is None or seat < 0 or not hmac.compare_digest(
             _seat_token(sealing, found.game, seat).encode(), access.token.encode()):
-        raise forbidden(f"the seat token sent is not the seat token of {name!r}: {what} for a seat "
-                        "needs that seat's own token (CALLERS=players)")
+        raise forbidden(t("the seat token sent is not the seat token of {player}: {what} for a seat "
+                          "needs that seat's own token (CALLERS=players)", player=repr(name), what=what))
 
 
 def _seat_token(sealing: Sealing, game: Game, seat: int) -> str:
@@ -57,12 +58,14 @@ def token_seat(found: Opened, sealing: Sealing, access: Access, what: str) -> in
     if not access.players:
         return None
     if access.token is None:
-        raise forbidden(f"{what} needs a seat token as `Authorization: Bearer <token>` (CALLERS=players)")
+        raise forbidden(t("{what} needs a seat token as `Authorization: Bearer <token>` (CALLERS=players)",
+                          what=what))
     players = len(found.state.players)
     try:
         seat = None if found.game is None else sealing.token_seat(found.game, access.token, players)
     except SealError as e:  # the key the game was set up under was retired
         raise forbidden(e.message) from None
     if seat is None:
-        raise forbidden(f"the seat token sent is no seat's of this game: {what} needs one (CALLERS=players)")
+        raise forbidden(t("the seat token sent is no seat's of this game: {what} needs one (CALLERS=players)",
+                          what=what))
     return seat

@@ -20,6 +20,7 @@ from __future__ import annotations
 import msgspec
 
 from service.engine import GameState
+from service.engine.text import t
 
 from . import basic, strong, uniform
 from .model import BUDGET_MS, LEVELS, Considered, Level, NotToAct, Suggestion
@@ -40,7 +41,7 @@ def suggest(state: GameState, player: str, level: Level = "basic",
     nothing to decide now. `budget_ms` is the strong level's (it changes no other level)."""
     seat = state.seat_of(player)
     if seat < 0:
-        raise UnknownSeat(f"no player is named {player!r}")
+        raise UnknownSeat(t("no player is named {player}", player=repr(player)))
     if level != "strong":
         budget_ms = BUDGET_MS  # no other level spends it: the same choice whatever is asked
     seen = seen_by(state, seat)

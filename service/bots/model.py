@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from service.engine.actions import Action
+from service.engine.text import t
 
 # The levels, weakest first (issue 28): uniform over the legal actions; a one-step heuristic;
 # a search over the seat's information within a budget.
@@ -65,10 +66,14 @@ class NotToAct(ValueError):
     """The seat has nothing to decide now: no legal action, no decision waiting for it."""
 
     def __init__(self, player: str, waiting_for: tuple[str, ...]) -> None:
-        who = ", ".join(waiting_for) or "nobody (the game is over)"
         if player in waiting_for:  # no rule lets the game go on (docs/bots.md)
-            super().__init__(f"the game waits for {player}, but no action of {player}'s is legal now")
+            super().__init__(t("the game waits for {player}, but no action of {player}'s is legal now",
+                               player=player))
+        elif waiting_for:
+            super().__init__(t("{player} has nothing to do now: the game waits for {who}", player=player,
+                               who=waiting_for))
         else:
-            super().__init__(f"{player} has nothing to do now: the game waits for {who}")
+            super().__init__(t("{player} has nothing to do now: the game waits for nobody (the game is "
+                               "over)", player=player))
         self.player = player
         self.waiting_for = waiting_for

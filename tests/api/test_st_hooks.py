@@ -57,7 +57,7 @@ def test_the_tally_fails_a_run_below_half() -> None:
 
 def _case(path: str, phase: TestPhase, mode: GenerationMode) -> Any:
     meta = SimpleNamespace(generation=SimpleNamespace(mode=mode), phase=SimpleNamespace(name=phase))
-    return SimpleNamespace(_meta=meta, operation=SimpleNamespace(path=path), body={"state": 1})
+    return SimpleNamespace(_meta=meta, operation=SimpleNamespace(path=path), body={"state": 1}, headers=None)
 
 
 def test_the_hooks_leave_examples_coverage_and_negative_cases_alone() -> None:
@@ -71,6 +71,31 @@ def test_the_hooks_leave_examples_coverage_and_negative_cases_alone() -> None:
         case = _case("/v1/apply", phase, mode)
         st_hooks.before_call(None, case)
         assert case.body == {"state": 1}, (phase, mode)
+        assert case.headers["Accept-Language"] in st_hooks.LANGUAGE_HEADERS  # every case asks one
+
+
+def test_every_case_asks_for_a_language_drawn_from_itself() -> None:
+    """Issue 29: the five languages, regional and weighted spellings and junk, each case's own
+    (the same case asks the same again); a language Schemathesis drew is sometimes kept."""
+    asked = []
+    for n in range(200):
+        case = _case("/v1/apply", TestPhase.FUZZING, GenerationMode.NEGATIVE)
+        case.body = {"state": n}
+        twin = _case("/v1/apply", TestPhase.FUZZING, GenerationMode.NEGATIVE)
+        twin.body = {"state": n}
+        st_hooks.with_language(case)
+        st_hooks.with_language(twin)
+        assert case.headers == twin.headers
+        asked.append(case.headers["Accept-Language"])
+    assert {"en", "de", "fr", "es", "ca", "xx", ""} <= set(asked)
+    kept = 0
+    for n in range(50):
+        case = _case("/v1/apply", TestPhase.FUZZING, GenerationMode.POSITIVE)
+        case.body, case.headers = {"state": n}, {"accept-language": "drawn by st"}
+        st_hooks.with_language(case)
+        assert len(case.headers) == 1
+        kept += case.headers.get("accept-language") == "drawn by st"
+    assert 0 < kept < 50
 
 
 @pytest.mark.parametrize("path", ["/v1/validate", "/v1/apply", "/v1/legal-actions"])

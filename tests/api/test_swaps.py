@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import random
 
-import msgspec
-
+from service import i18n
 from service.api import endpoints
 from service.api.memo import States
 from service.api.refusals import RequestError
@@ -25,9 +24,9 @@ def _answer(endpoint: str, raw: bytes, memo: States | None = None) -> tuple[int,
     """The handler's answer to `raw` as status and bytes (a refusal's body included), with the
     memo of states `memo` (a fresh one by default)."""
     try:
-        return 200, msgspec.json.encode(endpoints.handle(endpoint, raw, memo=memo))
+        return 200, i18n.encode(endpoints.handle(endpoint, raw, memo=memo))
     except RequestError as e:
-        return e.status, msgspec.json.encode(e.body())
+        return e.status, i18n.encode(e.body())  # its messages are Texts
 
 
 def test_bodies_with_a_key_twice_get_the_same_answers_with_and_without_the_memo() -> None:

@@ -20,7 +20,12 @@ id):
   cut short), sometimes corrupted (an action dropped, two swapped, one by another player, the
   seed or the result changed), with `upto` and `player` now and then.
 
-Only positive cases of the fuzzing and stateful phases are changed: the examples are the
+Every case, of every phase, asks for a language (issue 29): its `Accept-Language` (the contract
+documents it; Schemathesis draws any string) is, when absent and most times when drawn, one of
+LANGUAGE_HEADERS: the five languages, regional and weighted spellings, and junk (answered in
+English); the contract's `Content-Language` enum is checked on every answer.
+
+Otherwise only positive cases of the fuzzing and stateful phases are changed: the examples are the
 contract's own, the coverage phase probes the schema's edges, and negative cases must stay
 invalid. Each change is drawn from a generator seeded by the generated body, so a case is
 reproducible, and Schemathesis revalidates the changed body (a mutation that breaks the schema
@@ -65,6 +70,8 @@ ACTION_PATHS = ("/v1/validate", "/v1/apply", "/v1/echo")
 MUTATE_STATE = 0.15
 MUTATE_ACTION = 0.45
 SHORT_BUDGETS = (10, 20, 50)
+LANGUAGE_HEADERS = ("en", "de", "fr", "es", "ca", "de-CH", "fr-CA, fr;q=0.9", "es-419, en;q=0.1",
+                    "ca-ES-valencia", "en;q=0.1, de;q=0.5", "*", "xx", "", "klingon;q=abc", ";;,")
 
 _DECODE = msgspec.json.Decoder(GameState)
 
@@ -297,8 +304,20 @@ def state_body(path: str, generated: Any, rnd: random.Random) -> dict[str, Any]:
     return body
 
 
+def with_language(case: schemathesis.Case) -> None:
+    """The case asks for one of LANGUAGE_HEADERS (drawn from the case itself: reproducible)."""
+    headers = dict(case.headers or {})
+    drawn = next((k for k in headers if k.lower() == "accept-language"), None)
+    rnd = random.Random(hashlib.sha256(repr((case.operation.path, case.body, headers)).encode()).digest())
+    if drawn is None or rnd.random() < 0.7:
+        headers.pop(drawn, None)
+        headers["Accept-Language"] = rnd.choice(LANGUAGE_HEADERS)
+        case.headers = headers
+
+
 @schemathesis.hook
 def before_call(context: Any, case: schemathesis.Case, **kwargs: Any) -> None:
+    with_language(case)
     if not _changed(case):
         return
     rnd = _seeded(case)
@@ -309,6 +328,12 @@ def before_call(context: Any, case: schemathesis.Case, **kwargs: Any) -> None:
         case.body = state_body(path, case.body, rnd)
     elif path == "/v1/replay":
         case.body = replay_body(case.body, rnd)
+
+
+def _header(response: Any, name: str) -> str | None:
+    """A response header's value (Schemathesis keeps a list of values per lowercased name)."""
+    value = response.headers.get(name)
+    return value[0] if isinstance(value, list) and value else value
 
 
 @schemathesis.hook
@@ -327,6 +352,7 @@ def after_call(context: Any, case: schemathesis.Case, response: Any) -> None:
             "phase": str(meta.phase.name) if meta else "?",
             "mode": str(meta.generation.mode) if meta else "?",
             "status": response.status_code, "error": error, "rules": rules,
+            "language": _header(response, "content-language"),
             "message": str(answer.get("message", ""))[:200] if isinstance(answer, dict) else ""}
     with open(target, "a", encoding="utf-8") as f:
         f.write(json.dumps(line) + "\n")

@@ -87,6 +87,8 @@ def report(lines: list[dict[str, Any]]) -> tuple[str, list[str]]:
 def main(argv: list[str]) -> int:
     lines = [json.loads(text) for text in Path(argv[0]).read_text("utf-8").splitlines() if text]
     text, missed = report(lines)
+    languages = Counter(str(line.get("language")) for line in lines)  # issue 29: Content-Language
+    print("Answers by Content-Language: " + ", ".join(f"{k} {v}" for k, v in sorted(languages.items())))
     print("Requests that reached a rule verdict (2xx, or 422 citing a rule, not inconsistent-state):")
     print(text)
     if missed:
