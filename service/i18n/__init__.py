@@ -39,12 +39,19 @@ __all__ = ["DEFAULT", "LANGUAGE", "LANGUAGES", "encode", "hook", "negotiate", "r
 
 @lru_cache(maxsize=512)  # a few spellings per client; parsed once each
 def negotiate(accept_language: str | None) -> str:
-    """The language an `Accept-Language` header prefers among LANGUAGES (RFC 9110's quality
-    values, a region falling back to its language: werkzeug's LanguageAccept), else English."""
+    """The language an `Accept-Language` header prefers among LANGUAGES, else English: its
+    ranges parsed and ordered by quality (RFC 9110, werkzeug's parser), the first whose primary
+    subtag is one of ours wins (RFC 4647 lookup: `fr-CH` falls back to `fr` before a range of
+    lower quality is tried; werkzeug's own best_match would take a lower exact match first).
+    `*` and a quality of 0 name no language of ours."""
     if not accept_language:
         return DEFAULT
     accepted = parse_accept_header(accept_language[:1024], LanguageAccept)  # a header has no more
-    return str(accepted.best_match(LANGUAGES, default=DEFAULT))
+    for value, quality in accepted:  # highest quality first, the header's order among equals
+        primary = value.split("-", 1)[0].split("_", 1)[0].lower()
+        if quality > 0 and primary in LANGUAGES:
+            return primary
+    return DEFAULT
 
 
 class Catalogued(Speaker):

@@ -96,6 +96,7 @@ def test_quality_values_are_honoured(client: TestClient) -> None:
         "en;q=0.1, es": "es",
         "de;q=0, ca;q=0.2": "ca",
         "xx, fr-CH, fr;q=0.8, en;q=0.7": "fr",
+        "xx, fr-CH;q=0.8, en;q=0.7": "fr",  # RFC 4647 lookup: fr-CH falls back to fr before en
         "xx, es-MX;q=0.8": "es",
         "de-AT, de;q=0.9": "de",
         "*;q=0.5, ca": "ca",
