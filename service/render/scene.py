@@ -105,9 +105,15 @@ def _inline(value: Any) -> str:
     if isinstance(value, tuple):
         return " ".join("\u2014" if v is None else _inline(v) for v in value)
     if isinstance(value, msgspec.Struct):
-        return ", ".join(f"{k.replace('_', ' ')} {_inline(v)}" if v is not True else k
+        return ", ".join(f"{_caption(k)} {_inline(v)}" if v is not True else _caption(k)
                          for k in value.__struct_fields__ if not _is_empty(v := getattr(value, k)))
     return str(value)
+
+
+def _caption(field: str) -> str:
+    """A module part's field as the picture names it: its words, translated where a catalogue
+    has them (a module's words.py may mark its fields' names)."""
+    return say(word(field.replace("_", " ")))
 
 
 def _wrapped(text: str, size: int = 11) -> Box:
@@ -151,7 +157,7 @@ def fields_box(part: msgspec.Struct, width: int = TEXT_WIDTH, skip: Iterable[str
         value = getattr(part, name)
         if name in skipped or _is_empty(value):
             continue
-        caption = name.replace("_", " ")
+        caption = _caption(name)
         if value is True:
             scalars.append(caption)
         elif isinstance(value, int | float):
