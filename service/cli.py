@@ -13,11 +13,16 @@
                                        round, the ranking, the record's result checked
     referee render FILE -o game.svg    a picture of a state, a player's view or a position
     referee keygen KID                 a new sealing key entry for SEAL_KEYS
+
+What the commands print for a person (tables, rankings, refusals' messages, pictures) is worded
+in the locale's language (LC_ALL, LC_MESSAGES or LANG: its first two letters among en, de, fr,
+es, ca; else English), or the one `--lang` names (issue 29).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -35,6 +40,7 @@ from .engine import (
     random_action,
 )
 from .engine.module import registered
+from .engine.text import t, tn
 
 if TYPE_CHECKING:
     from .bots import Level
@@ -53,8 +59,35 @@ def _read(path: str) -> bytes:
         return f.read()
 
 
+def locale_language(environ: Any = os.environ) -> str:
+    """The language of the locale (POSIX: LC_ALL over LC_MESSAGES over LANG): the first two
+    letters of the first one set, when they name one of i18n.LANGUAGES; else English."""
+    from . import i18n
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            code = value[:2].lower()
+            return code if code in i18n.LANGUAGES else i18n.DEFAULT
+    return i18n.DEFAULT
+
+
+def _say(text: str) -> str:
+    """A message (a Text) worded in the command's language (i18n.LANGUAGE, set by `main`)."""
+    from . import i18n
+
+    return i18n.render(text, i18n.LANGUAGE.get())
+
+
+def _joined(violations: Sequence[Any], rules: bool = True) -> str:
+    """Violations in one line, as the engine's exceptions say them, in the command's language."""
+    return "; ".join(f"{v.rule}: {_say(v.message)}" if rules else _say(v.message) for v in violations)
+
+
 def _print_json(obj: Any) -> None:
-    sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(obj), indent=2) + b"\n")
+    from . import i18n  # every Text of the answer worded in the command's language
+
+    sys.stdout.buffer.write(msgspec.json.format(i18n.encode(obj), indent=2) + b"\n")
 
 
 def _fail(error: str, message: str, violations: Sequence[Any], code: int = 1) -> int:
@@ -153,7 +186,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     try:
         outcome = new_game(players, _modules(args.modules), seed=args.seed)
     except GameRequestError as e:
-        return _fail("bad-game-request", str(e), e.violations)
+        return _fail("bad-game-request", _joined(e.violations, rules=False), e.violations)
     _print_json({"state": outcome.state, "game_over": outcome.game_over})
     return 0
 
@@ -187,7 +220,9 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 
 def _line_label(line: Any) -> str:
-    return str(getattr(line, "building", None) or line.__struct_config__.tag)
+    from .engine.text import word
+
+    return _say(word(str(getattr(line, "building", None) or line.__struct_config__.tag)))
 
 
 def _line_cell(line: Any) -> str:
@@ -211,15 +246,15 @@ def _breakdown_table(breakdown: Any) -> Any:
     """One column per player, one row per scoring line: it fits a terminal with six players."""
     from rich.table import Table
 
-    table = Table(title=f"Scoring round {breakdown.round}")
-    table.add_column("category")
+    table = Table(title=_say(t("Scoring round {round}", round=breakdown.round)))
+    table.add_column(_say(t("category")))
     for p in breakdown.players:
         table.add_column(p.name, justify="right")
     for i, line in enumerate(breakdown.players[0].lines):
         table.add_row(_line_label(line), *(_line_cell(p.lines[i]) for p in breakdown.players))
-    table.add_row("round total", *(str(p.total) for p in breakdown.players), style="bold")
+    table.add_row(_say(t("round total")), *(str(p.total) for p in breakdown.players), style="bold")
     running = {r.name: r.score for r in breakdown.ranking}
-    table.add_row("running score", *(str(running[p.name]) for p in breakdown.players), style="bold")
+    table.add_row(_say(t("running score")), *(str(running[p.name]) for p in breakdown.players), style="bold")
     return table
 
 
@@ -227,8 +262,8 @@ def _sheet_table(names: Sequence[str], rounds: Sequence[Any]) -> Any:
     """Every round of a score sheet: each player's points and, in brackets, running total."""
     from rich.table import Table
 
-    table = Table(title="Score sheet")
-    table.add_column("round")
+    table = Table(title=_say(t("Score sheet")))
+    table.add_column(_say(t("round")))
     for name in names:
         table.add_column(name, justify="right")
     running = dict.fromkeys(names, 0)
@@ -274,7 +309,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         body = decode(bodies.ScoreQuery, raw)
         answer = score(body, Judge(sealing))
     except RequestError as e:
-        print(f"referee score: {e.message}", file=sys.stderr)
+        print(f"referee score: {_say(e.message)}", file=sys.stderr)
         return _fail(e.error, e.message, e.violations)
     if args.json:
         _print_json(answer)
@@ -285,7 +320,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if previous:
         console.print(_sheet_table([p.name for p in answer.players], [*previous, answer]))
     if answer.round == 3:
-        console.print("Final ranking:" if previous else "Ranking after round 3:")
+        console.print(_say(t("Final ranking:") if previous else t("Ranking after round 3:")))
         for entry in answer.ranking:
             console.print(f"  {entry.place}. {entry.name}: {entry.score}")
     return 0
@@ -355,37 +390,41 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         outcome = new_game(names, _modules(args.modules), seed=args.seed)
     except GameRequestError as e:
-        return _fail("bad-game-request", str(e), e.violations)
+        return _fail("bad-game-request", _joined(e.violations, rules=False), e.violations)
     state = outcome.state
     rng = Generator(args.seed)
     budget = args.budget_ms or BUDGET_MS
     level_of: dict[str, str] = dict(zip(names, levels, strict=True)) if levels else {}
     if levels:
-        console.print("Bots: " + ", ".join(f"{name} {level}" for name, level in level_of.items())
-                      + (f" (strong's budget {budget} ms)" if "strong" in levels else ""))
+        bots = tuple(f"{name} {level}" for name, level in level_of.items())
+        console.print(_say(t("Bots: {bots} (strong's budget {budget} ms)", bots=bots, budget=budget)
+                           if "strong" in levels else t("Bots: {bots}", bots=bots)), markup=False)
     tiles_total = len(state.bag)
     steps = 0
     actions = []
-    with Progress(TextColumn("[bold]playing"), BarColumn(), TextColumn("{task.description}"),
+    with Progress(TextColumn("[bold]" + _say(t("playing"))), BarColumn(), TextColumn("{task.description}"),
                   console=console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("", total=tiles_total)
         while not outcome.game_over:
             action = bot_move(state, levels, budget) if levels else random_action(state, rng)
             if action is None:
-                console.print("[red]no legal action: the game is stuck")
+                console.print("[red]" + _say(t("no legal action: the game is stuck")))
                 return 2
             outcome = apply(state, action)
             state = outcome.state
             steps += 1
             actions.append(action)
             if args.check and check_consistency(state):
-                console.print(f"[red]inconsistent state after {action}")
+                console.print("[red]" + _say(t("inconsistent state after {action}", action=str(action))),
+                              markup=False)
                 return 2
             for breakdown in outcome.scoring:
                 progress.console.print(_breakdown_table(breakdown))
             progress.update(task, completed=tiles_total - len(state.bag),
-                            description=f"{steps} actions, {len(state.bag)} tiles in the bag")
-    console.print(f"Game over after {steps} actions. Final ranking:")
+                            description=_say(t("{actions} actions, {tiles} tiles in the bag",
+                                                               actions=steps, tiles=len(state.bag))))
+    console.print(_say(tn("Game over after {n} action. Final ranking:",
+                          "Game over after {n} actions. Final ranking:", steps)))
     _print_ranking(console, state.ranking, level_of)
     if args.record:
         from .api.bodies import RECORD_FORMAT, GameRecord, NewGame
@@ -398,7 +437,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         record = GameRecord(format=RECORD_FORMAT, edition=state.edition,  # type: ignore[arg-type]
                             setup=setup, actions=tuple(actions), result=state.ranking)
         write_record(record, args.record)
-        console.print(f"Record written to {args.record} ({steps} actions)")
+        console.print(_say(tn("Record written to {file} ({n} action)",
+                              "Record written to {file} ({n} actions)", steps, file=args.record)),
+                      markup=False)
     return 0
 
 
@@ -445,11 +486,11 @@ def cmd_render(args: argparse.Namespace) -> int:
     try:
         body = render.decode(render_body(_read(args.file), args.player))
         if args.player is not None and not isinstance(body, render.RenderState):
-            raise RequestError(400, "bad-request", "--player needs a game state: a scoring "
-                               "position has nothing hidden")
+            raise RequestError(400, "bad-request", t("--player needs a game state: a scoring "
+                                                     "position has nothing hidden"))
         picture = render.render(body).encode()
     except RequestError as e:
-        print(f"referee render: {e.message}", file=sys.stderr)
+        print(f"referee render: {_say(e.message)}", file=sys.stderr)
         return _fail(e.error, e.message, e.violations)
     if args.png or args.output.endswith(".png"):
         png = png_of(picture)
@@ -508,7 +549,7 @@ def _replay_refused(e: Any, whole: bool) -> int:
     """The first illegal action of a record, in POST /v1/replay's 422 shape: the error, the
     message, the violations (rule ids), the action's index and the action; `whole` (--json):
     the endpoint's body itself, the state before the action included."""
-    print(f"referee replay: {e.message}", file=sys.stderr)
+    print(f"referee replay: {_say(e.message)}", file=sys.stderr)
     if whole:
         _print_json(e.body())
     else:
@@ -544,7 +585,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except RecordRefused as e:
         return _replay_refused(e, args.json)
     except RequestError as e:
-        print(f"referee replay: {e.message}", file=sys.stderr)
+        print(f"referee replay: {_say(e.message)}", file=sys.stderr)
         return _fail(e.error, e.message, e.violations)
     if picture is not None:
         if args.render.endswith(".png"):
@@ -562,30 +603,39 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for breakdown in answer.scoring:
         console.print(_breakdown_table(breakdown))
     if answer.game_over:
-        console.print(f"Game over after {answer.actions} actions. Final ranking:")
+        console.print(_say(tn("Game over after {n} action. Final ranking:",
+                              "Game over after {n} actions. Final ranking:", answer.actions)))
         _print_ranking(console, answer.ranking)
     else:
-        waiting = ", ".join(answer.to_act.players) or "nobody"
-        console.print(f"Stopped after {answer.actions} actions; to act: {waiting}")
+        waiting = tuple(answer.to_act.players)
+        console.print(_say(tn("Stopped after {n} action; to act: {players}",
+                              "Stopped after {n} actions; to act: {players}", answer.actions,
+                              players=waiting) if waiting else
+                           tn("Stopped after {n} action; to act: nobody",
+                              "Stopped after {n} actions; to act: nobody", answer.actions)), markup=False)
     result = answer.result
-    console.print({
-        "agrees": "The record's result agrees with the replay.",
-        "disagrees": "The record's result disagrees with the replay:",
-        "absent": "The record has no result to check.",
-        "not-reached": "The record's result is not checked: the replay stopped before its last action.",
-    }[result.verdict], markup=False)
+    console.print(_say({
+        "agrees": t("The record's result agrees with the replay."),
+        "disagrees": t("The record's result disagrees with the replay:"),
+        "absent": t("The record has no result to check."),
+        "not-reached": t("The record's result is not checked: the replay stopped before its last action."),
+    }[result.verdict]), markup=False)
     for line in result.differences:
-        console.print(f"  {line}", markup=False)
+        console.print(f"  {_say(line)}", markup=False)
     if args.render is not None:
-        console.print(f"Picture of the state after {answer.actions} actions written to {args.render}",
-                      markup=False)
+        console.print(_say(tn("Picture of the state after {n} action written to {file}",
+                              "Picture of the state after {n} actions written to {file}", answer.actions,
+                              file=args.render)), markup=False)
     return code
 
 
 def cmd_modules(args: argparse.Namespace) -> int:
     for m in registered():
-        print(f"{m.id:<12} {m.name}  ({len(m.rule_ids)} rules)")
+        print(f"{m.id:<12} {m.name}  " + _say(tn("({n} rule)", "({n} rules)", len(m.rule_ids))))
     return 0
+
+
+LANG_CHOICES = ("en", "de", "fr", "es", "ca")  # i18n.LANGUAGES, without importing Babel to parse
 
 
 def parser() -> argparse.ArgumentParser:
@@ -608,10 +658,12 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--seed", type=int, default=0)
     new.set_defaults(fn=cmd_new)
 
+    engine = []
     for name, what in (("validate", '{"state", "action"}'), ("apply", '{"state", "action"}')):
         cmd = sub.add_parser(name, help=f"{name} a JSON body {what} from FILE or stdin")
         cmd.add_argument("file", nargs="?", default="-")
         cmd.set_defaults(fn=cmd_engine)
+        engine.append(cmd)
 
     score = sub.add_parser("score", help="score a round and print its breakdown as a table: a "
                            "scoring position (players by tiles or by tally; with `previous`, a "
@@ -662,6 +714,11 @@ def parser() -> argparse.ArgumentParser:
     modules = sub.add_parser("modules", help="list the modules")
     modules.set_defaults(fn=cmd_modules)
 
+    for command in (new, *engine, score, play, replay, render, modules):
+        command.add_argument("--lang", choices=LANG_CHOICES, metavar="LANG",
+                             help="the language of what is printed: en, de, fr, es or ca "
+                             "(default: the locale's, LC_ALL / LC_MESSAGES / LANG)")
+
     keygen = sub.add_parser("keygen", help="print a new sealing key entry KID:KEY for SEAL_KEYS")
     keygen.add_argument("kid", help="the key's id: 1 to 32 letters, digits, '-' or '_'")
     keygen.set_defaults(fn=cmd_keygen)
@@ -669,13 +726,23 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .settings import SettingsError  # the standard library only
+    from . import i18n
 
     args = parser().parse_args(argv)
+    told = i18n.LANGUAGE.set(getattr(args, "lang", None) or locale_language())  # this run's language
+    try:
+        return _run(args)
+    finally:
+        i18n.LANGUAGE.reset(told)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .settings import SettingsError  # the standard library only
+
     try:
         return int(args.fn(args))
     except (IllegalAction, InconsistentState) as e:
-        return _fail("refused", str(e), e.violations)
+        return _fail("refused", _joined(e.violations), e.violations)
     except SettingsError as e:  # a wrong setting stops the command with one line naming it
         print(f"referee: {e}", file=sys.stderr)
         return 2

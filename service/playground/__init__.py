@@ -5,6 +5,11 @@ at `/score`: a real table's evening, counted round by round.
 Static HTML, JS and CSS shipped in this package (`static/`), served by the referee itself with
 no external asset; a Content-Security-Policy keeps the page to its own origin. The page is no
 part of the JSON contract, so it is left out of the OpenAPI document.
+
+The pages speak English, German, French, Spanish and Catalan (issue 29): their words
+(messages.py, the catalogue service/playground/locale) are served worded in a language at
+GET /playground/messages/{language}; static/i18n.js puts them in and says the language in every
+request's Accept-Language.
 """
 
 from __future__ import annotations
@@ -13,8 +18,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from litestar import Controller, Response, get
+from litestar.exceptions import NotFoundException
 from litestar.static_files import create_static_files_router
+
+from service.i18n.catalogue import LANGUAGES, translations
+
+from .messages import PLURAL, SINGLE
 
 STATIC = Path(str(resources.files(__name__).joinpath("static")))
 ASSETS = "/playground"
@@ -33,6 +44,26 @@ def _page(name: str) -> Response[bytes]:
     return Response(_PAGES[name], media_type="text/html", headers={"content-security-policy": POLICY})
 
 
+_WORDED: dict[str, bytes] = {}
+
+
+def worded(language: str) -> dict[str, Any]:
+    """The pages' words in `language`: each id's translation, and for a counted wording its
+    singular and plural forms (the page picks one by the count); an id with no translation is
+    left out (the page says it in English)."""
+    catalogue = translations(language)
+    out: dict[str, Any] = {}
+    for message in SINGLE:
+        said = catalogue.gettext(message)
+        if said != message:
+            out[message] = said
+    for one, many in PLURAL:
+        forms = [catalogue.ngettext(one, many, 1), catalogue.ngettext(one, many, 2)]
+        if forms != [one, many]:
+            out[one] = forms
+    return out
+
+
 class PlaygroundController(Controller):
     path = "/"
     include_in_schema = False
@@ -46,6 +77,17 @@ class PlaygroundController(Controller):
     async def scoring(self) -> Response[bytes]:
         """The scoring page: a real table's evening, counted round by round (issue 15)."""
         return _page("score.html")
+
+    @get("/playground/messages/{language:str}", include_in_schema=False)
+    async def messages(self, language: str) -> Response[bytes]:
+        """The pages' words in one of the referee's languages (English: none, the ids are)."""
+        if language not in LANGUAGES:
+            raise NotFoundException(f"no language {language!r}: one of {', '.join(LANGUAGES)}")
+        if language not in _WORDED:
+            body = {"language": language, "messages": {} if language == "en" else worded(language)}
+            _WORDED[language] = msgspec.json.encode(body)
+        return Response(_WORDED[language], media_type="application/json",
+                        headers={"cache-control": "public, max-age=3600"})
 
 
 def routes() -> list[Any]:

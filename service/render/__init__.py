@@ -23,9 +23,10 @@ from service.engine.flow import ToAct, to_act
 from service.engine.scoring import Position
 from service.engine.scoring.sheet import running_totals
 from service.engine.state import GameState
+from service.engine.text import t, tn
 from service.engine.view import View
 
-from .layout import Box, flow, framed, label, row
+from .layout import Box, flow, framed, label, row, say, speaking
 from .scene import (
     PAGE_WIDTH,
     Seat,
@@ -50,21 +51,21 @@ __all__ = ["alhambra_box", "render_position", "render_sheet", "render_state", "r
 
 
 def _modules_line(modules: tuple[str, ...]) -> str:
-    return f"modules: {', '.join(modules)}" if modules else "base game, no modules"
+    return t("modules: {modules}", modules=tuple(modules)) if modules else t("base game, no modules")
 
 
 def _rounds_line(called: tuple[int, ...], held: tuple[int, ...]) -> str:
     parts = []
     if called:
-        parts.append(f"scoring called: {', '.join(map(str, called))}")
+        parts.append(t("scoring called: {rounds}", rounds=tuple(map(str, called))))
     if held:
-        parts.append(f"scoring rounds held: {', '.join(map(str, held))}")
-    return " \u00b7 ".join(parts)
+        parts.append(t("scoring rounds held: {rounds}", rounds=tuple(map(str, held))))
+    return " \u00b7 ".join(say(p) for p in parts)
 
 
 def _table(game: Any, title: str, seats: list[Seat], deck: int, bag: int, who: ToAct) -> str:
     """The picture of a state or a view (they share these fields)."""
-    lines = [turn_text(who, game.phase), f"bag {bag} tiles",
+    lines = [turn_text(who, game.phase), tn("bag {n} tile", "bag {n} tiles", bag),
              _rounds_line(game.scoring_called, game.rounds_held), _modules_line(game.modules)]
     parts = module_parts(game)
     common = [market_panel(game.market), display_panel(game.display, len(game.discard), deck)]
@@ -73,13 +74,13 @@ def _table(game: Any, title: str, seats: list[Seat], deck: int, bag: int, who: T
         extras.insert(0, dirk_panel(game.dirk))
     if game.removed:
         extras.append(framed(tiles_row(game.removed, 400) or label("", 1),
-                             label("Out of the game", 13, bold=True)))
+                             label(t("Out of the game"), 13, bold=True)))
     return page([
         header(title, lines),
         row(common, 14),
         _flowed(extras),
         _flowed([player_panel(s) for s in seats]),
-        ranking_panel(game.ranking, "Final ranking" if game.phase == "over" else "Ranking"),
+        ranking_panel(game.ranking, t("Final ranking") if game.phase == "over" else t("Ranking")),
     ])
 
 
@@ -88,8 +89,14 @@ def _flowed(boxes: Sequence[Box | None]) -> Box | None:
     return flow(present, PAGE_WIDTH, gap=14) if present else None
 
 
-def render_state(state: GameState) -> str:
-    """The whole state: every hand, every module's part (deck and bag by their sizes)."""
+def render_state(state: GameState, language: str | None = None) -> str:
+    """The whole state: every hand, every module's part (deck and bag by their sizes); its texts
+    worded in `language` (by default i18n.LANGUAGE, the request's)."""
+    with speaking(language):
+        return _render_state(state)
+
+
+def _render_state(state: GameState) -> str:
     parts = module_parts(state)
     extras, markers = per_seat(parts, len(state.players))
     who = to_act(state)
@@ -99,7 +106,7 @@ def render_state(state: GameState) -> str:
              extras=tuple(extras[i]), markers=tuple(markers[i]))
         for i, p in enumerate(state.players)
     ]
-    return _table(state, "Game state (everything)", seats, len(state.deck), len(state.bag), who)
+    return _table(state, t("Game state (everything)"), seats, len(state.deck), len(state.bag), who)
 
 
 def _waited_for(who: ToAct, seat: int) -> bool:
@@ -107,9 +114,14 @@ def _waited_for(who: ToAct, seat: int) -> bool:
     return bool(who.actors) and who.actors[0].seat == seat
 
 
-def render_view(view: View) -> str:
+def render_view(view: View, language: str | None = None) -> str:
     """What one player (or a spectator) sees: the others' hands as counts, and only the
-    module parts the view holds."""
+    module parts the view holds; worded in `language` (by default i18n.LANGUAGE)."""
+    with speaking(language):
+        return _render_view(view)
+
+
+def _render_view(view: View) -> str:
     parts = module_parts(view)
     extras, markers = per_seat(parts, len(view.players))
     seats = [
@@ -118,27 +130,35 @@ def render_view(view: View) -> str:
              extras=tuple(extras[i]), markers=tuple(markers[i]))
         for i, p in enumerate(view.players)
     ]
-    title = f"{view.viewer}'s view" if view.viewer is not None else "A spectator's view"
+    title = (t("{player}'s view", player=view.viewer) if view.viewer is not None
+             else t("A spectator's view"))
     return _table(view, title, seats, view.deck_size, view.bag_size, view.to_act)
 
 
 def _dirk_name(name: str) -> str:
-    return name if name == "Dirk" else f"{name} (Dirk)"
+    return name if name == "Dirk" else t("{player} (Dirk)", player=name)
 
 
 def render_position(position: Position, breakdown: Any | None = None,
-                    previous: Sequence[Any] = ()) -> str:
+                    previous: Sequence[Any] = (), language: str | None = None) -> str:
     """A scoring position (API.md): each player's Alhambra and reserve (or what was counted of
     them, a tally), Dirk's tiles, and with the breakdown of its scoring round the score sheet:
-    the earlier rounds' totals (`previous`), the running totals and their chart by round."""
+    the earlier rounds' totals (`previous`), the running totals and their chart by round;
+    worded in `language` (by default i18n.LANGUAGE)."""
+    with speaking(language):
+        return _render_position(position, breakdown, previous)
+
+
+def _render_position(position: Position, breakdown: Any | None, previous: Sequence[Any]) -> str:
     seats = [
         Seat(index=i, name=p.name, score=p.score, alhambra=p.alhambra, reserve=p.reserve,
-             show_hand=False, score_caption="points before this round")
+             show_hand=False, before_round=True)
         for i, p in enumerate(position.players) if not p.dirk and p.tally is None
     ]
-    dirks = [framed(tiles_row(p.tiles, 360) or label("no tiles", 11),
-                    label(f"{_dirk_name(p.name)} \u00b7 {p.score} points before this round", 15,
-                          bold=True),
+    dirks = [framed(tiles_row(p.tiles, 360) or label(t("no tiles"), 11),
+                    label(tn("{player} \u00b7 {n} point before this round",
+                             "{player} \u00b7 {n} points before this round", p.score,
+                             player=_dirk_name(p.name)), 15, bold=True),
                     class_="player dirk")
              for p in position.players if p.dirk and p.tally is None]
     scores = [p.score for p in position.players]
@@ -146,24 +166,29 @@ def render_position(position: Position, breakdown: Any | None = None,
         totals = running_totals(previous)
         scores = [totals.get(p.name, 0) for p in position.players]
     counted = [framed(tally_box(p.tally),
-                      label(f"{_dirk_name(p.name) if p.dirk else p.name} \u00b7 counted \u00b7 "
-                            f"{score} points before this round", 15, bold=True),
+                      label(tn("{player} \u00b7 counted \u00b7 {n} point before this round",
+                               "{player} \u00b7 counted \u00b7 {n} points before this round", score,
+                               player=_dirk_name(p.name) if p.dirk else p.name), 15, bold=True),
                       class_="player tally", data_seat=i)
                for i, (p, score) in enumerate(zip(position.players, scores, strict=True))
                if p.tally is not None]
     return page([
-        header(f"Scoring position \u00b7 round {position.round}", [_modules_line(position.modules)]),
+        header(t("Scoring position \u00b7 round {round}", round=position.round),
+               [_modules_line(position.modules)]),
         _flowed([player_panel(s) for s in seats] + dirks + counted),
         breakdown_panel(breakdown, scores) if breakdown is not None else None,
         _sheet(position, breakdown, previous) if breakdown is not None else None,
     ])
 
 
-def render_sheet(position: Position, breakdown: Any, previous: Sequence[Any] = ()) -> str:
-    """A score sheet alone: each round's points and running totals and their chart by round."""
-    return page([header(f"Score sheet \u00b7 after round {position.round}",
-                        [_modules_line(position.modules)]),
-                 _sheet(position, breakdown, previous)])
+def render_sheet(position: Position, breakdown: Any, previous: Sequence[Any] = (),
+                 language: str | None = None) -> str:
+    """A score sheet alone: each round's points and running totals and their chart by round;
+    worded in `language` (by default i18n.LANGUAGE)."""
+    with speaking(language):
+        return page([header(t("Score sheet \u00b7 after round {round}", round=position.round),
+                            [_modules_line(position.modules)]),
+                     _sheet(position, breakdown, previous)])
 
 
 def _sheet(position: Position, breakdown: Any, previous: Sequence[Any]) -> Box:

@@ -9,9 +9,12 @@ Pieces that must hold their text (a tile and its badges) measure it instead (`me
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from service import i18n
 
 from . import palette
 from . import svg as draw
@@ -24,6 +27,25 @@ def attrs(**values: Any) -> dict[str, str]:
     escapes text content only), and ids may come from a client."""
     return {k: v if type(v) is int else html.escape(str(v), quote=True)
             for k, v in values.items() if v is not None}
+
+
+def say(text: str) -> str:
+    """A text as the picture shows it: a Text or a Word worded in the language the picture is
+    drawn in (i18n.LANGUAGE: the request's, or the one `speaking` set); any other str as it is."""
+    return i18n.render(text, i18n.LANGUAGE.get())
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[None]:
+    """The pictures drawn within worded in `language` (None: the current i18n.LANGUAGE)."""
+    if language is None:
+        yield
+        return
+    told = i18n.LANGUAGE.set(language)
+    try:
+        yield
+    finally:
+        i18n.LANGUAGE.reset(told)
 
 
 @dataclass(frozen=True)
@@ -47,7 +69,9 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
 
 def label(text: str, size: int = 12, *, bold: bool = False, colour: str = palette.INK,
           **extra: Any) -> Box:
-    """One line of text, its box as high as the font size plus room for descenders."""
+    """One line of text (worded: `say`), its box as high as the font size plus room for
+    descenders and as wide as the worded text."""
+    text = say(text)
     height = int(size * 1.3)
     element = draw.Text(text, size, 0, size, fill=colour,
                         font_weight="bold" if bold else None, **attrs(**extra))

@@ -10,13 +10,15 @@ from __future__ import annotations
 import functools
 from types import MappingProxyType
 
+from service.engine.text import w
+
 # The money cards and market spaces (RULES.md §1: yellow florin, green dirham, blue denar,
 # orange ducat).
 CURRENCIES = MappingProxyType({
     "yellow": "#e8b92f", "green": "#3f8f3a", "blue": "#2f6db3", "orange": "#e0782a",
 })
 CURRENCY_NAMES = MappingProxyType({
-    "yellow": "florin", "green": "dirham", "blue": "denar", "orange": "ducat",
+    "yellow": w("florin"), "green": w("dirham"), "blue": w("denar"), "orange": w("ducat"),
 })
 
 # The building types by the colour of their roofs (RULES.md §1).
@@ -58,25 +60,25 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 # fill; "building" takes the colour of the tile's building type, "item" the item's own colour.
 TOKENS = MappingProxyType({
     "animals": ("{v}", "item"),
-    "chest": ("chest", "#d4a017"),
-    "servant": ("servant", "building"),
-    "inhabitant": ("inhabitant", "building"),
-    "extension": ("extension", "#4a4a4a"),
-    "die": ("die {v}", "#ffffff"),
+    "chest": (w("chest"), "#d4a017"),
+    "servant": (w("servant"), "building"),
+    "inhabitant": (w("inhabitant"), "building"),
+    "extension": (w("extension"), "#4a4a4a"),
+    "die": (w("die {v}"), "#ffffff"),
     "construction": ("{v}", "item"),
-    "leftover": ("leftover", "#b0a999"),
+    "leftover": (w("leftover"), "#b0a999"),
 })
 # Tokens drawn as part of the tile rather than as a badge.
 DRAWN_TOKENS = frozenset({"added_walls", "rotation"})
 
 # Fields of a module's state holding one entry per seat (drawn with that player), and how to
-# call them there.
+# call them there (game words, translated as such).
 PER_SEAT = MappingProxyType({
-    "craftsmen": {"face_up": "craftsmen", "face_down": "craftsman face down"},
-    "staff": {"marshals": "court marshal"},
-    "thieves": {"hands": "thieves"},
-    "vendors": {"discs": "vendor disc"},
-    "change": {"coins": "coins"},
+    "craftsmen": {"face_up": w("craftsmen"), "face_down": w("craftsman face down")},
+    "staff": {"marshals": w("court marshal")},
+    "thieves": {"hands": w("thieves")},
+    "vendors": {"discs": w("vendor disc")},
+    "change": {"coins": w("coins")},
 })
 
 # Module parts drawn in a panel of their own rather than field by field (Dirk's tiles).

@@ -14,10 +14,11 @@ import msgspec
 from service.engine.catalogue import CATALOGUE, FOUNTAIN, SIDE_BIT, SIDES, parse_walls, walls_text
 from service.engine.grid import rotate
 from service.engine.state import TOKENS, Tile, has_tokens
+from service.engine.text import word
 
 from . import palette
 from . import svg as draw
-from .layout import Box, attrs, flow, flow_lines, placed
+from .layout import Box, attrs, flow, flow_lines, placed, say
 from .metrics import advance, fitted, width_of
 
 _TILE_DEFAULTS = {f: getattr(Tile(tile=""), f) for f in TOKENS}
@@ -68,7 +69,9 @@ def _badges(tile: Tile) -> list[tuple[str, str, str]]:
                 colour = palette.BUILDINGS.get(building or "", palette.NEUTRAL)
             elif fill == "item":
                 colour = palette.colour_of(str(item))
-            out.append((text.format(v=item), colour, field))
+            # the token's name and an item that is a game word (an animal, a building type) in
+            # the picture's language
+            out.append((say(word(text)).format(v=say(word(str(item)))), colour, field))
     return out
 
 
@@ -122,9 +125,12 @@ class _Metrics:
         self.small = min(11, max(9, size // 7))  # text keeps its size; big tiles hold more tokens
         self.edge = 3 + size // 16  # clear of the walls
         self.inner = size - 2 * self.edge  # the width between them
-        self.kind, self.price, self.rest = _names(tile.tile)
+        kind, self.price, self.rest = _names(tile.tile)
         if tile.tile == FOUNTAIN:
-            self.kind = "fountain"
+            kind = "fountain"
+        # a building type (or the fountain) in the picture's language; a tile of another kind
+        # (a building site) by the words of its id
+        self.kind = say(word(kind)) if kind in palette.BUILDINGS or kind == "fountain" else kind
         crowded = (advance(self.kind, self.small) + 4 + advance(self.price, self.small + 3, True)
                    > self.inner)
         self.price_line = 2 if self.price and crowded else 1
@@ -263,7 +269,7 @@ def marker(letter: str, size: int, module: str, tooltip: str) -> Box:
     group.append(draw.Circle(r, r, r, fill="#ffffff", stroke=palette.INK, stroke_width=2))
     group.append(draw.Text(letter, r + 2, r, r + (r + 2) / 3, fill=palette.INK,
                            font_weight="bold", text_anchor="middle"))
-    group.append(draw.Title(tooltip))
+    group.append(draw.Title(say(tooltip)))
     return Box(group, 2 * r, 2 * r)
 
 

@@ -19,10 +19,11 @@ from service.engine.catalogue import NEIGHBOURS
 from service.engine.flow import ToAct
 from service.engine.module import registered
 from service.engine.state import Dirk, MarketSpace, PlacedTile, RankEntry, Tile, market_tile
+from service.engine.text import t, tn, word
 
 from . import palette
 from . import svg as draw
-from .layout import Box, attrs, flow, framed, label, placed, row, stack, titled
+from .layout import Box, attrs, flow, framed, label, placed, row, say, stack, titled
 from .pieces import card_back, card_box, chip, empty_space, marker, size_for, tile_box
 
 ALHAMBRA_SIZES = (72, 88, 104)  # pixels a side, the first at which every tile's tokens fit
@@ -57,7 +58,7 @@ class Seat:
     active: bool = False
     extras: tuple[tuple[str, Any], ...] = ()  # (caption, value) of modules' per-seat parts
     markers: tuple[Marker, ...] = ()
-    score_caption: str = "points"
+    before_round: bool = False  # the score is the points before a scoring round
 
 
 # --- module parts -------------------------------------------------------------------------------
@@ -86,13 +87,13 @@ def per_seat(parts: Sequence[tuple[str, str, Any]], seats: int
             for seat, value in enumerate(values[:seats]):
                 if value is None:
                     continue
-                extras[seat].append((caption, value))
+                extras[seat].append((word(caption), value))
                 found = palette.MARKERS.get((module_id, field))
                 if found is not None and isinstance(value, msgspec.Struct):
                     letter, when = found
                     if when is None or getattr(value, when, False):
-                        markers[seat].append(Marker(value.x, value.y, letter, module_id,  # type: ignore[attr-defined]
-                                                    f"{caption} at {value.x},{value.y}"))  # type: ignore[attr-defined]
+                        at = t("{what} at {x},{y}", what=word(caption), x=value.x, y=value.y)  # type: ignore[attr-defined]
+                        markers[seat].append(Marker(value.x, value.y, letter, module_id, at))  # type: ignore[attr-defined]
     return extras, markers
 
 
@@ -104,19 +105,25 @@ def _inline(value: Any) -> str:
     if isinstance(value, tuple):
         return " ".join("\u2014" if v is None else _inline(v) for v in value)
     if isinstance(value, msgspec.Struct):
-        return ", ".join(f"{k.replace('_', ' ')} {_inline(v)}" if v is not True else k
+        return ", ".join(f"{_caption(k)} {_inline(v)}" if v is not True else _caption(k)
                          for k in value.__struct_fields__ if not _is_empty(v := getattr(value, k)))
     return str(value)
+
+
+def _caption(field: str) -> str:
+    """A module part's field as the picture names it: its words, translated where a catalogue
+    has them (a module's words.py may mark its fields' names)."""
+    return say(word(field.replace("_", " ")))
 
 
 def _wrapped(text: str, size: int = 11) -> Box:
     """Text broken at spaces into lines of at most TEXT_WIDTH."""
     per_line = max(20, int(TEXT_WIDTH / (size * 0.6)))
     lines: list[str] = [""]
-    for word in text.split(" "):
-        if lines[-1] and len(lines[-1]) + 1 + len(word) > per_line:
+    for piece in text.split(" "):
+        if lines[-1] and len(lines[-1]) + 1 + len(piece) > per_line:
             lines.append("")
-        lines[-1] = f"{lines[-1]} {word}" if lines[-1] else word
+        lines[-1] = f"{lines[-1]} {piece}" if lines[-1] else piece
     return stack([label(line, size) for line in lines], gap=1)
 
 
@@ -132,7 +139,7 @@ def value_box(value: Any, width: int = TEXT_WIDTH) -> Box | None:
             return flow([chip("\u2014" if v is None else v) for v in value], width, gap=3)
         if all(isinstance(v, tuple) for v in value):
             rows = [row([label(f"{i + 1}", 11, colour=palette.MUTED),
-                         value_box(v, width - 20) or label("(empty)", 11, colour=palette.MUTED)],
+                         value_box(v, width - 20) or label(t("(empty)"), 11, colour=palette.MUTED)],
                         gap=6, middle=True) for i, v in enumerate(value)]
             return stack(rows, gap=3)
         return stack([_wrapped(_inline(v)) for v in value], gap=2)
@@ -150,7 +157,7 @@ def fields_box(part: msgspec.Struct, width: int = TEXT_WIDTH, skip: Iterable[str
         value = getattr(part, name)
         if name in skipped or _is_empty(value):
             continue
-        caption = name.replace("_", " ")
+        caption = _caption(name)
         if value is True:
             scalars.append(caption)
         elif isinstance(value, int | float):
@@ -208,12 +215,12 @@ def hand_box(seat: Seat, width: int) -> Box | None:
         return None
     if seat.hand is None:
         backs = [card_back(22) for _ in range(min(seat.hand_size, 12))]
-        text = label(f"{seat.hand_size} card{'s' if seat.hand_size != 1 else ''} (hidden)", 11,
+        text = label(tn("{n} card (hidden)", "{n} cards (hidden)", seat.hand_size), 11,
                      colour=palette.MUTED)
-        return titled("hand", row([*backs, text], 3, middle=True))
+        return titled(t("hand"), row([*backs, text], 3, middle=True))
     if not seat.hand:
-        return titled("hand", label("no cards", 11, colour=palette.MUTED))
-    return titled("hand", flow([card_box(c, 26) for c in seat.hand], width, gap=3))
+        return titled(t("hand"), label(t("no cards"), 11, colour=palette.MUTED))
+    return titled(t("hand"), flow([card_box(c, 26) for c in seat.hand], width, gap=3))
 
 
 def player_panel(seat: Seat) -> Box:
@@ -224,19 +231,22 @@ def player_panel(seat: Seat) -> Box:
         grid,
         hand_box(seat, width),
         *extras,
-        titled("reserve", tiles_row(seat.reserve, width)),
-        titled("to place", tiles_row(seat.held, width)),
+        titled(t("reserve"), tiles_row(seat.reserve, width)),
+        titled(t("to place"), tiles_row(seat.held, width)),
     ], gap=8)
     mark = "\u25b6 " if seat.active else ""
-    title = f"{mark}{seat.name} \u00b7 {seat.score} {seat.score_caption}"
-    return framed(content, label(title, 15, bold=True), min_width=width,
+    score = (tn("{player} \u00b7 {n} point before this round", "{player} \u00b7 {n} points before this round",
+                seat.score, player=seat.name) if seat.before_round
+             else tn("{player} \u00b7 {n} point", "{player} \u00b7 {n} points", seat.score, player=seat.name))
+    return framed(content, label(mark + say(score), 15, bold=True), min_width=width,
                   stroke=palette.ACTIVE if seat.active else palette.FRAME,
                   stroke_width=3 if seat.active else 1, class_="player", data_seat=seat.index)
 
 
 def dirk_panel(dirk: Dirk) -> Box:
-    content = tiles_row(dirk.tiles, 6 * (SMALL_TILE + 4)) or label("no tiles", 11)
-    return framed(content, label(f"{dirk.name} \u00b7 {dirk.score} points", 15, bold=True),
+    content = tiles_row(dirk.tiles, 6 * (SMALL_TILE + 4)) or label(t("no tiles"), 11)
+    title = tn("{player} \u00b7 {n} point", "{player} \u00b7 {n} points", dirk.score, player=dirk.name)
+    return framed(content, label(title, 15, bold=True),
                   class_="player dirk")
 
 
@@ -250,22 +260,24 @@ def market_panel(market: Sequence[MarketSpace]) -> Box:
         colour = palette.CURRENCIES.get(space.currency, palette.NEUTRAL)
         name = palette.CURRENCY_NAMES.get(space.currency, space.currency)
         inner = (tile_box(market_tile(space), size) if space.tile is not None
-                 else label("empty", 11, colour=palette.MUTED))
-        box = framed(inner, label(f"{space.currency} ({name})", 11, bold=True), pad=6,
+                 else label(t("empty"), 11, colour=palette.MUTED))
+        caption = t("{colour} ({currency})", colour=space.currency, currency=word(name))
+        box = framed(inner, label(caption, 11, bold=True), pad=6,
                      stroke=colour, stroke_width=4, min_width=size,
                      class_="market-space", data_currency=space.currency)
         spaces.append(box)
-    return framed(row(spaces, 8), label("Building market", 13, bold=True), class_="market")
+    return framed(row(spaces, 8), label(t("Building market"), 13, bold=True), class_="market")
 
 
 def display_panel(display: Sequence[str], discard: int, deck: int) -> Box:
-    cards = row([card_box(c, 32) for c in display], 5) if display else label("empty", 11)
-    counts = label(f"deck {deck} \u00b7 discard pile {discard}", 11, colour=palette.MUTED)
-    return framed(stack([cards, counts], 6), label("Money display", 13, bold=True),
+    cards = row([card_box(c, 32) for c in display], 5) if display else label(t("empty"), 11)
+    counts = label(t("deck {deck} \u00b7 discard pile {discard}", deck=deck, discard=discard), 11,
+                   colour=palette.MUTED)
+    return framed(stack([cards, counts], 6), label(t("Money display"), 13, bold=True),
                   class_="display")
 
 
-def ranking_panel(ranking: Sequence[RankEntry], title: str = "Ranking") -> Box | None:
+def ranking_panel(ranking: Sequence[RankEntry], title: str = t("Ranking")) -> Box | None:
     if not ranking:
         return None
     lines = [label(f"{r.place}. {r.name} \u00b7 {r.score}", 13) for r in ranking]
@@ -275,15 +287,15 @@ def ranking_panel(ranking: Sequence[RankEntry], title: str = "Ranking") -> Box |
 def turn_text(who: ToAct, phase: str) -> str:
     """Who must act (the engine's `to_act`), as a line of the header."""
     if phase == "over" or not who.actors:
-        return "the game is over"
+        return t("the game is over")
     first, *others = who.actors
-    step = "final placement" if phase == "final-placement" else "play"
-    text = f"{step} \u00b7 {first.player} to act ({first.rule})"
+    step = t("final placement") if phase == "final-placement" else t("play")
+    parts = [t("{step} \u00b7 {player} to act ({rule})", step=step, player=first.player, rule=first.rule)]
     if first.kind == "turn":
-        text += f" \u00b7 {first.actions_left} action{'s' if first.actions_left != 1 else ''} left"
+        parts.append(tn("{n} action left", "{n} actions left", first.actions_left))
     if others:
-        text += f" \u00b7 may act out of turn: {', '.join(a.player for a in others)}"
-    return text
+        parts.append(t("may act out of turn: {players}", players=tuple(a.player for a in others)))
+    return " \u00b7 ".join(say(p) for p in parts)
 
 
 def header(title: str, lines: Sequence[str]) -> Box:
@@ -312,17 +324,18 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def line_caption(line: Any) -> str:
-    return str(getattr(line, "building", None) or line.__struct_config__.tag)
+    """A scoring line's caption: its building type, or its kind (the line's tag), as a word."""
+    return say(word(str(getattr(line, "building", None) or line.__struct_config__.tag)))
 
 
 def _detail(name: str, value: Any) -> str:
     if value is True:
-        return name
+        return say(word(name))
     if value is False:
-        return f"not {name}"
+        return say(t("not {what}", what=word(name)))
     if isinstance(value, tuple):
-        return f"{name} {'+'.join(map(str, value)) or 'none'}"
-    return f"{name} {value}"
+        return f"{say(word(name))} {'+'.join(map(str, value)) or say(t('none'))}"
+    return f"{say(word(name))} {value}"
 
 
 def line_cell(line: Any) -> str:
@@ -337,11 +350,11 @@ def breakdown_panel(breakdown: Any, scores_before: Sequence[int]) -> Box:
     players = breakdown.players
     running = {r.name: r.score for r in breakdown.ranking}
     rows: list[list[str]] = [["", *(p.name for p in players)]]
-    rows.append(["before", *(str(s) for s in scores_before)])
+    rows.append([say(t("before")), *(str(s) for s in scores_before)])
     for i, line in enumerate(players[0].lines if players else ()):
         rows.append([line_caption(line), *(line_cell(p.lines[i]) for p in players)])
-    rows.append(["round total", *(str(p.total) for p in players)])
-    rows.append(["running score", *(str(running.get(p.name, "")) for p in players)])
+    rows.append([say(t("round total")), *(str(p.total) for p in players)])
+    rows.append([say(t("running score")), *(str(running.get(p.name, "")) for p in players)])
     widths = [max(len(r[c]) for r in rows) * 7 + 14 for c in range(len(rows[0]))]
     group = draw.Group(**attrs(class_="breakdown"))
     for r, cells in enumerate(rows):
@@ -353,4 +366,4 @@ def breakdown_panel(breakdown: Any, scores_before: Sequence[int]) -> Box:
                                    font_weight="bold" if bold else None))
             x += widths[c]
     table = Box(group, sum(widths), 16 * len(rows))
-    return framed(table, label(f"Scoring round {breakdown.round}", 13, bold=True))
+    return framed(table, label(t("Scoring round {round}", round=breakdown.round), 13, bold=True))

@@ -14,10 +14,11 @@ import msgspec
 
 from service.engine.records import PerType, counts_of
 from service.engine.scoring.tally import Tally
+from service.engine.text import t, word
 
 from . import palette
 from . import svg as draw
-from .layout import Box, attrs, framed, label, row, stack
+from .layout import Box, attrs, framed, label, row, say, stack
 
 ROUNDS = (1, 2, 3)
 WIDTH, HEIGHT = 360, 180  # the plotting area, in pixels
@@ -57,8 +58,9 @@ def table_box(lines: Sequence[Line]) -> Box:
     known = sorted({r for line in lines for r in line.points})
     rows = [["", *(line.name for line in lines)]]
     for r in known:
-        rows.append([f"round {r}", *(f"{line.points[r]} ({line.running[r]})" if r in line.points else ""
-                                     for line in lines)])
+        rows.append([say(t("round {round}", round=r)),
+                     *(f"{line.points[r]} ({line.running[r]})" if r in line.points else ""
+                       for line in lines)])
     widths = [max(len(cells[c]) for cells in rows) * 7 + 14 for c in range(len(rows[0]))]
     group = draw.Group(**attrs(class_="sheet"))
     for y, cells in enumerate(rows):
@@ -94,8 +96,8 @@ def chart_box(lines: Sequence[Line]) -> Box:
         group.append(draw.Text(str(v), 11, LEFT - 6, y + 4, fill=palette.MUTED, text_anchor="end"))
     for r in ROUNDS:
         x, _ = at(r, low)
-        group.append(draw.Text(f"round {r}", 11, x, HEIGHT + 16, fill=palette.MUTED, text_anchor="middle",
-                               **attrs(class_="round", data_round=r)))
+        group.append(draw.Text(say(t("round {round}", round=r)), 11, x, HEIGHT + 16, fill=palette.MUTED,
+                               text_anchor="middle", **attrs(class_="round", data_round=r)))
     legend = []
     for i, line in enumerate(lines):
         colour = palette.PLAYERS[i % len(palette.PLAYERS)]
@@ -117,24 +119,25 @@ def chart_box(lines: Sequence[Line]) -> Box:
 
 def sheet_panel(lines: Sequence[Line]) -> Box:
     return framed(stack([table_box(lines), chart_box(lines)], gap=12),
-                  label("Score sheet: running totals by round", 13, bold=True), class_="score-sheet")
+                  label(t("Score sheet: running totals by round"), 13, bold=True), class_="score-sheet")
 
 
 def _counts(value: object) -> str:
-    """A part of a tally in words: `garden 2, tower 1`, `animals 3`; `none` when all are 0."""
+    """A part of a tally in words: `garden 2, tower 1`, `animals 3`; `none` when all are 0 (the
+    building types and the parts' names as words: translated where a catalogue has them)."""
     if isinstance(value, PerType):
-        shown = [f"{kind} {n}" for kind, n in counts_of(value).items() if n]
+        shown = [f"{say(word(kind))} {n}" for kind, n in counts_of(value).items() if n]
     elif isinstance(value, msgspec.Struct):
-        shown = [f"{name.replace('_', ' ')} {_counts(getattr(value, name))}"
+        shown = [f"{say(word(name.replace('_', ' ')))} {_counts(getattr(value, name))}"
                  for name in value.__struct_fields__
                  if getattr(value, name) not in (0, PerType())]
     else:
         return str(value)
-    return ", ".join(shown) or "none"
+    return ", ".join(shown) or say(t("none"))
 
 
 def tally_box(tally: Tally) -> Box:
     """What was counted of a player: the base game's counts, then each module's part on."""
-    lines = [label(f"{name.replace('_', ' ')}: {_counts(getattr(tally, name))}", 12)
+    lines = [label(f"{say(word(name.replace('_', ' ')))}: {_counts(getattr(tally, name))}", 12)
              for name in tally.__struct_fields__ if getattr(tally, name) is not None]
     return stack(lines, gap=3)

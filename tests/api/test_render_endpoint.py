@@ -150,3 +150,16 @@ def test_a_spectators_picture_needs_no_token_and_draws_only_the_spectators_view(
     hidden_cards = {card for p in whole.players for card in p.hand} | set(whole.deck)
     assert hidden_cards and not any(f'data-card="{card}"' in picture.text for card in hidden_cards)
     assert whole.bag and not any(f'data-tile="{tile}"' in picture.text for tile in whole.bag)
+
+
+def test_render_words_the_picture_in_the_requests_language(client: TestClient, state: Any) -> None:
+    """Issue 29: the picture's captions in the language Accept-Language prefers (drawn in the
+    render pool's thread, which sees the request's language); names and ids as they are."""
+    german = client.post("/v1/render", json={"state": state}, headers={"Accept-Language": "de"})
+    assert german.status_code == 200 and german.headers["content-language"] == "de"
+    assert "Bauhof" in german.text and "Building market" not in german.text
+    assert "Ana" in german.text
+    sheet = client.post("/v1/render", json={**POSITION, "draw": "sheet"}, headers={"Accept-Language": "ca"})
+    assert "Full de puntuació" in sheet.text
+    english = client.post("/v1/render", json={"state": state})
+    assert "Building market" in english.text

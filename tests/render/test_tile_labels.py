@@ -277,3 +277,15 @@ def test_the_tiles_of_a_game_played_to_its_end_hold_their_labels() -> None:
     assert state.phase == "over"
     faults = misplaced_labels(render_state(state))
     assert faults == [], "\n".join(faults)
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "ca"])
+def test_the_tiles_hold_their_labels_in_every_language(language: str) -> None:
+    """Issue 29: a tile's kind (a building type, the fountain) and its tokens' badges are worded
+    in the picture's language, often longer than in English: they still lie within the tile."""
+    position = msgspec.convert(ZOO, Position)
+    state = random_state(ALL_MODULES, players=4, steps=120, seed=5)
+    pictures = [render_position(position, language=language), render_state(state, language=language)]
+    faults = {fault: None for svg in pictures for fault in misplaced_labels(svg)}
+    assert not faults, "\n".join(faults)
+    assert pictures[0] != render_position(position)  # worded otherwise than in English

@@ -2,7 +2,8 @@
 // The page keeps the game's history (every state and the action that led to it); the server
 // keeps nothing. A game's record (alhambra-record/1) can be saved, and a record opened and
 // stepped through (POST /v1/replay). A bot may move for any seat (POST /v1/suggest, then
-// /v1/apply). Text from the server is always set as text, never parsed as HTML.
+// /v1/apply). Text from the server is always set as text, never parsed as HTML. The page's words
+// are said in the chosen language (i18n.js: t, tn), and every request says it (I18N.fetch).
 "use strict";
 
 const LEGAL_LIMIT = 500;
@@ -35,6 +36,7 @@ function element(tag, text, className) {
 }
 
 function status(text, isError = false) {
+  $("status").removeAttribute("data-i18n");  // a status of its own now, not the page's first
   $("status").textContent = text;
   $("status").className = isError ? "error" : "";
 }
@@ -44,7 +46,7 @@ async function post(path, body, player) {
   const headers = { "content-type": "application/json" };
   const token = player && page.tokens ? page.tokens[player] : undefined;
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+  const response = await I18N.fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
   const type = response.headers.get("content-type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
   return { status: response.status, ok: response.ok, data };
@@ -87,7 +89,7 @@ async function showPicture() {
   try {
     url = await drawing(current, $("viewer").value);
   } catch (error) {
-    status(`render: ${error.message}`, true);
+    status(t("render: {message}", { message: error.message }), true);
     return;
   }
   if (page.pictureUrl) URL.revokeObjectURL(page.pictureUrl);
@@ -100,15 +102,18 @@ async function showPicture() {
 function pictureShown(loaded, picture = "picture", placeholder = "no-picture") {
   $(picture).hidden = !loaded;
   $(placeholder).hidden = loaded;
-  if (!loaded) $(placeholder).textContent = "The picture of this state could not be drawn.";
+  if (!loaded) {
+    $(placeholder).removeAttribute("data-i18n");
+    $(placeholder).textContent = t("The picture of this state could not be drawn.");
+  }
 }
 
 function showViewers(current, select = $("viewer")) {
   const chosen = select.value;
-  select.replaceChildren(element("option", "everything"));
+  select.replaceChildren(element("option", t("everything")));
   select.firstChild.value = "";
   for (const player of current.players) {
-    const option = element("option", `${player.name}'s view`);
+    const option = element("option", t("{player}'s view", { player: player.name }));
     option.value = player.name;
     select.append(option);
   }
@@ -129,17 +134,20 @@ function showTurn(step, who) {
   const box = $("turn");
   box.replaceChildren();
   if (step.game_over || step.state.phase === "over") {
-    box.append(element("span", "the game is over"));
+    box.append(element("span", t("the game is over")));
     return;
   }
-  box.append(element("span", `${step.state.phase || "play"}:`, "muted"));
+  const phase = step.state.phase || "play";
+  const phases = { play: t("play"), "final-placement": t("final placement") };
+  box.append(element("span", `${phases[phase] || phase}:`, "muted"));
   who.actors.forEach((actor, i) => {
     const item = element("span", null, `actor ${actor.kind}`);
     item.dataset.player = actor.player;
     item.dataset.kind = actor.kind;
-    item.append(element("strong", actor.player), ` ${i === 0 ? "to act" : "may act"}: ${actor.what}`);
+    const what = { what: actor.what };
+    item.append(element("strong", actor.player), " " + (i === 0 ? t("to act: {what}", what) : t("may act: {what}", what)));
     if (actor.kind === "turn") {
-      item.append(` (${actor.actions_left} action${actor.actions_left === 1 ? "" : "s"} left)`);
+      item.append(` (${tn("{n} action left", "{n} actions left", actor.actions_left)})`);
     }
     item.append(" ", element("code", actor.rule, "rule"));
     box.append(item);
@@ -158,11 +166,12 @@ async function showLegalActions() {
   const first = page.tokens ? page.history[page.current].to_act?.players?.[0] : undefined;
   const answer = await post("/v1/legal-actions", { state: current, limit: LEGAL_LIMIT }, first);
   if (!answer.ok) {
-    status(`legal actions: ${answer.data.message}`, true);
+    status(t("legal actions: {message}", { message: answer.data.message }), true);
     return;
   }
   page.legal = answer.data.actions;
-  $("legal-count").textContent = `(${page.legal.length}${answer.data.truncated ? "+, cut short" : ""})`;
+  const count = page.legal.length;
+  $("legal-count").textContent = answer.data.truncated ? t("({n}+, cut short)", { n: count }) : `(${count})`;
   filterLegalActions();
 }
 
@@ -174,10 +183,10 @@ function filterLegalActions() {
     const text = summary(action);
     if (!words.every((w) => text.toLowerCase().includes(w))) return;
     const item = element("li");
-    const apply = element("button", "apply", "apply");
+    const apply = element("button", t("apply"), "apply");
     apply.type = "button";
     apply.addEventListener("click", () => applyAction(action));
-    const edit = element("button", "edit", "edit");
+    const edit = element("button", t("edit"), "edit");
     edit.type = "button";
     edit.addEventListener("click", () => {
       $("action-json").value = JSON.stringify(action, null, 2);
@@ -191,9 +200,9 @@ function showHistory() {
   const list = $("history");
   list.replaceChildren();
   page.history.forEach((step, i) => {
-    const text = step.action ? summary(step.action) : "new game";
+    const text = step.action ? summary(step.action) : t("new game");
     const item = element("li", text, i === page.current ? "current" : i > page.current ? "future" : "");
-    item.title = "show this state";
+    item.title = t("show this state");
     item.addEventListener("click", () => goTo(i));
     list.append(item);
   });
@@ -202,8 +211,13 @@ function showHistory() {
   const recordable = page.origin !== null && page.history.length > 0;
   $("save-record").disabled = !recordable;
   $("view-record").disabled = !recordable;
-  const why = recordable ? "" : " (a state loaded as JSON has no setup: a record starts from a new game's)";
-  $("save-record").title = `download this game as a record (${RECORD_FORMAT}): its setup and every action of the history${why}`;
+  $("save-record").title = saveTitle(recordable);
+}
+
+function saveTitle(recordable) {
+  const why = recordable ? "" : " " + t("(a state loaded as JSON has no setup: a record starts from a new game's)");
+  return t("download this game as a record ({format}): its setup and every action of the history",
+           { format: RECORD_FORMAT }) + why;
 }
 
 // What the step shown did: its events and scoring rounds (a verdict of another step is cleared).
@@ -212,7 +226,8 @@ function showResult(step) {
   const events = $("events");
   events.replaceChildren();
   if ((step.events || []).length) {
-    events.append(element("li", step.action ? `what ${summary(step.action)} did:` : "the setup:", "heading"));
+    events.append(element("li", step.action ? t("what {action} did:", { action: summary(step.action) }) : t("the setup:"),
+                          "heading"));
   }
   for (const event of step.events || []) events.append(element("li", summary(event)));
   showScoring(step.scoring || []);
@@ -238,7 +253,7 @@ function showScoring(rounds, box = $("scoring")) {
   for (const round of rounds) {
     const table = element("table");
     const head = element("tr");
-    head.append(element("th", `round ${round.round}`));
+    head.append(element("th", t("round {round}", { round: round.round })));
     for (const p of round.players) head.append(element("th", p.name));
     table.append(head);
     const lines = round.players.length ? round.players[0].lines : [];
@@ -249,7 +264,7 @@ function showScoring(rounds, box = $("scoring")) {
       table.append(row);
     });
     const total = element("tr");
-    total.append(element("th", "total"));
+    total.append(element("th", t("total")));
     for (const p of round.players) total.append(element("th", String(p.total)));
     table.append(total);
     box.append(table);
@@ -273,7 +288,8 @@ function goTo(index) {
   if (index < 0 || index >= page.history.length) return;
   page.current = index;
   const step = page.history[index];
-  status(`step ${index + 1} of ${page.history.length}: ${step.action ? summary(step.action) : "new game"}`);
+  status(t("step {step} of {steps}: {what}", { step: index + 1, steps: page.history.length,
+                                                 what: step.action ? summary(step.action) : t("new game") }));
   showResult(step);
   show();
 }
@@ -296,11 +312,12 @@ async function newGame(event) {
   const body = { players, modules, seed: Number($("seed").value || 0) };
   const answer = await post("/v1/games", body);
   if (!answer.ok) {
-    status(`the game cannot be set up: ${answer.data.message}`, true);
+    status(t("the game cannot be set up: {message}", { message: answer.data.message }), true);
     showViolations(answer.data.violations || []);
     return;
   }
-  status(`new game: ${players.join(", ")}${modules.length ? " with " + modules.join(", ") : ""}`);
+  status(modules.length ? t("new game: {players} with {modules}", { players: players.join(", "), modules: modules.join(", ") })
+    : t("new game: {players}", { players: players.join(", ") }));
   const tokens = answer.data.seat_tokens
     ? Object.fromEntries(answer.data.seat_tokens.map((t) => [t.player, t.token])) : null;
   await start(answer.data.state, answer.data.game_over, { setup: body, seal: answer.data.state.seal, actions: [] },
@@ -310,17 +327,19 @@ async function newGame(event) {
 // `by`: who chose the action, when not the person at the page (a seat's bot).
 async function applyAction(action, by = "") {
   const current = state();
-  if (!current) return status("create a game first", true);
+  if (!current) return status(t("create a game first"), true);
   const answer = await post("/v1/apply", { state: current, action }, action.player);
   if (!answer.ok) {
-    status(`refused (${answer.data.error}): ${answer.data.message}`, true);
+    status(t("refused ({error}): {message}", { error: answer.data.error, message: answer.data.message }), true);
     showViolations(answer.data.violations || []);
     return;
   }
   page.history = page.history.slice(0, page.current + 1);
   page.history.push({ action, ...answer.data });
   page.current = page.history.length - 1;
-  status(`${by}applied ${summary(action)}${answer.data.game_over ? " · the game is over" : ""}`);
+  const applied = by ? t("{bot} applied {action}", { bot: by, action: summary(action) })
+    : t("applied {action}", { action: summary(action) });
+  status(applied + (answer.data.game_over ? ` · ${t("the game is over")}` : ""));
   showResult(page.history[page.current]);
   await show();
 }
@@ -329,7 +348,7 @@ function editedAction() {
   try {
     return JSON.parse($("action-json").value);
   } catch (error) {
-    status(`the action is not JSON: ${error.message}`, true);
+    status(t("the action is not JSON: {message}", { message: error.message }), true);
     return null;
   }
 }
@@ -340,12 +359,12 @@ async function validateAction() {
   if (!action || !current) return;
   const answer = await post("/v1/validate", { state: current, action }, action.player);
   if (!answer.ok) {
-    status(`refused (${answer.data.error}): ${answer.data.message}`, true);
+    status(t("refused ({error}): {message}", { error: answer.data.error, message: answer.data.message }), true);
     showViolations(answer.data.violations || []);
     return;
   }
-  status(answer.data.valid ? "the action is legal" : "the action is illegal", !answer.data.valid);
-  showViolations(answer.data.violations, answer.data.valid ? "legal" : null);
+  status(answer.data.valid ? t("the action is legal") : t("the action is illegal"), !answer.data.valid);
+  showViolations(answer.data.violations, answer.data.valid ? t("legal") : null);
 }
 
 async function loadState() {
@@ -353,23 +372,26 @@ async function loadState() {
   try {
     loaded = JSON.parse($("state-json").value);
   } catch (error) {
-    return status(`the state is not JSON: ${error.message}`, true);
+    return status(t("the state is not JSON: {message}", { message: error.message }), true);
   }
   const answer = await post("/v1/legal-actions", { state: loaded, limit: 0 });
   if (!answer.ok) {
-    status(`the state is refused (${answer.data.error}): ${answer.data.message}`, true);
+    status(t("the state is refused ({error}): {message}", { error: answer.data.error, message: answer.data.message }), true);
     showViolations(answer.data.violations || []);
     return;
   }
-  status("state loaded");
+  status(t("state loaded"));
   await start(loaded, loaded.phase === "over");
 }
 
 async function loadModules() {
   const box = $("modules");
-  const response = await fetch("/v1/modules");
+  const response = await I18N.fetch("/v1/modules");
   const answer = await response.json();
-  box.replaceChildren(element("legend", "Modules"));
+  const legend = element("legend", t("Modules"));
+  legend.dataset.i18n = "";
+  legend.dataset.i18nId = "Modules";
+  box.replaceChildren(legend);
   for (const module of answer.modules) {
     const item = element("label");
     const box_ = element("input");
@@ -397,13 +419,13 @@ function showBots(step) {
       const item = element("li", null, "bot-seat");
       item.dataset.player = name;
       const level = element("select", null, "bot-level");
-      level.setAttribute("aria-label", `${name}'s bot's level`);
+      level.setAttribute("aria-label", t("{player}'s bot's level", { player: name }));
       for (const value of BOT_LEVELS) level.append(element("option", value));
       level.value = page.botLevels[name] || "basic";
       level.addEventListener("change", () => { page.botLevels[name] = level.value; });
-      const move = element("button", "bot move", "bot-move");
+      const move = element("button", t("bot move"), "bot-move");
       move.type = "button";
-      move.title = `ask ${name}'s bot for a move (POST /v1/suggest) and apply it`;
+      move.title = t("ask {player}'s bot for a move (POST /v1/suggest) and apply it", { player: name });
       move.addEventListener("click", () => botMove(name, level.value, move));
       item.append(element("strong", name), level, move);
       list.append(item);
@@ -429,9 +451,10 @@ function showBotAnswer(text, isError = false, answer = null) {
   if (!answer) return;
   if (answer.violations) return violationItems($("bot-violations"), answer.violations);
   for (const c of (answer.considered || []).slice(0, BOT_CONSIDERED_SHOWN)) {
-    const what = c.action ? summary(c.action) : "wait";
-    const sims = c.simulations ? `, ${c.simulations} simulations` : "";
-    $("bot-considered").append(element("li", `${what} (value ${Number(c.value).toFixed(1)}${sims})`));
+    const details = { action: c.action ? summary(c.action) : t("wait"), value: Number(c.value).toFixed(1),
+                      simulations: c.simulations };
+    $("bot-considered").append(element("li", c.simulations ? t("{action} (value {value}, {simulations} simulations)", details)
+      : t("{action} (value {value})", details)));
   }
 }
 
@@ -440,11 +463,11 @@ function showBotAnswer(text, isError = false, answer = null) {
 // (its seat may only act out of turn); 422 nothing-to-decide: the game waits for others.
 async function botMove(player, level, button) {
   const current = state();
-  if (!current) return status("create a game first", true);
+  if (!current) return status(t("create a game first"), true);
   const body = { state: current, player, level };
   if (level === "strong") body.budget_ms = Number($("bot-budget").value) || 200;
   button.disabled = true;
-  showBotAnswer(`${player}'s bot (${level}) is thinking…`);
+  showBotAnswer(t("{player}'s bot ({level}) is thinking…", { player, level }));
   try {
     const answer = await post("/v1/suggest", body, player);
     if (state() !== current) return;  // the page moved on meanwhile
@@ -452,22 +475,26 @@ async function botMove(player, level, button) {
       const data = typeof answer.data === "object" ? answer.data : { message: answer.data };
       const error = data.error || answer.status;
       const message = data.message || data.detail || String(answer.status);
-      status(`${player}'s bot: ${error}: ${message}`, true);
+      status(t("{player}'s bot: {error}: {message}", { player, error, message }), true);
       // The reason once: as the refusal's rules when it names them, else as its message.
-      const reason = (data.violations || []).length ? "" : `: ${message}`;
-      showBotAnswer(`${player}'s bot has no move (${error})${reason}`, true, data);
+      const none = (data.violations || []).length ? t("{player}'s bot has no move ({error})", { player, error })
+        : t("{player}'s bot has no move ({error}): {message}", { player, error, message });
+      showBotAnswer(none, true, data);
       return;
     }
     const suggested = answer.data;
-    const weighed = `of ${suggested.legal} legal${suggested.simulated ? `, ${suggested.simulated} simulated actions` : ""}`;
+    const counts = { legal: suggested.legal, simulated: suggested.simulated };
+    const weighed = suggested.simulated ? t("of {legal} legal, {simulated} simulated actions", counts)
+      : t("of {legal} legal", counts);
+    const bot = t("{player}'s bot ({level})", { player, level: suggested.level });
     if (suggested.action === null) {
-      status(`${player}'s bot (${suggested.level}) waits: it may act out of turn, and does not`);
-      showBotAnswer(`${player}'s bot (${suggested.level}) waits (${weighed})`, false, suggested);
+      status(t("{bot} waits: it may act out of turn, and does not", { bot }));
+      showBotAnswer(t("{bot} waits ({weighed})", { bot, weighed }), false, suggested);
       return;
     }
-    showBotAnswer(`${player}'s bot (${suggested.level}) chose ${summary(suggested.action)} (${weighed})`,
+    showBotAnswer(t("{bot} chose {action} ({weighed})", { bot, action: summary(suggested.action), weighed }),
                   false, suggested);
-    await applyAction(suggested.action, `${player}'s bot (${suggested.level}) `);
+    await applyAction(suggested.action, bot);
   } finally {
     button.disabled = Boolean(page.history[page.current]?.game_over);
   }
@@ -510,8 +537,10 @@ function saveRecord() {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  status(`saved the record of ${record.actions.length} action${record.actions.length === 1 ? "" : "s"}`
-    + `${record.result ? " and its result" : ""} as ${link.download}`);
+  const saved = { n: record.actions.length, file: link.download };
+  status(record.result ? tn("saved the record of {n} action and its result as {file}",
+                            "saved the record of {n} actions and its result as {file}", saved.n, saved)
+    : tn("saved the record of {n} action as {file}", "saved the record of {n} actions as {file}", saved.n, saved));
 }
 
 // --- a record stepped through (POST /v1/replay) ----------------------------------------------
@@ -531,6 +560,7 @@ const rec = {
 };
 
 function recordStatus(text, isError = false) {
+  $("record-status").removeAttribute("data-i18n");
   $("record-status").textContent = text;
   $("record-status").className = isError ? "error" : "";
 }
@@ -575,17 +605,8 @@ function forgetPictures() {
   rec.pictures.clear();
 }
 
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
-function ordinal(n) {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
-}
-
 function rankingText(entry) {
-  return `${entry.place}. ${entry.name}: ${plural(entry.score, "point")}`;
+  return `${entry.place}. ${entry.name}: ${tn("{n} point", "{n} points", entry.score)}`;
 }
 
 function showRecordSummary() {
@@ -593,21 +614,21 @@ function showRecordSummary() {
   const box = $("record-summary");
   box.replaceChildren();
   const add = (term, text) => box.append(element("dt", term), element("dd", text));
-  add("players", record.setup.players.join(", "));
-  add("modules", (record.setup.modules || []).length ? record.setup.modules.join(", ") : "none (the base game)");
-  add("seed", String(record.setup.seed ?? 0));
-  add("edition", `${record.edition}${record.seal ? " · sealed: it carries its first state's seal" : ""}`);
-  add("actions", String(rec.n));
-  add("result", record.result ? record.result.map(rankingText).join(" · ") : "none given");
+  add(t("players"), record.setup.players.join(", "));
+  add(t("modules"), (record.setup.modules || []).length ? record.setup.modules.join(", ") : t("none (the base game)"));
+  add(t("seed"), String(record.setup.seed ?? 0));
+  add(t("edition"), `${record.edition}${record.seal ? ` · ${t("sealed: it carries its first state's seal")}` : ""}`);
+  add(t("actions"), String(rec.n));
+  add(t("result"), record.result ? record.result.map(rankingText).join(" · ") : t("none given"));
   const refusal = rec.refusal;
   $("record-refusal").hidden = !refusal;
   $("record-refusal-rules").replaceChildren();
   if (refusal) {
-    $("record-refusal-text").textContent = `The record's action at index ${refusal.index} (its`
-      + ` ${ordinal(refusal.index + 1)}) is illegal where it stands: ${summary(refusal.action)}. It can be`
-      + ` stepped through up to the state before it (step ${refusal.index} / ${rec.n}).`;
+    $("record-refusal-text").textContent = t("The record's action at index {index} (action {number}) is illegal "
+      + "where it stands: {action}. It can be stepped through up to the state before it (step {index} / {n}).",
+    { index: refusal.index, number: refusal.index + 1, action: summary(refusal.action), n: rec.n });
     violationItems($("record-refusal-rules"), refusal.violations);
-    $("record-refusal-message").textContent = `The referee: ${refusal.message}`;
+    $("record-refusal-message").textContent = t("The referee: {message}", { message: refusal.message });
   }
 }
 
@@ -623,17 +644,19 @@ function showPosition() {
 function showStep(k, shown) {
   const { record } = rec;
   const action = k > 0 ? record.actions[k - 1] : null;
-  $("record-action").textContent = action ? `action ${k} of ${rec.n}: ${summary(action)}` : "the setup, before any action";
+  $("record-action").textContent = action ? t("action {k} of {n}: {action}", { k, n: rec.n, action: summary(action) })
+    : t("the setup, before any action");
   const events = $("record-events");
   events.replaceChildren();
-  if (shown.events.length) events.append(element("li", action ? "what it did:" : "the setup:", "heading"));
+  if (shown.events.length) events.append(element("li", action ? t("what it did:") : t("the setup:"), "heading"));
   for (const event of shown.events) events.append(element("li", summary(event)));
   // The scoring rounds held at this step (a replay's answer holds every round held on the way).
   const held = shown.events.filter((e) => e.type === "scoring-round-held").map((e) => e.round);
   const rounds = shown.scoring.filter((round) => held.includes(round.round));
   $("record-held").hidden = !held.length;
   $("record-held").textContent = held.length
-    ? `${held.length === 1 ? "scoring round" : "scoring rounds"} ${held.join(" and ")} held at this step` : "";
+    ? tn("scoring round {rounds} held at this step", "scoring rounds {rounds} held at this step", held.length,
+         { rounds: held.join(", ") }) : "";
   showScoring(rounds, $("record-scoring"));
   showEnd(k);
   $("record-state").value = JSON.stringify(shown.state, null, 1);
@@ -649,16 +672,19 @@ function showEnd(k) {
   if (atEnd) {
     const ranking = $("record-ranking");
     ranking.replaceChildren();
-    if (!final.ranking.length) ranking.append(element("li", `the game is not over after the record's ${plural(rec.n, "action")}`));
+    if (!final.ranking.length) {
+      ranking.append(element("li", tn("the game is not over after the record's {n} action",
+                                      "the game is not over after the record's {n} actions", rec.n)));
+    }
     for (const entry of final.ranking) ranking.append(element("li", rankingText(entry)));
     const verdict = final.result.verdict;
     $("record-verdict").className = verdict;
     $("record-verdict").dataset.verdict = verdict;
     $("record-verdict").textContent = {
-      agrees: "The record's result agrees with the replay.",
-      disagrees: "The record's result disagrees with the replay:",
-      absent: "The record gives no result to check.",
-    }[verdict] || `result: ${verdict}`;
+      agrees: t("The record's result agrees with the replay."),
+      disagrees: t("The record's result disagrees with the replay:"),
+      absent: t("The record gives no result to check."),
+    }[verdict] || t("result: {verdict}", { verdict });
     const differences = $("record-differences");
     differences.replaceChildren();
     for (const line of final.result.differences) differences.append(element("li", line));
@@ -668,7 +694,8 @@ function showEnd(k) {
   $("record-next").hidden = !beforeIllegal;
   $("record-next-rules").replaceChildren();
   if (beforeIllegal) {
-    $("record-next-text").textContent = `The next action (index ${refusal.index}) is illegal: ${summary(refusal.action)}`;
+    $("record-next-text").textContent = t("The next action (index {index}) is illegal: {action}",
+                                          { index: refusal.index, action: summary(refusal.action) });
     violationItems($("record-next-rules"), refusal.violations);
   }
 }
@@ -680,7 +707,7 @@ async function showRecordPicture(k, current) {
     try {
       url = await drawing(current, $("record-viewer").value);
     } catch (error) {
-      recordStatus(`render: ${error.message}`, true);
+      recordStatus(t("render: {message}", { message: error.message }), true);
       return;
     }
     if (opened !== rec.opened) return URL.revokeObjectURL(url);
@@ -709,7 +736,7 @@ async function goStep(wanted) {
   try {
     shown = await step(k);
   } catch (error) {
-    if (rec.k === k && opened === rec.opened) recordStatus(`step ${k}: ${error.message}`, true);
+    if (rec.k === k && opened === rec.opened) recordStatus(t("step {k}: {message}", { k, message: error.message }), true);
     return;
   } finally {
     if (rec.k === k) $("record-step").removeAttribute("aria-busy");
@@ -726,13 +753,14 @@ async function goStep(wanted) {
 async function openRecord(record, source) {
   const opened = ++rec.opened;
   $("record-problems").replaceChildren();
-  recordStatus(`checking the record (${source})…`);
+  recordStatus(t("checking the record ({source})…", { source }));
   const first = await post("/v1/replay", { record, upto: 0 });
   if (opened !== rec.opened) return;
   if (!first.ok) {
     $("record-view").hidden = true;
     rec.record = null;
-    recordStatus(`the record is refused (${first.data.error || first.status}): ${first.data.message || first.data}`, true);
+    recordStatus(t("the record is refused ({error}): {message}",
+                   { error: first.data.error || first.status, message: first.data.message || first.data }), true);
     violationItems($("record-problems"), first.data.violations || []);
     return;
   }
@@ -743,21 +771,22 @@ async function openRecord(record, source) {
   Object.assign(rec, { record: { ...record, actions: record.actions || [] }, n, limit: n, k: 0,
                        steps: new Map([[0, Promise.resolve(stepOf(first.data))]]),
                        final: null, refusal: null });
-  let note = `${plural(n, "action")}, every one legal`;
+  let note = tn("{n} action, every one legal", "{n} actions, every one legal", n);
   if (whole.ok) {
     rec.final = whole.data;
     rec.steps.set(n, Promise.resolve(stepOf(whole.data)));
   } else if (whole.status === 422 && whole.data.error === "illegal-action") {
     rec.refusal = whole.data;
     rec.limit = whole.data.index;
-    note = `action ${whole.data.index + 1} of ${n} is illegal`;
+    note = t("action {k} of {n} is illegal", { k: whole.data.index + 1, n });
   } else {
-    note = `the whole record is not replayed (${whole.data.error || whole.status}): ${whole.data.message || ""}`;
+    note = t("the whole record is not replayed ({error}): {message}",
+             { error: whole.data.error || whole.status, message: whole.data.message || "" });
   }
   showViewers(first.data.state, $("record-viewer"));
   showRecordSummary();
   $("record-view").hidden = false;
-  recordStatus(`opened the record (${source}): ${note}`, rec.refusal !== null || !whole.ok);
+  recordStatus(t("opened the record ({source}): {note}", { source, note }), rec.refusal !== null || !whole.ok);
   await goStep(0);
 }
 
@@ -766,11 +795,11 @@ function openRecordText(text, source) {
   try {
     record = JSON.parse(text);
   } catch (error) {
-    recordStatus(`the record (${source}) is not JSON: ${error.message}`, true);
+    recordStatus(t("the record ({source}) is not JSON: {message}", { source, message: error.message }), true);
     return;
   }
   if (record === null || typeof record !== "object" || Array.isArray(record)) {
-    recordStatus(`the record (${source}) is not a JSON object`, true);
+    recordStatus(t("the record ({source}) is not a JSON object", { source }), true);
     return;
   }
   return openRecord(record, source);
@@ -789,7 +818,7 @@ async function playFromRecord() {
   const k = rec.k;
   const shown = await step(k);
   const record = rec.record;
-  status(`playing on from step ${k} of the record`);
+  status(t("playing on from step {k} of the record", { k }));
   await start(shown.state, shown.game_over,
               { setup: record.setup, seal: record.seal, actions: record.actions.slice(0, k) });
   $("board").scrollIntoView();
@@ -797,7 +826,7 @@ async function playFromRecord() {
 
 async function viewGameRecord() {
   if (!page.origin || !page.history.length) return;
-  await openRecord(gameRecord(), "the game above");
+  await openRecord(gameRecord(), t("the game above"));
   $("record").scrollIntoView();
 }
 
@@ -845,5 +874,29 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("record-fit").addEventListener("change", () => $("record-frame").classList.toggle("fit", $("record-fit").checked));
   $("record-play").addEventListener("click", playFromRecord);
-  loadModules().catch((error) => status(`modules: ${error.message}`, true));
+  // The page's words once its language's catalogue is in (i18n.js), and again at each switch.
+  I18N.ready.then(() => {
+    $("save-record").title = saveTitle(true);
+    return loadModules();
+  }).catch((error) => status(t("modules: {message}", { message: error.message }), true));
+  I18N.onChange(relabel);
 });
+
+// The language switched: what the page drew in words is drawn again in the new language (the
+// picture, who acts, the legal actions and the bots asked again, saying it).
+function relabel() {
+  $("save-record").title = saveTitle(true);
+  $("bot-seats").replaceChildren();
+  if (state()) {
+    showResult(page.history[page.current]);
+    show();
+  }
+  if (rec.record) {
+    forgetPictures();
+    for (const option of $("record-viewer").options) {
+      option.textContent = option.value ? t("{player}'s view", { player: option.value }) : t("everything");
+    }
+    showRecordSummary();
+    goStep(rec.k);
+  }
+}

@@ -3,7 +3,8 @@
 // earlier rounds' answers as `previous`) and draws the running totals (/v1/render, draw
 // "sheet"). The fields and their bounds come from the contract (the `Tally` schema), so a
 // module's counts appear here as the referee learns them. The page keeps the evening; the
-// server keeps nothing. Text from the server is always set as text.
+// server keeps nothing. Text from the server is always set as text. The page's words are said in
+// the chosen language (i18n.js: t, tn), and every request says it (I18N.fetch).
 "use strict";
 
 const ROUNDS = 3;
@@ -15,7 +16,8 @@ const COLOURS = {
   pavilion: "#8cbbe8", seraglio: "#d9534f", arcades: "#a8743f",
   chambers: "#f3efe6", garden: "#79b865", tower: "#9470c2",
 };
-// Words for the contract's field names where the name alone says too little.
+// Words for the contract's field names where the name alone says too little (English: the
+// catalogue's ids, said in the page's language by `words`).
 const WORDS = {
   buildings: "Buildings", wall: "Longest outer wall", animals: "animals on gardens of one kind",
   black_pips: "pips of black dice", second_wall: "second wall", extended: "extended buildings",
@@ -46,16 +48,17 @@ function element(tag, text, className) {
 }
 
 function words(name) {
-  return WORDS[name] || name.replace(/_/g, " ");
+  return t(WORDS[name] || name.replace(/_/g, " "));
 }
 
 function status(text, isError = false) {
+  $("status").removeAttribute("data-i18n");  // a status of its own now, not the page's first
   $("status").textContent = text;
   $("status").className = isError ? "error" : "";
 }
 
 async function post(path, body) {
-  const response = await fetch(path, {
+  const response = await I18N.fetch(path, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -68,7 +71,7 @@ async function post(path, body) {
 // --- the tally's fields, read from the contract ---------------------------------------------
 
 async function loadShape() {
-  const contract = await (await fetch("/schema/openapi.json")).json();
+  const contract = await (await I18N.fetch("/schema/openapi.json")).json();
   const schemas = contract.components.schemas;
   const resolve = (s) => (s && s.$ref ? schemas[s.$ref.split("/").pop()] : s);
   const fieldsOf = (properties) => Object.entries(properties).map(([name, prop]) => {
@@ -120,8 +123,8 @@ function stepper(seatIndex, path, label, max, colour) {
   const minus = element("button", "\u2212", "minus");
   const plus = element("button", "+", "plus");
   minus.type = plus.type = "button";
-  minus.setAttribute("aria-label", `${label}: one less`);
-  plus.setAttribute("aria-label", `${label}: one more`);
+  minus.setAttribute("aria-label", t("{count}: one less", { count: label }));
+  plus.setAttribute("aria-label", t("{count}: one more", { count: label }));
   const input = element("input");
   input.id = id;
   input.type = "number";
@@ -156,10 +159,10 @@ function showCounts() {
         const sub = group.fields.length > 1 || group.prefix ? `${words(field.name)}: ` : "";
         for (const type of field.types) {
           box.append(stepper(evening.seat, `${group.prefix}${field.name}.${type.name}`,
-            `${sub}${type.name}`, type.max, COLOURS[type.name]));
+            `${sub}${words(type.name)}`, type.max, COLOURS[type.name]));
         }
       } else {
-        const label = group.prefix || group.fields.length > 1 ? words(field.name) : "sides";
+        const label = group.prefix || group.fields.length > 1 ? words(field.name) : t("sides");
         box.append(stepper(evening.seat, `${group.prefix}${field.name}`, label, field.max));
       }
     }
@@ -186,9 +189,9 @@ function showSeats() {
 }
 
 function showRound() {
-  $("round-title").textContent = `Round ${evening.round}`;
-  $("round-note").textContent = evening.round === ROUNDS ? "the final scoring" : `of ${ROUNDS}`;
-  $("score").textContent = `Score round ${evening.round}`;
+  $("round-title").textContent = t("Round {round}", { round: evening.round });
+  $("round-note").textContent = evening.round === ROUNDS ? t("the final scoring") : t("of {rounds}", { rounds: ROUNDS });
+  $("score").textContent = t("Score round {round}", { round: evening.round });
   $("next").hidden = true;
   showSeats();
   showCounts();
@@ -225,7 +228,7 @@ function showViolations(violations) {
   const list = $("violations");
   list.replaceChildren();
   $("refusal").hidden = violations.length === 0;
-  $("refusal-title").textContent = `Round ${evening.round} is not scored:`;
+  $("refusal-title").textContent = t("Round {round} is not scored:", { round: evening.round });
   evening.bad = evening.seats.map(() => new Set());
   document.querySelectorAll(".bad").forEach((node) => node.classList.remove("bad"));
   for (const v of violations) {
@@ -256,7 +259,7 @@ function detail(line) {
   const parts = [];
   for (const [key, value] of Object.entries(line)) {
     if (["category", "building", "points", "exhaustive"].includes(key) || value === null) continue;
-    parts.push(`${key.replace(/_/g, " ")} ${Array.isArray(value) ? value.join("+") || "none" : value}`);
+    parts.push(`${t(key.replace(/_/g, " "))} ${Array.isArray(value) ? value.join("+") || t("none") : value}`);
   }
   return parts.join(", ");
 }
@@ -271,7 +274,7 @@ function showBreakdown(answer) {
   lines.forEach((line, i) => {
     const row = element("tr");
     row.dataset.category = line.building || line.category;
-    row.append(element("td", line.building || line.category));
+    row.append(element("td", words(line.building || line.category)));
     for (const p of answer.players) {
       const cell = element("td", String(p.lines[i].points));
       const small = detail(p.lines[i]);
@@ -281,8 +284,8 @@ function showBreakdown(answer) {
     table.append(row);
   });
   const running = Object.fromEntries(answer.ranking.map((r) => [r.name, r.score]));
-  for (const [cls, label, value] of [["total", "round total", (p) => p.total],
-                                     ["running", "running total", (p) => running[p.name]]]) {
+  for (const [cls, label, value] of [["total", t("round total"), (p) => p.total],
+                                     ["running", t("running total"), (p) => running[p.name]]]) {
     const row = element("tr", null, cls);
     row.append(element("th", label));
     for (const p of answer.players) {
@@ -294,13 +297,13 @@ function showBreakdown(answer) {
   }
   $("breakdown").replaceChildren(table);
   const final = answer.round === ROUNDS;
-  $("ranking-title").textContent = final ? "Final ranking" : "Running totals";
+  $("ranking-title").textContent = final ? t("Final ranking") : t("Running totals");
   $("ranking").replaceChildren(...answer.ranking.map((r) => {
     const item = element("li", `${r.name} \u00b7 ${r.score}`);
     item.value = r.place;
     return item;
   }));
-  $("result-title").textContent = `Round ${answer.round}`;
+  $("result-title").textContent = t("Round {round}", { round: answer.round });
   $("result").hidden = false;
 }
 
@@ -322,7 +325,7 @@ async function scoreRound() {
   const answer = await post("/v1/score", scored);
   if (!answer.ok) {
     const violations = answer.data.violations || [];
-    status(`round ${evening.round} refused (${answer.data.error})`, true);
+    status(t("round {round} refused ({error})", { round: evening.round, error: answer.data.error }), true);
     showViolations(violations.length ? violations
       : [{ rule: answer.data.error, message: answer.data.message || String(answer.status) }]);
     showRefusal();
@@ -333,11 +336,11 @@ async function scoreRound() {
   showBreakdown(answer.data);
   const undrawn = await showChart(scored);
   const final = evening.round === ROUNDS;
-  status((final ? "the evening is scored: the final ranking is below"
-    : `round ${evening.round} scored; count again for round ${evening.round + 1}`)
-    + (undrawn ? ` (the chart could not be drawn: ${undrawn})` : ""), Boolean(undrawn));
+  status((final ? t("the evening is scored: the final ranking is below")
+    : t("round {round} scored; count again for round {next}", { round: evening.round, next: evening.round + 1 }))
+    + (undrawn ? ` ${t("(the chart could not be drawn: {reason})", { reason: undrawn })}` : ""), Boolean(undrawn));
   $("next").hidden = final;
-  $("next").textContent = `Round ${evening.round + 1} \u25b6`;
+  $("next").textContent = `${t("Round {round}", { round: evening.round + 1 })} \u25b6`;
 }
 
 function nextRound() {
@@ -345,7 +348,7 @@ function nextRound() {
   evening.round += 1;
   evening.seat = 0;
   showRound();  // the counts carry over: buildings stay, the table only grows
-  status(`round ${evening.round}: change what changed since the last scoring`);
+  status(t("round {round}: change what changed since the last scoring", { round: evening.round }));
 }
 
 // --- setting up ---------------------------------------------------------------------------
@@ -354,9 +357,9 @@ function start(event) {
   event.preventDefault();
   const names = $("players").value.split(",").map((s) => s.trim()).filter(Boolean);
   if (names.length < 2 || names.length > 6 || new Set(names).size !== names.length) {
-    return status("2 to 6 players with different names, separated by commas", true);
+    return status(t("2 to 6 players with different names, separated by commas"), true);
   }
-  if (!evening.shape) return status("still loading the contract; try again in a moment", true);
+  if (!evening.shape) return status(t("still loading the contract; try again in a moment"), true);
   evening.modules = [...document.querySelectorAll("#modules input:checked")].map((m) => m.value);
   evening.seats = names.map((name) => ({ name, dirk: false }));
   if (names.length === 2) evening.seats.push({ name: "Dirk", dirk: true });
@@ -368,13 +371,17 @@ function start(event) {
   $("result").hidden = true;
   showViolations([]);
   showRound();
-  status(`${names.join(", ")}${names.length === 2 ? " and Dirk" : ""}: count each player's table`);
+  status(names.length === 2 ? t("{players} and Dirk: count each player's table", { players: names.join(", ") })
+    : t("{players}: count each player's table", { players: names.join(", ") }));
 }
 
 async function loadModules() {
-  const answer = await (await fetch("/v1/modules")).json();
+  const answer = await (await I18N.fetch("/v1/modules")).json();
   const box = $("modules");
-  box.replaceChildren(element("legend", "Modules"));
+  const legend = element("legend", t("Modules"));
+  legend.dataset.i18n = "";
+  legend.dataset.i18nId = "Modules";
+  box.replaceChildren(legend);
   for (const module of answer.modules) {
     evening.names[module.id] = module.name;
     const item = element("label");
@@ -393,7 +400,29 @@ document.addEventListener("DOMContentLoaded", () => {
   $("chart").addEventListener("error", () => { $("chart").hidden = true; });
   $("score").addEventListener("click", scoreRound);
   $("next").addEventListener("click", nextRound);
-  Promise.all([loadModules(), loadShape().then((shape) => { evening.shape = shape; })])
+  I18N.ready
+    .then(() => Promise.all([loadModules(), loadShape().then((shape) => { evening.shape = shape; })]))
     .then(() => document.body.classList.add("ready"))
-    .catch((error) => status(`loading: ${error.message}`, true));
+    .catch((error) => status(t("loading: {message}", { message: error.message }), true));
+  I18N.onChange(relabel);
 });
+
+// The language switched: the round, the counts and the last round's result said again in it
+// (the breakdown and the chart asked for again: the referee words them).
+async function relabel() {
+  if ($("evening").hidden) return;
+  const scored = evening.answers.length >= evening.round;
+  const next = $("next").hidden;
+  showRound();
+  $("next").hidden = next;
+  $("next").textContent = `${t("Round {round}", { round: evening.round + 1 })} \u25b6`;
+  if (!$("refusal").hidden) $("refusal-title").textContent = t("Round {round} is not scored:", { round: evening.round });
+  if (scored) {
+    const asked = body();
+    const answer = await post("/v1/score", asked);
+    if (answer.ok) {
+      showBreakdown(answer.data);
+      await showChart(asked);
+    }
+  }
+}
