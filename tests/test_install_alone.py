@@ -31,7 +31,7 @@ ALLOWED = {"alhambra-referee", "msgspec", "precis-i18n", "pyicu-wheels", "httpx"
            "anyio", "idna", "certifi", "sniffio", "typing-extensions", "exceptiongroup", "pip",
            "setuptools"}
 SERVER = {"litestar", "uvicorn", "redis", "cryptography", "resvg-py", "rich", "pybase64",
-          "prometheus-client", "httptools", "uvloop"}
+          "prometheus-client", "httptools", "uvloop", "babel", "werkzeug"}
 
 
 def _quickstart(page: str) -> str:
