@@ -33,6 +33,7 @@ from service.engine.catalogue import CATALOGUE
 from service.engine.module import registered
 from service.engine.modules.craftsmen.data import DATA as CRAFTSMEN_DATA
 from service.engine.view import view
+from service.i18n import encode
 from tests.engine.test_view import sample_states
 from tests.support.hidden import all_of, secrets, strings_of
 
@@ -42,7 +43,7 @@ _WORD = re.compile(r"[A-Za-z0-9_:-]+")
 
 
 def _builtins(value: Any) -> Any:
-    return msgspec.json.decode(msgspec.json.encode(value))
+    return msgspec.json.decode(encode(value))  # messages (Text) as the edge words them: English
 
 
 def _seen(state: GameState, seat: int) -> set[str]:
