@@ -74,22 +74,23 @@ def setup_problems(players: Sequence[str], modules: Sequence[str]) -> list[Viola
     names = [kept(n) for n in players if name_problem(n) is None]
     out += [Violation("base.setup.players", problem) for problem in table_problems(names)]
     if len(players) == 2:
-        out += [Violation("dirk.setup", t("with two players '{dirk}' is the virtual third player's name; "
-                                          "choose another ({problem})", dirk=CATALOGUE.dirk_name,
+        out += [Violation("dirk.setup", t("with two players {dirk} is the virtual third player's name; "
+                                          "choose another ({problem})", dirk=repr(CATALOGUE.dirk_name),
                                           problem=problem))
                 for problem in filter(None, (clash(CATALOGUE.dirk_name, n) for n in names))]
     known = {m.id for m in registered()} - {"base", "dirk"}
     for m in modules:
         if m in UNSUPPORTED:
-            out.append(Violation("modules.unsupported", t("the module '{module}' (another Alhambra "
-                                                          "expansion) is not supported", module=m)))
+            out.append(Violation("modules.unsupported", t("the module {module} (another Alhambra "
+                                                          "expansion) is not supported", module=repr(m))))
         elif m not in known:
-            out.append(Violation("modules.unknown", t("unknown module '{module}'; supported: {known}",
-                                                      module=m, known=tuple(sorted(known)))))
-    out += [Violation("modules.unknown", tn("the module '{module}' is named {n} time in {modules}: "
+            out.append(Violation("modules.unknown", t("unknown module {module}; supported: {known}",
+                                                      module=repr(m), known=tuple(sorted(known)))))
+    out += [Violation("modules.unknown", tn("the module {module} is named {n} time in ({modules}): "
                                             "name each module once",
-                                            "the module '{module}' is named {n} times in {modules}: "
-                                            "name each module once", n, module=m, modules=tuple(modules)))
+                                            "the module {module} is named {n} times in ({modules}): "
+                                            "name each module once", n, module=repr(m),
+                                            modules=tuple(modules)))
             for m, n in Counter(modules).items() if n > 1]
     return out
 
@@ -137,7 +138,8 @@ def _judge(state: GameState, action: Action) -> tuple[list[Violation], ActionRul
     if seat < 0:
         if state.dirk is not None and action.player == state.dirk.name:
             return [Violation("dirk.scores", t("Dirk takes no turns"))], None
-        return [Violation("base.turn.order", t("no player is named '{player}'", player=action.player))], None
+        return [Violation("base.turn.order",
+                          t("no player is named {player}", player=repr(action.player)))], None
     problem = _timing(state, found, seat, _pending(state, plan))
     if problem:
         return [problem], None
