@@ -15,10 +15,11 @@ from service.engine.modules.craftsmen.data import DATA as CRAFTSMEN_DATA
 from service.engine.modules.craftsmen.data import MARK
 from service.engine.modules.vendors.data import COLOURS, ON_DISC, sorted_colours
 from service.engine.view import view
+from service.i18n import encode
 
 
 def encoded(state: GameState, seat: int | None) -> bytes:
-    return msgspec.json.encode(view(state, None if seat is None else state.players[seat].name))
+    return encode(view(state, None if seat is None else state.players[seat].name))  # as the edge: English
 
 
 # --- what a viewer may not see, changed ------------------------------------------------------
