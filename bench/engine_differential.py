@@ -48,7 +48,8 @@ from service.engine import (  # noqa: E402
 MODULES = ("craftsmen", "zoo", "power", "extensions", "staff", "grounds", "walls", "treasure",
            "thieves", "vendors", "change")
 NAMES = ("Ana", "Ben", "Cy", "Di", "Ed", "Fay")
-encode = msgspec.json.Encoder().encode
+# Messages (service.engine.text.Text, a str subclass) digested as their English wording.
+encode = msgspec.json.Encoder(enc_hook=str).encode
 
 
 def configs() -> list[tuple[str, ...]]:
