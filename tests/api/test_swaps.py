@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import random
 
-import msgspec
-
 from service.api import endpoints
 from service.api.memo import States
 from service.api.refusals import RequestError
+from service.i18n import encode
 from tests.support import swaps
 
 
@@ -25,9 +24,9 @@ def _answer(endpoint: str, raw: bytes, memo: States | None = None) -> tuple[int,
     """The handler's answer to `raw` as status and bytes (a refusal's body included), with the
     memo of states `memo` (a fresh one by default)."""
     try:
-        return 200, msgspec.json.encode(endpoints.handle(endpoint, raw, memo=memo))
+        return 200, encode(endpoints.handle(endpoint, raw, memo=memo))
     except RequestError as e:
-        return e.status, msgspec.json.encode(e.body())
+        return e.status, encode(e.body())
 
 
 def test_bodies_with_a_key_twice_get_the_same_answers_with_and_without_the_memo() -> None:
