@@ -13,6 +13,7 @@ from .module import Module, modules_of, registered
 from .places import Place, lying
 from .scoring.tally_checks import leftovers_over, most_leftovers
 from .state import MARKET_TOKENS, MODULE_PARTS, TOKENS, GameState, MarketSpace, PlacedTile, Tile, has_tokens
+from .text import Text, t, tn, word
 from .violations import INCONSISTENT, Violation
 
 LEFTOVERS = "base.end.leftovers"
@@ -22,15 +23,19 @@ _KNOWN_LIMIT = 12  # list at most this many places per problem, so messages stay
 def _all_tiles(state: GameState) -> Iterator[tuple[Tile | MarketSpace, str]]:
     for tile, zone, owner in lying(state, market=True):
         if isinstance(tile, PlacedTile):
-            yield tile, f"{owner}'s Alhambra at ({tile.x}, {tile.y})"
+            yield tile, t("{player}'s Alhambra at {pos}", player=owner, pos=str((tile.x, tile.y)))
         elif isinstance(tile, MarketSpace):
-            yield tile, f"the {tile.currency} market space"
+            yield tile, t("the {currency} market space", currency=word(tile.currency))
         else:
-            yield tile, _WHERE[zone].format(owner=owner)
+            yield tile, _where(zone, owner)
 
 
-_WHERE = {"reserve": "{owner}'s reserve", "held": "{owner}'s held buildings", "dirk": "Dirk's tiles",
-          "removed": "out of the game"}
+def _where(zone: str, owner: str) -> Text:
+    if zone == "reserve":
+        return t("{player}'s reserve", player=owner)
+    if zone == "held":
+        return t("{player}'s held buildings", player=owner)
+    return t("Dirk's tiles") if zone == "dirk" else t("out of the game")
 
 
 _BARE = astuple(Tile(tile=""))[1:]
@@ -71,16 +76,18 @@ def leftover_problems(state: GameState, tiles: list[tuple[Tile | MarketSpace, st
     if not marked:
         return []
     if state.phase == "play":
-        return [Violation(LEFTOVERS, f"{tile.tile} in {where} is marked leftover before the game has "
-                                     "ended: leftover tiles are handed out when it ends")
+        return [Violation(LEFTOVERS, t("{tile} in {where} is marked leftover before the game has ended: "
+                                       "leftover tiles are handed out when it ends", tile=tile.tile,
+                                       where=where))
                 for tile, where in marked]
     dirk = state.dirk.tiles if state.dirk is not None else ()
-    out = [Violation(LEFTOVERS, f"{t.tile} in {where} is marked leftover: {why}")
-           for group, where, why in ((dirk, "Dirk's tiles", "Dirk holds no money and receives no "
-                                      "leftover tile (dirk.scores)"),
-                                     (state.removed, "out of the game", "a leftover tile nobody "
-                                      "wins leaves the game unmarked"))
-           for t in group if t.leftover]
+    out = [Violation(LEFTOVERS, t("{tile} in {where} is marked leftover: {why}", tile=m.tile, where=where,
+                                  why=why))
+           for group, where, why in ((dirk, t("Dirk's tiles"), t("Dirk holds no money and receives no "
+                                                                 "leftover tile (dirk.scores)")),
+                                     (state.removed, t("out of the game"),
+                                      t("a leftover tile nobody wins leaves the game unmarked")))
+           for m in group if m.leftover]
     counts = [(p.name, len(named), named) for p in state.players
               if (named := [t.tile for t in (*p.alhambra, *p.reserve, *p.held) if t.leftover])]
     out += leftovers_over(counts, most_leftovers(modules))
@@ -93,9 +100,10 @@ def play_leftover_tokens(marked: Iterable[tuple[Tile | MarketSpace, str]],
     token that only a turn of play puts on a tile (`Module.play_tokens`: a servant, a chest, an
     extension, added walls, a rotation, a die), each named with the rule that puts it there."""
     rules = {token: rule for m in modules for token, rule in m.play_tokens.items()}
-    return [Violation(LEFTOVERS, f"{tile.tile} in {where} is a leftover tile but carries the token "
-                                 f"{token!r}, which only a turn of play puts on a tile ({rule}); "
-                                 "leftover tiles are handed out after the last turn")
+    return [Violation(LEFTOVERS, t("{tile} in {where} is a leftover tile but carries the token '{token}', "
+                                   "which only a turn of play puts on a tile ({rule}); leftover tiles are "
+                                   "handed out after the last turn", tile=tile.tile, where=where,
+                                   token=token, rule=rule))
             for tile, where in marked for token, rule in rules.items() if getattr(tile, token, None)]
 
 
@@ -103,9 +111,10 @@ def foreign_parts(state: GameState, modules: tuple[Module, ...]) -> list[Violati
     """A module's part of the state (the field named after it) while the module is off: seed
     003.3, only the chosen modules' components are prepared, so the part is null (RULES.md §H)."""
     on = {m.id for m in modules}
-    return [Violation(INCONSISTENT, f"`{m.id}` holds the part of the module {m.id} ({m.name}), which is "
-                                    f"not on in this game (modules {list(state.modules)}): only the "
-                                    f"chosen modules' components are prepared; leave `{m.id}` null")
+    return [Violation(INCONSISTENT, t("`{module}` holds the part of the module {module} ({name}), which is "
+                                      "not on in this game (modules ({modules})): only the chosen modules' "
+                                      "components are prepared; leave `{module}` null", module=m.id,
+                                      name=m.name, modules=tuple(state.modules)))
             for m in registered() if m.id in MODULE_PARTS and m.id not in on
             and getattr(state, m.id) is not None]
 
@@ -122,10 +131,11 @@ def foreign_tokens(tiles: Iterable[tuple[Tile | MarketSpace, str]],
         for token in (*TOKENS, "rotation"):
             value = getattr(tile, token, None)
             if value and token not in allowed:
-                owner = owners.get(token, "a module not supported yet")
+                owner = owners.get(token) or t("a module not supported yet")
                 rule = "base.place.orientation" if token == "rotation" else INCONSISTENT
-                out.append(Violation(rule, f"{tile.tile} in {where} carries the token "
-                                                   f"{token!r} of {owner}, which is not on in this game"))
+                out.append(Violation(rule, t("{tile} in {where} carries the token '{token}' of {module}, "
+                                             "which is not on in this game", tile=tile.tile, where=where,
+                                             token=token, module=owner)))
     return out
 
 
@@ -167,16 +177,20 @@ def check_consistency(state: GameState) -> list[Violation]:
     known = {m.id for m in registered()}
     bad = [m for m in state.modules if m not in known or m in ("base", "dirk")]
     if bad:
-        return [Violation(INCONSISTENT, f"unknown modules {bad}; supported: "
-                                        f"{sorted(known - {'base', 'dirk'})}")]
+        return [Violation(INCONSISTENT, t("unknown modules ({modules}); supported: {known}",
+                                          modules=tuple(bad),
+                                          known=tuple(sorted(known - {'base', 'dirk'}))))]
     if len(set(state.modules)) != len(state.modules):
-        return [Violation(INCONSISTENT, f"the module {m!r} is named {n} times in {list(state.modules)}: "
-                                        "a game names each module once")
+        return [Violation(INCONSISTENT, tn("the module {module} is named {n} time in ({modules}): a game "
+                                           "names each module once",
+                                           "the module {module} is named {n} times in ({modules}): a game "
+                                           "names each module once", n, module=repr(m),
+                                           modules=tuple(state.modules)))
                 for m, n in Counter(state.modules).items() if n > 1]
     if not 0 <= state.turn.player < len(state.players):
         # Checked first: every other check may read the active player's seat.
-        return [Violation(INCONSISTENT, f"turn.player {state.turn.player} is not a seat of this game "
-                                        f"(seats 0 to {len(state.players) - 1})")]
+        return [Violation(INCONSISTENT, t("turn.player {seat} is not a seat of this game (seats 0 to {last})",
+                                          seat=state.turn.player, last=len(state.players) - 1))]
     modules = modules_of(state)
     expected = expected_components(state, modules)
     census: Counter[str] = Counter()
@@ -222,15 +236,16 @@ def misplaced_components(state: GameState, modules: tuple[Module, ...]) -> list[
             wrong = [i for i in wrong if (place.where, i) not in specific]
         if wrong:
             listed = ", ".join(wrong[:_KNOWN_LIMIT]) + (" ..." if len(wrong) > _KNOWN_LIMIT else "")
-            out.append(Violation(place.rule, f"{listed} cannot be in {place.where}: {place.why}"))
+            out.append(Violation(place.rule, t("{ids} cannot be in {where}: {why}", ids=listed,
+                                               where=place.where, why=place.why)))
     return out
 
 
 def _unknown_problems(state: GameState, base: Module, expected: Counter[str]) -> list[Violation]:
     """The ids in the base game's places that are neither the catalogue's nor this game's."""
     assert base.components is not None
-    return [Violation(INCONSISTENT, f"{component!r} is not a tile or card of any catalogue "
-                                    f"(found in {where})")
+    return [Violation(INCONSISTENT, t("{component} is not a tile or card of any catalogue (found in "
+                                      "{where})", component=repr(component), where=where))
             for component, where in base.components(state)
             if component not in KNOWN_IDS and component not in expected]
 
@@ -248,17 +263,25 @@ def _census_problems(state: GameState, modules: tuple[Module, ...],
     for component, found_in in places.items():
         want = expected.get(component, 0)
         if want == 0 and component in withdrawn:
-            out.append(Violation(INCONSISTENT, f"{component!r} stays in the box in this game "
-                                               f"({withdrawn[component]}), but it is in {found_in[0]}"))
+            out.append(Violation(INCONSISTENT, t("{component} stays in the box in this game ({module}), but "
+                                                 "it is in {where}", component=repr(component),
+                                                 module=withdrawn[component], where=found_in[0])))
         elif want == 0:
-            what = "a component of this game" if component in KNOWN_IDS else "a tile or card of any catalogue"
-            out.append(Violation(INCONSISTENT, f"{component!r} is not {what} (found in {found_in[0]})"))
+            what = (t("a component of this game") if component in KNOWN_IDS
+                    else t("a tile or card of any catalogue"))
+            out.append(Violation(INCONSISTENT, t("{component} is not {what} (found in {where})",
+                                                 component=repr(component), what=what, where=found_in[0])))
         elif len(found_in) > want:
-            listed = "; ".join(found_in[:_KNOWN_LIMIT])
-            out.append(Violation(INCONSISTENT, f"{component} appears {len(found_in)} times, "
-                                               f"expected {want}: {listed}"))
+            listed = found_in[0]
+            for where in found_in[1:_KNOWN_LIMIT]:
+                listed = t("{first}; {then}", first=listed, then=where)
+            out.append(Violation(INCONSISTENT, t("{component} appears {n} times, expected {want}: {places}",
+                                                 n=len(found_in), component=component, want=want,
+                                                 places=listed)))
     missing = sorted(c for c, n in expected.items() if len(places.get(c, ())) < n)
     if missing:
         shown = ", ".join(missing[:_KNOWN_LIMIT]) + (" ..." if len(missing) > _KNOWN_LIMIT else "")
-        out.append(Violation(INCONSISTENT, f"{len(missing)} components are missing: {shown}"))
+        out.append(Violation(INCONSISTENT, tn("{n} component is missing: {ids}",
+                                              "{n} components are missing: {ids}", len(missing), ids=shown)))
+
     return out

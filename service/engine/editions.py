@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from .text import t
 from .violations import Violation
 
 if TYPE_CHECKING:
@@ -45,7 +46,8 @@ EDITIONS = (
         # Found by reading the seeds: a building that has its inhabitant, moved onto the disc's
         # space, allows no swap (seed 003.33).
         "vendors.visit",
-    ), written="states are written whole (no field left out) and sealed with seals of version 2"),
+    ), written=t("states are written whole (no field left out) and sealed with seals of version 2")),
+
     Edition(3, "2026-12-02", (
         "power.end-of-turn", "staff.score", "staff.marshal-tile", "craftsmen.use-one",
     )),
@@ -80,12 +82,15 @@ def outdated(edition: int, modules: tuple[str, ...] = (), players: int = 0) -> V
     """Why a state of `edition` (of a game with `modules` and `players`, where known) is not
     judged by this referee: the rules changed since for its game, and how states are written."""
     changed, written = _since(edition, modules, players)
-    what = "; ".join([*([f"the rules {', '.join(changed)} changed for this game"] if changed else []),
-                      *written]) or "its rules changed"
-    return Violation("referee.edition", (
-        f"the state was made under edition {edition} of the rules; this referee plays edition "
-        f"{EDITION}, in which {what}: finish the game with a referee of edition {edition}, or "
-        f"start a new game"))
+    parts = (*([t("the rules {rules} changed for this game", rules=tuple(changed))] if changed else []),
+             *written)
+    what = parts[0] if parts else t("its rules changed")
+    for part in parts[1:]:
+        what = t("{first}; {then}", first=what, then=part)
+    return Violation("referee.edition", t(
+        "the state was made under edition {edition} of the rules; this referee plays edition {current}, "
+        "in which {what}: finish the game with a referee of edition {edition}, or start a new game",
+        edition=edition, current=EDITION, what=what))
 
 
 def check_edition(state: GameState) -> GameState:
@@ -108,12 +113,14 @@ def check_record_edition(edition: int, modules: tuple[str, ...], players: int) -
     if edition == EDITION:
         return
     if not any(e.number == edition for e in EDITIONS):
-        raise OutdatedState(Violation("referee.edition", (
-            f"the record was made under edition {edition} of the rules, which this referee (of "
-            f"edition {EDITION}) does not know: replay it with a referee of edition {edition}")))
+        raise OutdatedState(Violation("referee.edition", t(
+            "the record was made under edition {edition} of the rules, which this referee (of edition "
+            "{current}) does not know: replay it with a referee of edition {edition}",
+            edition=edition, current=EDITION)))
     changed, _ = _since(edition, modules, players)
     if changed:
-        raise OutdatedState(Violation("referee.edition", (
-            f"the record was made under edition {edition} of the rules; this referee plays edition "
-            f"{EDITION}, in which the rules {', '.join(changed)} changed for this game: replay it "
-            f"with a referee of edition {edition}")))
+        raise OutdatedState(Violation("referee.edition", t(
+            "the record was made under edition {edition} of the rules; this referee plays edition "
+            "{current}, in which the rules {rules} changed for this game: replay it with a referee of "
+            "edition {edition}", edition=edition, current=EDITION, rules=tuple(changed))))
+

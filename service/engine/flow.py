@@ -26,6 +26,7 @@ from msgspec.structs import replace
 
 from .module import ActionRule, Context, action_rules, extra_checks, pending_decision, plan_of
 from .state import GameState, Player, Turn
+from .text import t
 
 
 def with_player(state: GameState, seat: int, **changes: Any) -> GameState:
@@ -164,22 +165,25 @@ def to_act(state: GameState, viewer: int | None = None) -> ToAct:
                       actions_left=turn.actions if pending.seat == turn.player else 0)
         return ToAct(players=(first.player,), actors=(first,))
     active = state.active
-    held = [t.tile for t in active.held]
+    held = tuple(h.tile for h in active.held)
     if state.phase == "final-placement":
         first = Actor(player=active.name, seat=turn.player, kind="placement", rule="base.end.leftovers",
-                      what=f"place the leftover tiles {held} (place-building or reserve-building)",
+                      what=t("place the leftover tiles ({held}) (place-building or reserve-building)",
+                             held=held),
                       actions_left=0)
     elif turn.actions == 0:
         first = Actor(player=active.name, seat=turn.player, kind="placement", rule="base.turn.placement",
-                      what=f"place the held buildings {held} (place-building or reserve-building)",
+                      what=t("place the held buildings ({held}) (place-building or reserve-building)",
+                             held=held),
                       actions_left=0)
     elif turn.acted:
         first = Actor(player=active.name, seat=turn.player, kind="turn", rule="base.buy.exact-bonus",
-                      what="take another action (an exact payment's bonus), or end the turn (end-turn)",
+                      what=t("take another action (an exact payment's bonus), or end the turn (end-turn)"),
                       actions_left=turn.actions)
     else:
         first = Actor(player=active.name, seat=turn.player, kind="turn", rule="base.turn.order",
-                      what="take an action: take money, buy, or redesign the Alhambra",
+                      what=t("take an action: take money, buy, or redesign the Alhambra"),
+
                       actions_left=turn.actions)
     actors = [first]
     for seat, rule in out_of_turn_players(state):

@@ -39,6 +39,7 @@ from .rng import Generator, seed_state
 from .scoring import Breakdown, Position, position_of, score_position
 from .scoring.positions import position_problems
 from .state import Dirk, GameState, Player, Turn
+from .text import t, tn
 from .violations import IllegalAction, InconsistentState, Violation
 
 register_all()
@@ -66,26 +67,30 @@ def setup_problems(players: Sequence[str], modules: Sequence[str]) -> list[Viola
     out = []
     fewest, most = CENSUS.players_at_least, CENSUS.players
     if not fewest <= len(players) <= most:
-        out.append(Violation("base.setup.players", f"Alhambra is played by {fewest} to {most} players, "
-                                                   f"not {len(players)}"))
+        out.append(Violation("base.setup.players", t("Alhambra is played by {fewest} to {most} players, "
+                                                     "not {n}", fewest=fewest, most=most, n=len(players))))
     out += [Violation("base.setup.players", p) for p in filter(None, map(name_problem, players))]
     # Compared as the table keeps them: "Å" composed or decomposed, "Ana " and "Ana" are one name.
     names = [kept(n) for n in players if name_problem(n) is None]
     out += [Violation("base.setup.players", problem) for problem in table_problems(names)]
     if len(players) == 2:
-        out += [Violation("dirk.setup", f"with two players {CATALOGUE.dirk_name!r} is the virtual "
-                                        f"third player's name; choose another ({problem})")
+        out += [Violation("dirk.setup", t("with two players {dirk} is the virtual third player's name; "
+                                          "choose another ({problem})", dirk=repr(CATALOGUE.dirk_name),
+                                          problem=problem))
                 for problem in filter(None, (clash(CATALOGUE.dirk_name, n) for n in names))]
     known = {m.id for m in registered()} - {"base", "dirk"}
     for m in modules:
         if m in UNSUPPORTED:
-            out.append(Violation("modules.unsupported", f"the module {m!r} (another Alhambra "
-                                                        "expansion) is not supported"))
+            out.append(Violation("modules.unsupported", t("the module {module} (another Alhambra "
+                                                          "expansion) is not supported", module=repr(m))))
         elif m not in known:
-            out.append(Violation("modules.unknown", f"unknown module {m!r}; supported: "
-                                                    f"{sorted(known)}"))
-    out += [Violation("modules.unknown", f"the module {m!r} is named {n} times in {list(modules)}: "
-                                         "name each module once")
+            out.append(Violation("modules.unknown", t("unknown module {module}; supported: {known}",
+                                                      module=repr(m), known=tuple(sorted(known)))))
+    out += [Violation("modules.unknown", tn("the module {module} is named {n} time in ({modules}): "
+                                            "name each module once",
+                                            "the module {module} is named {n} times in ({modules}): "
+                                            "name each module once", n, module=repr(m),
+                                            modules=tuple(modules)))
             for m, n in Counter(modules).items() if n > 1]
     return out
 
@@ -120,20 +125,21 @@ def validate(state: GameState, action: Action) -> list[Violation]:
 
 def _judge(state: GameState, action: Action) -> tuple[list[Violation], ActionRule | None]:
     if state.phase == "over":
-        return [Violation("base.end.final-scoring", "the game is over; no action is possible")], None
+        return [Violation("base.end.final-scoring", t("the game is over; no action is possible"))], None
     plan = plan_of(state)
     found = plan.rules.get(type(action))
     if found is None:
         owner = rule_for(type(action))
         rule = owner[1].rule if owner else "base.turn.order"
         module_id = owner[0].id if owner else "?"
-        return [Violation(rule, f"{type(action).__name__} needs the module {module_id!r}, which "
-                                "is not on in this game")], None
+        return [Violation(rule, t("{action} needs the module '{module}', which is not on in this game",
+                                  action=type(action).__name__, module=module_id))], None
     seat = state.seat_of(action.player)
     if seat < 0:
         if state.dirk is not None and action.player == state.dirk.name:
-            return [Violation("dirk.scores", "Dirk takes no turns")], None
-        return [Violation("base.turn.order", f"no player is named {action.player!r}")], None
+            return [Violation("dirk.scores", t("Dirk takes no turns"))], None
+        return [Violation("base.turn.order",
+                          t("no player is named {player}", player=repr(action.player)))], None
     problem = _timing(state, found, seat, _pending(state, plan))
     if problem:
         return [problem], None
@@ -159,7 +165,8 @@ def _module_fields(state: GameState, action: Action) -> list[Violation]:
         return out
     for name, (module_id, rule) in fields.items():
         if getattr(action, name) is not None and module_id not in state.modules:
-            out.append(Violation(rule, f"`{name}` needs the module {module_id!r}, which is not on"))
+            out.append(Violation(rule, t("`{field}` needs the module '{module}', which is not on",
+                                         field=name, module=module_id)))
     return out
 
 
@@ -170,30 +177,34 @@ def _timing(state: GameState, rule: ActionRule, seat: int, pending: Pending | No
         who = state.players[pending.seat].name
         what = pending.told_to(seat)  # the asking seat learns nothing it may not see
         if rule.action not in pending.actions and not _free_while(state, rule, pending):
-            return Violation(pending.rule, f"the game waits for {who} to {what}")
+            return Violation(pending.rule, t("the game waits for {player} to {what}", player=who, what=what))
         if seat != pending.seat and rule.kind == "free" and pending.seat == state.turn.player:
             # A free ability is its holder's during their own turn only, decision or not.
-            return Violation("base.turn.order",
-                             f"it is {state.active.name}'s turn, not {state.players[seat].name}'s")
+            return _not_your_turn(state, seat)
         if seat != pending.seat:
-            return Violation(pending.rule, f"only {who} may {what}")
+            return Violation(pending.rule, t("only {player} may {what}", player=who, what=what))
         return None
     if rule.kind == "decision":
-        return Violation(rule.rule, "no such decision is pending")
+        return Violation(rule.rule, t("no such decision is pending"))
     if state.phase not in rule.phases:
-        what = "leftover market tiles are being placed" if state.phase == "final-placement" else state.phase
-        return Violation(rule.rule, f"this action is not possible now: {what}")
+        what = (t("leftover market tiles are being placed") if state.phase == "final-placement"
+                else t("the game is in the phase {phase}", phase=state.phase))
+        return Violation(rule.rule, t("this action is not possible now: {why}", why=what))
     if rule.kind == "out-of-turn":  # its own check says who may take it now
         return None
     if seat != state.turn.player:
-        return Violation("base.turn.order",
-                         f"it is {state.active.name}'s turn, not {state.players[seat].name}'s")
+        return _not_your_turn(state, seat)
     if rule.kind == "action" and state.turn.actions == 0:
-        held = [t.tile for t in state.active.held]
+        held = tuple(h.tile for h in state.active.held)
         return Violation("base.turn.one-action",
-                         f"{state.active.name} has no action left this turn; only placing the "
-                         f"held buildings {held} remains")
+                         t("{player} has no action left this turn; only placing the held buildings "
+                           "({held}) remains", player=state.active.name, held=held))
     return None
+
+
+def _not_your_turn(state: GameState, seat: int) -> Violation:
+    return Violation("base.turn.order", t("it is {active}'s turn, not {player}'s",
+                                          active=state.active.name, player=state.players[seat].name))
 
 
 def _free_while(state: GameState, rule: ActionRule, pending: Pending) -> bool:
@@ -400,8 +411,9 @@ def score_state(state: GameState, round_: int) -> Breakdown:
     A round the state already held is refused (InconsistentState, base.score.rounds): its
     points are in the players' scores, and the ranking would count them twice."""
     if round_ in state.rounds_held:
-        raise InconsistentState([Violation("base.score.rounds", (
-            f"round {round_} was already held in this state (rounds_held {list(state.rounds_held)}): "
-            "its points are in the players' scores, so it is not scored again; ask for a round "
-            "not yet held"))])
+        raise InconsistentState([Violation("base.score.rounds", t(
+            "round {round} was already held in this state (rounds_held {held}): its points are in "
+            "the players' scores, so it is not scored again; ask for a round not yet held",
+            round=round_, held=tuple(state.rounds_held)))])
+
     return score_position(position_of(state, round_))

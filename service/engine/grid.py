@@ -14,11 +14,12 @@ from typing import NamedTuple
 
 from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS, parse_walls
 from .state import PlacedTile, Tile
+from .text import Text, t, word
 from .violations import Violation
 
 Pos = tuple[int, int]
 Layout = Mapping[Pos, int]
-_SIDE_NAME = {1: "N", 2: "E", 4: "S", 8: "W"}
+_SIDE_NAME = {1: "N side", 2: "E side", 4: "S side", 8: "W side"}  # words (base/words.py)
 
 
 _PRINTED = {FOUNTAIN: 0, **{tile.id: tile.walls for tile in CATALOGUE.tiles.values()}}
@@ -53,8 +54,17 @@ def _side_text(mask: int, bit: int) -> str:
     return "walled" if mask & bit else "open"
 
 
+def _mismatch(tile: str | Text, pos: Pos, walls: int, bit: int, other: str | Text, npos: Pos,
+              nwalls: int, facing: int) -> Text:
+    """base.place.sides-match: two sides that meet, one walled and one open."""
+    return t("{tile} at {pos}: its {side} is {walls} but {other} at {other_pos} has its {other_side} "
+             "{other_walls}", tile=tile, pos=str(pos), side=word(_SIDE_NAME[bit]),
+             walls=word(_side_text(walls, bit)), other=other, other_pos=str(npos),
+             other_side=word(_SIDE_NAME[facing]), other_walls=word(_side_text(nwalls, facing)))
+
+
 def side_mismatches(layout: Layout, names: Mapping[Pos, str], pos: Pos, walls: int,
-                    tile: str) -> list[str]:
+                    tile: str) -> list[Text]:
     """Why `tile` with `walls` at `pos` does not match its neighbours (base.place.sides-match)."""
     x, y = pos
     out = []
@@ -64,11 +74,8 @@ def side_mismatches(layout: Layout, names: Mapping[Pos, str], pos: Pos, walls: i
         if nwalls is None or npos == pos:
             continue
         if bool(walls & bit) != bool(nwalls & facing):
-            out.append(
-                f"{tile} at {pos}: its {_SIDE_NAME[bit]} side is {_side_text(walls, bit)} but "
-                f"{names.get(npos, 'the tile')} at {npos} has its {_SIDE_NAME[facing]} side "
-                f"{_side_text(nwalls, facing)}"
-            )
+            out.append(_mismatch(tile, pos, walls, bit, names.get(npos) or t("the tile"), npos, nwalls,
+                                 facing))
     return out
 
 
@@ -399,22 +406,22 @@ def check_placement(alhambra: Iterable[PlacedTile], pos: Pos, tile: str,
     where = spot(layout, pos) if pos not in layout else None
     names = names_of(alhambra)  # only a refusal needs the names
     if where is None:
-        return [Violation("base.place.empty",
-                          f"{tile} cannot go to {pos}: {names.get(pos, 'a tile')} is there")]
+        return [Violation("base.place.empty", t("{tile} cannot go to {pos}: {other} is there", tile=tile,
+                                                pos=str(pos), other=names.get(pos) or t("a tile")))]
     if not where.shared:
         return [Violation("base.place.adjacent",
-                          f"{tile} at {pos} shares no side with a tile of the Alhambra "
-                          "(a corner is not enough)")]
+                          t("{tile} at {pos} shares no side with a tile of the Alhambra (a corner is not "
+                            "enough)", tile=tile, pos=str(pos)))]
     out = [Violation("base.place.sides-match", m)
            for m in side_mismatches(layout, names, pos, walls, tile)]
     if not out and not where.shared & ~walls:
         out.append(Violation("base.place.reachable",
-                             f"{tile} at {pos} could not be reached on foot from the fountain: "
-                             "every side it shares with a tile is walled"))
+                             t("{tile} at {pos} could not be reached on foot from the fountain: every "
+                               "side it shares with a tile is walled", tile=tile, pos=str(pos))))
     for hole in where.encloses:
         out.append(Violation("base.place.no-hole",
-                             f"{tile} at {pos} would leave the empty space {hole} enclosed on "
-                             "all four sides"))
+                             t("{tile} at {pos} would leave the empty space {hole} enclosed on all four "
+                               "sides", tile=tile, pos=str(pos), hole=str(hole))))
     return out
 
 
@@ -526,38 +533,36 @@ def _check_layout(tiles: tuple[PlacedTile, ...]) -> list[Violation]:
     names: dict[Pos, str] = {}
     for p in tiles:
         if (p.x, p.y) in layout:
-            out.append(Violation("base.place.empty",
-                                 f"{p.tile} and {names[(p.x, p.y)]} are both at {(p.x, p.y)}"))
+            out.append(Violation("base.place.empty", t("{tile} and {other} are both at {pos}", tile=p.tile,
+                                                       other=names[(p.x, p.y)], pos=str((p.x, p.y)))))
             continue
         layout[(p.x, p.y)] = walls_of(p)
         names[(p.x, p.y)] = p.tile
     if names.get((0, 0)) != FOUNTAIN:
         return [*out, Violation("base.place.fountain-fixed",
-                                "the Lion Fountain must stand at (0, 0)")]
+                                t("the Lion Fountain must stand at (0, 0)"))]
     for p in tiles:
         if p.tile == FOUNTAIN and (p.x, p.y) != (0, 0):
             out.append(Violation("base.place.fountain-fixed",
-                                 f"a second fountain stands at {(p.x, p.y)}"))
+                                 t("a second fountain stands at {pos}", pos=str((p.x, p.y)))))
     for pos, walls in layout.items():
         x, y = pos
         # Each shared side once: compare only with the east and south neighbours.
         for dx, dy, bit, facing in NEIGHBOURS[1:3]:
             npos = (x + dx, y + dy)
             if npos in layout and bool(walls & bit) != bool(layout[npos] & facing):
-                out.append(Violation(
-                    "base.place.sides-match",
-                    f"{names[pos]} at {pos}: its {_SIDE_NAME[bit]} side is "
-                    f"{_side_text(walls, bit)} but {names[npos]} at {npos} has its "
-                    f"{_SIDE_NAME[facing]} side {_side_text(layout[npos], facing)}"))
+                out.append(Violation("base.place.sides-match", _mismatch(
+                    names[pos], pos, walls, bit, names[npos], npos, layout[npos], facing)))
     seen = reachable(layout)
     for pos in sorted(set(layout) - seen):
         out.append(Violation("base.place.reachable",
-                             f"{names[pos]} at {pos} cannot be reached on foot from the fountain"))
+                             t("{tile} at {pos} cannot be reached on foot from the fountain",
+                               tile=names[pos], pos=str(pos))))
     # An empty space touched by tiles on all four sides is a hole.
     touching = Counter((x + dx, y + dy) for x, y in layout for dx, dy, _, _ in NEIGHBOURS)
     for hole in sorted(pos for pos, n in touching.items() if n == 4 and pos not in layout):
         out.append(Violation("base.place.no-hole",
-                             f"the empty space {hole} is enclosed on all four sides"))
+                             t("the empty space {hole} is enclosed on all four sides", hole=str(hole))))
     return out
 
 
@@ -644,10 +649,12 @@ class PositionTooComplex(ValueError):
     """An outer wall whose search would pass its bound: refused, never scored wrong."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(f"an outer wall of this position branches too much to be measured within the "
-                         f"search's bound of {limit} steps (no Alhambra built by the rules comes near "
-                         "it; a drawing with `check_layout: false` can)")
+        self.message = t("an outer wall of this position branches too much to be measured within the "
+                         "search's bound of {limit} steps (no Alhambra built by the rules comes near "
+                         "it; a drawing with `check_layout: false` can)", limit=limit)
+        super().__init__(self.message)
         self.limit = limit
+
 
 
 class _Budget:

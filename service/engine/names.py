@@ -27,6 +27,7 @@ import icu
 from precis_i18n import get_profile
 
 from .records import LONGEST_TEXT
+from .text import Text, t
 
 LONGEST = LONGEST_TEXT  # the contract's bound of a name, in code points, after the profile
 _KEEP = get_profile("NicknameCasePreserved")  # RFC 8266 §2.3: what the table keeps
@@ -40,24 +41,29 @@ def _char(c: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def name_problem(name: str) -> str | None:
+def name_problem(name: str) -> Text | None:
     """Why `name`, as typed at setup, cannot be a player's name (None: it can, as `kept(name)`)."""
     try:
         out = _KEEP.enforce(name)
     except UnicodeEncodeError as e:
         if e.reason.endswith("/empty"):
-            return f"the player name {name!r} is blank"
+            return t("the player name {name} is blank", name=repr(name))
         bad = e.object[e.start]
-        where = "" if bad in name else " once normalised (NFKC)"
-        return (f"the player name {name!r} holds {_char(bad)}{where}, which the PRECIS Nickname "
-                f"profile (RFC 8266) refuses: {e.reason}")
+        if bad in name:
+            return t("the player name {name} holds {char}, which the PRECIS Nickname profile (RFC 8266) "
+                     "refuses: {reason}", name=repr(name), char=_char(bad), reason=e.reason)
+        return t("the player name {name} holds {char} once normalised (NFKC), which the PRECIS Nickname "
+                 "profile (RFC 8266) refuses: {reason}", name=repr(name), char=_char(bad), reason=e.reason)
     if unicodedata.category(out[0]).startswith("M"):
-        return f"the player name {name!r} begins with the combining mark {_char(out[0])}"
+        return t("the player name {name} begins with the combining mark {char}", name=repr(name),
+                 char=_char(out[0]))
     if _BLANK in out:
-        return f"the player name {name!r} holds {_char(_BLANK)}, which draws nothing"
+        return t("the player name {name} holds {char}, which draws nothing", name=repr(name),
+                 char=_char(_BLANK))
     if len(out) > LONGEST:
-        return (f"the player name {name!r} becomes {len(out)} characters under the Nickname "
-                f"profile's normalisation (NFKC), past the {LONGEST} a name may have")
+        return t("the player name {name} becomes {n} characters under the Nickname profile's "
+                 "normalisation (NFKC), past the {longest} a name may have", name=repr(name),
+                 n=len(out), longest=LONGEST)
     return None
 
 
@@ -67,13 +73,13 @@ def kept(name: str) -> str:
     return str(_KEEP.enforce(name))
 
 
-def stored_problem(name: str) -> str | None:
+def stored_problem(name: str) -> Text | None:
     """Why a name in a state or a scoring position cannot occur: the referee keeps only names that
     pass the profile, as the profile's output."""
     problem = name_problem(name)
     if problem is None and kept(name) != name:
-        return (f"the player name {name!r} is not as the Nickname profile (RFC 8266) keeps names "
-                f"(NFKC, spaces trimmed and collapsed): {kept(name)!r}")
+        return t("the player name {name} is not as the Nickname profile (RFC 8266) keeps names (NFKC, "
+                 "spaces trimmed and collapsed): {kept}", name=repr(name), kept=repr(kept(name)))
     return problem
 
 
@@ -90,18 +96,19 @@ def _skeleton(name: str) -> str:
     return str(_SKELETONS.getSkeleton(0, name))
 
 
-def clash(first: str, second: str) -> str | None:
+def clash(first: str, second: str) -> Text | None:
     """Why `second` cannot sit at the table where `first` sits (None: it can)."""
     if _compared(first) == _compared(second):
-        return (f"player names must be unique: {second!r} is the same nickname as {first!r} "
-                "(RFC 8266 compares names case-mapped)")
+        return t("player names must be unique: {second} is the same nickname as {first} (RFC 8266 "
+                 "compares names case-mapped)", second=repr(second), first=repr(first))
     if _skeleton(first) == _skeleton(second):
-        return (f"player names must be unique: {second!r} looks like {first!r} (their UTS #39 "
-                "confusable skeletons are equal)")
+        return t("player names must be unique: {second} looks like {first} (their UTS #39 confusable "
+                 "skeletons are equal)", second=repr(second), first=repr(first))
+
     return None
 
 
-def table_problems(names: Sequence[str]) -> list[str]:
+def table_problems(names: Sequence[str]) -> list[Text]:
     """Each name that clashes with an earlier name at the table, naming the first it clashes with."""
     out = []
     for i, name in enumerate(names):

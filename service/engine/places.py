@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from .catalogue import FOUNTAIN
 from .state import GameState, MarketSpace, PlacedTile, Tile
+from .text import Text, t
 from .violations import INCONSISTENT, Violation
 
 
@@ -22,10 +23,10 @@ class Place(NamedTuple):
     module ever meets, say, a money card where a tile must lie. A module may name its own rule
     for a place of another (walls: no wall card in a hand): that refusal is given instead."""
 
-    where: str
+    where: str  # a Text (a str)
     ids: tuple[str, ...]
     holds: Container[str]
-    why: str
+    why: str  # a Text (a str)
     rule: str = INCONSISTENT
 
 
@@ -45,32 +46,37 @@ def lying(state: GameState, market: bool = False) -> Iterator[Lying]:
     for p in state.players:
         for placed in p.alhambra:
             yield Lying(placed, "alhambra", p.name)
-        for t in p.reserve:
-            yield Lying(t, "reserve", p.name)
-        for t in p.held:
-            yield Lying(t, "held", p.name)
+        for x in p.reserve:
+            yield Lying(x, "reserve", p.name)
+        for x in p.held:
+            yield Lying(x, "held", p.name)
     if state.dirk is not None:
-        for t in state.dirk.tiles:
-            yield Lying(t, "dirk", "Dirk")
+        for x in state.dirk.tiles:
+            yield Lying(x, "dirk", "Dirk")
     if market:
         for space in state.market:
             if space.tile is not None:
                 yield Lying(space, "market", "")
-    for t in state.removed:
-        yield Lying(t, "removed", "")
+    for x in state.removed:
+        yield Lying(x, "removed", "")
 
 
-def tiles_in_play(state: GameState) -> Iterator[tuple[Tile, str, str]]:
+def tiles_in_play(state: GameState) -> Iterator[tuple[Tile, Text, str]]:
     """(tile, where, zone) for every tile off the market and out of the bag (`lying`)."""
     for tile, zone, owner in lying(state):
         if isinstance(tile, PlacedTile):
-            yield tile, f"{owner}'s {tile.tile} at ({tile.x}, {tile.y})", zone
+            yield tile, t("{player}'s {tile} at {pos}", player=owner, tile=tile.tile,
+                          pos=str((tile.x, tile.y))), zone
         elif isinstance(tile, Tile):
-            yield tile, _WHERE[zone].format(owner=owner, tile=tile.tile), zone
+            yield tile, _where(zone, owner, tile.tile), zone
 
 
-_WHERE = {"reserve": "{owner}'s {tile} in the reserve",
-          "held": "{owner}'s held {tile}", "removed": "{tile}, out of the game", "dirk": "Dirk's {tile}"}
+def _where(zone: str, owner: str, tile: str) -> Text:
+    if zone == "reserve":
+        return t("{player}'s {tile} in the reserve", player=owner, tile=tile)
+    if zone == "held":
+        return t("{player}'s held {tile}", player=owner, tile=tile)
+    return t("{tile}, out of the game", tile=tile) if zone == "removed" else t("Dirk's {tile}", tile=tile)
 
 
 def beyond_supply(counts: Mapping[str, int], supply: Mapping[str, int], rule: str,
@@ -113,12 +119,12 @@ def tokens_per_kind(held: Iterable[tuple[str, Tile]], carries: Callable[[Tile], 
     counted per kind (for `beyond_supply`)."""
     out: list[Violation] = []
     counts: Counter[str] = Counter()
-    for owner, t in held:
-        if not carries(t):
+    for owner, tile in held:
+        if not carries(tile):
             continue
-        kind = kind_of(t)
+        kind = kind_of(tile)
         if kind is None:
-            out.append(no_kind(owner, "the fountain" if t.tile == FOUNTAIN else t.tile))
+            out.append(no_kind(owner, t("the fountain") if tile.tile == FOUNTAIN else tile.tile))
         else:
             counts[kind] += 1
     return out, counts

@@ -19,6 +19,7 @@ from .game import apply, new_game
 from .names import kept, name_problem
 from .scoring import Breakdown
 from .state import GameState, RankEntry
+from .text import Text, t, tn
 from .violations import IllegalAction, Violation
 
 # The most actions a record may hold. A game has no longest: nothing ends one in which nobody
@@ -72,28 +73,32 @@ def replay(players: Sequence[str], modules: Sequence[str], seed: int, actions: S
     return Replay(state, count, tuple(scoring), events, over)
 
 
-def result_differences(recorded: Sequence[RankEntry], replayed: Replay) -> list[str]:
+def result_differences(recorded: Sequence[RankEntry], replayed: Replay) -> list[Text]:
     """How the record's result (its final ranking) differs from the replay's: one line per
     player whose place or score differs, or who is in one ranking only; empty when they agree."""
     if not replayed.game_over:
-        return [f"the game is not over after the record's {replayed.applied} actions, so it has "
-                "no final ranking"]
+        return [tn("the game is not over after the record's {n} action, so it has no final ranking",
+                   "the game is not over after the record's {n} actions, so it has no final ranking",
+                   replayed.applied)]
     ranking = {entry.name: entry for entry in replayed.state.ranking}
     # Names as the table keeps them (the setup's were: "Ana " and "Ana" are one player).
     names = [kept(e.name) if name_problem(e.name) is None else e.name for e in recorded]
     claimed = dict(zip(names, recorded, strict=True))
-    out = [f"{name} is named {count} times in the record's result"
+    out = [tn("{name} is named {n} time in the record's result",
+              "{name} is named {n} times in the record's result", count, name=name)
            for name, count in Counter(names).items() if count > 1]
     for name in [*claimed, *(n for n in ranking if n not in claimed)]:
         mine, theirs = claimed.get(name), ranking.get(name)
         if mine is None and theirs is not None:
-            out.append(f"{name} is not in the record's result; the replay ranks them "
-                       f"{theirs.place} with {theirs.score} points")
+            out.append(t("{name} is not in the record's result; the replay ranks them {place} with "
+                         "{score} points", name=name, place=theirs.place, score=theirs.score))
         elif theirs is None and mine is not None:
-            out.append(f"{name} is in the record's result (place {mine.place} with {mine.score} "
-                       "points) but not in the game's ranking")
+            out.append(t("{name} is in the record's result (place {place} with {score} points) but not "
+                         "in the game's ranking", name=name, place=mine.place, score=mine.score))
         elif mine is not None and theirs is not None and (mine.place, mine.score) != (
                 theirs.place, theirs.score):
-            out.append(f"{name}: the record says place {mine.place} with {mine.score} points; the "
-                       f"replay, place {theirs.place} with {theirs.score}")
+            out.append(t("{name}: the record says place {place} with {score} points; the replay, place "
+                         "{replayed_place} with {replayed_score}", name=name, place=mine.place,
+                         score=mine.score, replayed_place=theirs.place, replayed_score=theirs.score))
+
     return out

@@ -17,6 +17,7 @@ from .module import modules_of, registered
 from .modules import register_all
 from .records import Record
 from .state import Dirk, GameState, MarketSpace, PlacedTile, RankEntry, Tile, Turn
+from .text import t
 
 register_all()  # the view has a field per registered module
 
@@ -79,14 +80,18 @@ else:
 
 
 class UnknownViewer(ValueError):
-    pass
+    """A view asked for a player the game does not have; `message` says so (a Text)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 def view(state: GameState, viewer: str | None) -> View:
     """The state as `viewer` sees it; None is a spectator, who sees only what is public."""
     seat = None if viewer is None else state.seat_of(viewer)
     if seat is not None and seat < 0:
-        raise UnknownViewer(f"no player is named {viewer!r}")
+        raise UnknownViewer(t("no player is named {player}", player=repr(viewer)))
     players = tuple(
         PlayerSeen(name=p.name, hand_size=len(p.hand),
                    hand=p.hand if i == seat else None,

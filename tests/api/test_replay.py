@@ -23,6 +23,7 @@ from litestar.testing import TestClient
 from service.engine import EDITION, MAX_RECORD_ACTIONS, GameState
 from service.engine.module import registered
 from service.engine.view import view
+from service.i18n import encode
 from service.seal import Sealing, new_key, parse_keys
 from service.settings import Settings
 from tests.support.fixtures import referee
@@ -32,7 +33,7 @@ KEY = new_key("records")
 SEALING = Sealing(parse_keys(KEY))
 MODULES = sorted({m.id for m in registered()} - {"base", "dirk"})
 GAMES = [((m,), 2 + i % 5) for i, m in enumerate(MODULES)] + [(tuple(MODULES), 6), (tuple(MODULES), 2)]
-_ENCODE = msgspec.json.encode
+_ENCODE = encode  # msgspec's, with messages (Text) worded as the edge does: English
 
 
 @pytest.fixture(scope="module")

@@ -250,7 +250,8 @@ def test_base_buy_hold_refuses_more_held_buildings_than_empty_market_spaces() ->
                         turn=Turn(player=0, actions=1, acted=True, ending=0))
         assert all(s.tile for s in state.market)
         problems = [v.message for v in check_consistency(state)]
-        assert any(f"{n} buildings are held" in m and "only 0 market spaces are empty" in m
+        held = f"{n} building is held" if n == 1 else f"{n} buildings are held"
+        assert any(held in m and "only 0 market spaces are empty" in m
                    for m in problems), problems
 
 

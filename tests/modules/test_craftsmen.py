@@ -37,6 +37,7 @@ from service.engine.modules.vendors.actions import ChooseInhabitants, PlaceDisc,
 from service.engine.secrecy import conceal
 from service.engine.state import GameState, Turn
 from service.engine.view import view
+from service.i18n import encode
 from tests.modules.test_zoo import zoo_arrange
 from tests.support.helpers import NAMES, allowed, arrange, event_types, play, refused
 from tests.support.play import play_random_game
@@ -153,7 +154,7 @@ def strings(value: object) -> set[str]:
                 out.add(key)
                 walk(item)
 
-    walk(msgspec.json.decode(msgspec.json.encode(value)))
+    walk(msgspec.json.decode(encode(value)))  # messages (Text) as the edge words them: English
     return out
 
 

@@ -15,6 +15,7 @@ from ..flow import spend_action, with_player
 from ..module import ActionRule, Context, plan_of
 from ..rng import Generator
 from ..state import GameState
+from ..text import t
 from ..violations import Violation
 
 RULE = "base.money.take"
@@ -29,17 +30,19 @@ def duplicates(cards: tuple[str, ...]) -> list[str]:
 
 def check(state: GameState, action: TakeMoney) -> list[Violation]:
     if not action.cards:
-        return [Violation(RULE, "take-money must name at least one card of the display")]
-    out = [Violation(RULE, f"{c} is named twice") for c in duplicates(action.cards)]
-    out += [Violation(RULE, f"{c} is not in the money display {list(state.display)}")
+        return [Violation(RULE, t("take-money must name at least one card of the display"))]
+    out = [Violation(RULE, t("{card} is named twice", card=c)) for c in duplicates(action.cards)]
+    out += [Violation(RULE, t("{card} is not in the money display ({display})", card=c,
+                              display=tuple(state.display)))
             for c in action.cards if c not in state.display]
     if out or len(action.cards) == 1:
         return out
     total = sum(CATALOGUE.money[c].value for c in action.cards)
     limit = take_limit(state, action)
     if total > limit:
-        out.append(Violation(RULE, f"several cards may total at most {limit}; "
-                                   f"{', '.join(action.cards)} total {total}"))
+        out.append(Violation(RULE, t("several cards may total at most {limit}; {cards} total {total}",
+                                     limit=limit, cards=tuple(action.cards), total=total)))
+
     return out
 
 

@@ -14,22 +14,23 @@ from ..grid import check_placement, placements, rotate, walls_of
 from ..module import ActionRule, Context, plan_of
 from ..rng import Generator
 from ..state import GameState, Player, Tile, place_tile
+from ..text import t
 from ..violations import Violation
 
 
 def held_tile(player: Player, tile: str) -> Tile | None:
-    for t in player.held:
-        if t.tile == tile:
-            return t
+    for h in player.held:
+        if h.tile == tile:
+            return h
     return None
 
 
 def held_problem(player: Player, tile: str) -> list[Violation]:
     if held_tile(player, tile) is not None:
         return []
-    held = [t.tile for t in player.held]
-    return [Violation("base.turn.placement",
-                      f"{player.name} holds no building {tile} to place (held: {held})")]
+    held = tuple(h.tile for h in player.held)
+    return [Violation("base.turn.placement", t("{player} holds no building {tile} to place (held: {held})",
+                                               player=player.name, tile=tile, held=held))]
 
 
 def take_held(state: GameState, seat: int, tile: str) -> tuple[GameState, Tile]:
@@ -91,8 +92,8 @@ def apply_reserve(state: GameState, action: ReserveBuilding, ctx: Context) -> Ga
 
 def candidates_reserve(state: GameState, seat: int) -> Iterator[ReserveBuilding]:
     player = state.players[seat]
-    for t in player.held:
-        yield ReserveBuilding(player=player.name, tile=t.tile)
+    for h in player.held:
+        yield ReserveBuilding(player=player.name, tile=h.tile)
 
 
 def sample_placement(state: GameState, seat: int, rng: Generator) -> PlaceBuilding | ReserveBuilding | None:
@@ -111,11 +112,12 @@ def check_end_turn(state: GameState, action: EndTurn) -> list[Violation]:
     player = state.players[state.turn.player]
     if not state.turn.acted:
         return [Violation("base.turn.one-action",
-                          f"{player.name} must take an action before ending the turn")]
+                          t("{player} must take an action before ending the turn", player=player.name))]
     if player.held:
-        held = [t.tile for t in player.held]
-        return [Violation("base.turn.placement",
-                          f"{player.name} must first place the held buildings {held}")]
+        held = tuple(h.tile for h in player.held)
+        return [Violation("base.turn.placement", t("{player} must first place the held buildings ({held})",
+                                                   player=player.name, held=held))]
+
     return []
 
 

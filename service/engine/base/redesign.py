@@ -28,6 +28,7 @@ from ..grid import (
 from ..module import ActionRule, Context
 from ..rng import Generator
 from ..state import GameState, PlacedTile, Player, Tile, lift_tile, place_tile
+from ..text import t
 from ..violations import Violation
 
 
@@ -39,9 +40,9 @@ def placed(player: Player, tile: str) -> PlacedTile | None:
 
 
 def in_reserve(player: Player, tile: str) -> Tile | None:
-    for t in player.reserve:
-        if t.tile == tile:
-            return t
+    for r in player.reserve:
+        if r.tile == tile:
+            return r
     return None
 
 
@@ -55,20 +56,22 @@ def reserve_tile_problem(player: Player, tile: str) -> list[Violation]:
         return []
     if is_held(player, tile):
         return [Violation("base.buy.hold",
-                          f"{tile} was bought this turn: it is held until the end of the turn "
-                          "and cannot be used in a redesign")]
-    return [Violation("base.redesign", f"{tile} is not on {player.name}'s reserve")]
+                          t("{tile} was bought this turn: it is held until the end of the turn and "
+                            "cannot be used in a redesign", tile=tile))]
+    return [Violation("base.redesign", t("{tile} is not on {player}'s reserve", tile=tile,
+                                         player=player.name))]
 
 
 def alhambra_tile_problem(player: Player, tile: str) -> list[Violation]:
     if tile == FOUNTAIN:
         return [Violation("base.place.fountain-fixed",
-                          "the Lion Fountain never moves and never leaves the Alhambra")]
+                          t("the Lion Fountain never moves and never leaves the Alhambra"))]
     if placed(player, tile) is None:
         if is_held(player, tile):
             return [Violation("base.buy.hold",
-                              f"{tile} was bought this turn and is not in the Alhambra yet")]
-        return [Violation("base.redesign", f"{tile} is not in {player.name}'s Alhambra")]
+                              t("{tile} was bought this turn and is not in the Alhambra yet", tile=tile))]
+        return [Violation("base.redesign", t("{tile} is not in {player}'s Alhambra", tile=tile,
+                                             player=player.name))]
     return []
 
 
@@ -115,14 +118,14 @@ def removal_problems(player: Player, tile: PlacedTile) -> list[Violation]:
     out = []
     cut_off = sorted(set(layout) - reachable(layout))
     if cut_off:
-        listed = ", ".join(f"{names[p]} at {p}" for p in cut_off)
+        listed = tuple(t("{tile} at {pos}", tile=names[p], pos=str(p)) for p in cut_off)
         out.append(Violation("base.remove.valid-after",
-                             f"removing {tile.tile} from {pos} would cut {listed} off from the "
-                             "fountain"))
+                             t("removing {tile} from {pos} would cut {cut_off} off from the fountain",
+                               tile=tile.tile, pos=str(pos), cut_off=listed)))
     if holes(layout, [pos]):
         out.append(Violation("base.remove.valid-after",
-                             f"removing {tile.tile} would leave the empty space {pos} enclosed "
-                             "on all four sides"))
+                             t("removing {tile} would leave the empty space {pos} enclosed on all four "
+                               "sides", tile=tile.tile, pos=str(pos))))
     return out
 
 
@@ -178,7 +181,9 @@ def swap_problems(player: Player, new: Tile, old: PlacedTile, rotation: int = 0)
            for tile, shared, required in swap_needs(player.alhambra)):
         return []
     layout = layout_of(player.alhambra)
-    return [Violation("base.swap.same-space", f"swapping {new.tile} for {old.tile}: {m}")
+    return [Violation("base.swap.same-space", t("swapping {new} for {old}: {why}", new=new.tile, old=old.tile,
+                                                why=m))
+
             for m in side_mismatches(layout, names_of(player.alhambra), (old.x, old.y),
                                      rotate(walls_of(new), rotation), new.tile)]
 
@@ -217,9 +222,9 @@ def _swaps(player: Player) -> list[tuple[str, str]]:
         return []
     needs = swap_needs(player.alhambra)
     out = []
-    for t in player.reserve:
-        walls = walls_of(t)
-        out += [(t.tile, old) for old, shared, required in needs if walls & shared == required]
+    for r in player.reserve:
+        walls = walls_of(r)
+        out += [(r.tile, old) for old, shared, required in needs if walls & shared == required]
     return out
 
 

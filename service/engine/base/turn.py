@@ -24,6 +24,7 @@ from ..flow import hand_total, next_turn, with_player
 from ..module import Context, modules_of, pending_decision, plan_of
 from ..scoring import position_of, score_position
 from ..state import GameState, MarketSpace, Turn, emptied, market_tile
+from ..text import t, tn
 from ..violations import Violation
 
 # End-of-turn positions of RULES.md §H (the held buildings are placed before the turn ends).
@@ -99,11 +100,16 @@ def short_display(state: GameState) -> list[Violation]:
         return []
     if not state.deck and not state.discard:
         return []
-    when = "at the start of a turn" if not turn.acted else "after this turn's refill"
-    return [Violation("base.turn.refill", (
-        f"the money display holds {len(state.display)} cards {when}, while the deck holds "
-        f"{len(state.deck)} and the discard pile {len(state.discard)}: the display is refilled to "
-        f"{size} at the end of every turn and is short only once both are empty"))]
+    holds = (tn("the money display holds {n} card at the start of a turn",
+                "the money display holds {n} cards at the start of a turn", len(state.display))
+             if not turn.acted else
+             tn("the money display holds {n} card after this turn's refill",
+                "the money display holds {n} cards after this turn's refill", len(state.display)))
+    return [Violation("base.turn.refill", t(
+        "{holds}, while the deck holds {deck} and the discard pile {discard}: the display is refilled "
+        "to {size} at the end of every turn and is short only once both are empty", holds=holds,
+        deck=len(state.deck), discard=len(state.discard), size=size))]
+
 
 
 def refill_market(state: GameState, ctx: Context) -> GameState:

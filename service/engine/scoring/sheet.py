@@ -41,7 +41,7 @@ line a count was read from.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -49,6 +49,7 @@ from msgspec.structs import replace
 
 from ..module import Module, modules_of_ids
 from ..records import per_type
+from ..text import Text, Word, t
 from ..violations import InconsistentState, Violation
 from .round import Breakdown, Line, MajorityLine, Position, PositionPlayer, WallLine, rank, score_position
 from .tally import Tally
@@ -72,33 +73,36 @@ def sheet_problems(position: Position, previous: Sequence[Any]) -> list[Violatio
     out: list[Violation] = []
     wanted = list(range(1, position.round))
     if [p.round for p in previous] != wanted:
-        rounds = ", ".join(str(p.round) for p in previous)
-        return [Violation(RULE, f"$.previous holds the rounds {rounds}; before round {position.round} "
-                                f"a sheet holds the rounds {', '.join(map(str, wanted)) or 'none'}, "
-                                "in order")]
+        rounds = tuple(p.round for p in previous)
+        return [Violation(RULE, t("$.previous holds the rounds {rounds}; before round {round} a sheet holds "
+                                  "the rounds {wanted}, in order", rounds=rounds, round=position.round,
+                                  wanted=tuple(wanted) or t("none")))]
     names = [p.name for p in position.players]
     for i, p in enumerate(position.players):
         if p.score:
-            out.append(Violation(RULE, f"$.players[{i}].score is {p.score}: with `previous` the points "
-                                       "before this round are the earlier rounds' totals; give one of them"))
+            out.append(Violation(RULE, t("$.players[{i}].score is {score}: with `previous` the points before "
+                                         "this round are the earlier rounds' totals; give one of them",
+                                         i=i, score=p.score)))
     running: dict[str, int] = {}
     for k, past in enumerate(previous):
         at = f"$.previous[{k}]"
         if [p.name for p in past.players] != names:
-            out.append(Violation(RULE, f"{at}.players are {', '.join(p.name for p in past.players)}, but "
-                                       f"this round's players are {', '.join(names)} (in that order)"))
+            out.append(Violation(RULE, t("{at}.players are {players}, but this round's players are {names} "
+                                         "(in that order)", at=at,
+                                         players=tuple(p.name for p in past.players),
+                                         names=tuple(names))))
             continue
         for j, p in enumerate(past.players):
             added = sum(line.points for line in p.lines)
             if p.total != added:
-                out.append(Violation(RULE, f"{at}.players[{j}].total is {p.total}, but its lines add "
-                                           f"up to {added}"))
+                out.append(Violation(RULE, t("{at}.players[{j}].total is {total}, but its lines add up to "
+                                             "{added}", at=at, j=j, total=p.total, added=added)))
             running[p.name] = running.get(p.name, 0) + p.total
         expected = rank((name, running[name]) for name in names)
         if sorted(past.ranking, key=_key) != sorted(expected, key=_key):
             shown = "; ".join(f"{r.place}. {r.name} {r.score}" for r in expected)
-            out.append(Violation(RULE, f"{at}.ranking does not rank the running totals after round "
-                                       f"{past.round}: {shown}"))
+            out.append(Violation(RULE, t("{at}.ranking does not rank the running totals after round {round}: "
+                                         "{ranking}", at=at, round=past.round, ranking=shown)))
     return out
 
 
@@ -116,9 +120,10 @@ def category_problems(breakdown: Breakdown, previous: Sequence[Any]) -> list[Vio
     for k, past in enumerate(previous):
         for j, (p, now) in enumerate(zip(past.players, breakdown.players, strict=True)):
             if _categories(p.lines) != _categories(now.lines):
-                tags = ", ".join(tag for tag, _ in _categories(now.lines))
-                out.append(Violation(RULE, f"$.previous[{k}].players[{j}].lines are not this round's "
-                                           f"categories ({tags}): were other modules on?"))
+                tags = tuple(tag for tag, _ in _categories(now.lines))
+                out.append(Violation(RULE, t("$.previous[{k}].players[{j}].lines are not this round's "
+                                             "categories ({tags}): were other modules on?", k=k, j=j,
+                                             tags=tags)))
                 break
     return out
 
@@ -149,12 +154,37 @@ def _unreal(k: int, past: Any, again: Position, modules: Sequence[Module]) -> li
     """The tally checks that hold for counts read from lines (`tally_checks.read_problems`) on
     the earlier round `past` (at `$.previous[k]`), each field named by the line it was read from."""
     lines = [p.lines for p in past.players]
-    return [Violation(v.rule, _TALLY_FIELD.sub(lambda m: _line_of(k, lines, modules, m), v.message)
-                      + f" (round {past.round}'s counts, as its lines carry them)")
+    return [Violation(v.rule, t("{why} (round {round}'s counts, as its lines carry them)",
+                                why=_relocated(v.message, lambda m: _line_of(k, lines, modules, m)),
+                                round=past.round))
             for v in read_problems(again, modules)]
 
 
 _TALLY_FIELD = re.compile(r"\$\.players\[(\d+)\]\.tally\.(\w+)((?:\.\w+)*)")
+
+
+def _relocated(message: str, line_of: Callable[[re.Match[str]], str]) -> str:
+    """`message` with each tally field it names (`$.players[j].tally...`) replaced by the line
+    it was read from (`line_of`). A Text keeps its wording: the fields are in its details (a
+    detail that is a field alone becomes the line's own wording); a message that names a field
+    in its wording itself is rewritten as English."""
+    if isinstance(message, Text):
+        moved = Text(message.id, tuple((k, _relocated_detail(v, line_of)) for k, v in message.details),
+                     message.plural)
+        if not _TALLY_FIELD.search(moved):
+            return moved
+    return _TALLY_FIELD.sub(line_of, message)
+
+
+def _relocated_detail(value: Any, line_of: Callable[[re.Match[str]], str]) -> Any:
+    if isinstance(value, Text):
+        return _relocated(value, line_of)
+    if isinstance(value, tuple | list):
+        return tuple(_relocated_detail(v, line_of) for v in value)
+    if isinstance(value, str) and not isinstance(value, Word):
+        whole = _TALLY_FIELD.fullmatch(value)
+        return line_of(whole) if whole else _TALLY_FIELD.sub(line_of, value)
+    return value
 
 
 def _line_of(k: int, lines: Sequence[Sequence[Line]], modules: Sequence[Module], field: re.Match[str]) -> str:
@@ -164,7 +194,7 @@ def _line_of(k: int, lines: Sequence[Sequence[Line]], modules: Sequence[Module],
     j, name, rest = int(field[1]), field[2], field[3]
     at = f"$.previous[{k}].players[{j}]"
     if name == "buildings" and not rest:
-        return f"{at}'s majority lines (buildings)"
+        return t("{at}'s majority lines (buildings)", at=at)
     kinds = (MajorityLine,) if name == "buildings" else _line_types(name, modules)
     i = next(i for i, line in enumerate(lines[j]) if isinstance(line, kinds)
              and (name != "buildings" or line.building == rest[1:]))  # type: ignore[attr-defined]
@@ -179,9 +209,11 @@ def _differences(k: int, past: Any, again: Position) -> list[Violation]:
     for j, (mine, theirs) in enumerate(zip(past.players, scored.players, strict=True)):
         for i, (line, expected) in enumerate(zip(mine.lines, theirs.lines, strict=True)):
             if line != expected:
-                out.append(Violation(line.rule, f"$.previous[{k}].players[{j}].lines[{i}] is {_json(line)}, "
-                                                f"but its counts score {_json(expected)} in round "
-                                                f"{past.round}"))
+                out.append(Violation(line.rule, t("$.previous[{k}].players[{j}].lines[{i}] is {line}, but "
+                                                  "its counts score {expected} in round {round}", k=k, j=j,
+                                                  i=i,
+                                                  line=_json(line), expected=_json(expected),
+                                                  round=past.round)))
     return out
 
 
@@ -196,8 +228,8 @@ def _read(p: PositionPlayer, lines: Sequence[Line], modules: Sequence[Module],
         if isinstance(line, MajorityLine):
             counts[line.building] = line.count
             if line.count < 0:
-                wrong.append(Violation(line.rule, f"{at}[{i}] counts {line.count} buildings: a count "
-                                                  "is never negative"))
+                wrong.append(Violation(line.rule, t("{at}[{i}] counts {count} buildings: a count is never "
+                                                    "negative", at=at, i=i, count=line.count)))
     # dirk.scores: Dirk scores no wall, whatever his wall line says.
     wall = 0 if p.dirk else next(line.length for line in lines if isinstance(line, WallLine))
     parts: dict[str, Any] = {"wall": wall}
@@ -208,7 +240,9 @@ def _read(p: PositionPlayer, lines: Sequence[Line], modules: Sequence[Module],
             msgspec.convert({name: msgspec.to_builtins(part)}, Tally)
         except msgspec.ValidationError as e:
             kinds = _line_types(name, modules)
-            wrong += [Violation(line.rule, f"{at}[{i}] carries a count no tally can hold: {e}")
+            wrong += [Violation(line.rule, t("{at}[{i}] carries a count no tally can hold: {error}", at=at,
+                                             i=i, error=str(e)))
+
                       for i, line in enumerate(lines) if isinstance(line, kinds)]
     return Tally(buildings=per_type(counts), **parts), wrong
 

@@ -20,6 +20,7 @@ from ..catalogue import CATALOGUE
 from ..census import CENSUS
 from ..module import Module, registered
 from ..records import counts_of, per_type
+from ..text import Text, Word, t, tn, word
 from ..violations import INCONSISTENT, Violation
 from .round import Position, PositionPlayer, building_type, tallies_of, tally_of
 from .tally import Tally
@@ -47,18 +48,29 @@ def over_table(position: Position, tallies: Sequence[Tally], count: Callable[[Ta
     total = sum(count(t) for t in tallies)
     if total <= limit:
         return []
-    named = [f"{field(i, path)} = {count(t)}" for i, _, t in given(position) if count(t)]
-    tiles = [p.name for p, t in zip(position.players, tallies, strict=True)
-             if p.tally is None and count(t)]
-    besides = f" and {', '.join(tiles)}'s tiles" if tiles else ""
-    return [Violation(rule, f"{', '.join(named)}{besides}: {total} {what} on the table, "
-                            f"but there are only {limit}")]
+    named = [f"{field(i, path)} = {count(x)}" for i, _, x in given(position) if count(x)]
+    tiles = [p.name for p, x in zip(position.players, tallies, strict=True)
+             if p.tally is None and count(x)]
+    return [Violation(rule, t("{counted}: {total} {what} on the table, but there are only {limit}",
+                              counted=_counted(named, tiles), total=total, what=what, limit=limit))]
+
+
+def _counted(named: Sequence[str], tiles: Sequence[str]) -> Text | tuple[str, ...]:
+    """What a table's total counts: the tallies' fields named, and the tiles of players given by
+    tiles."""
+    if not tiles:
+        return tuple(named)
+    if not named:
+        return t("{players}'s tiles", players=tuple(tiles))
+    return t("{fields} and {players}'s tiles", fields=tuple(named), players=tuple(tiles))
 
 
 def over_buildings(position: Position, part: Callable[[Tally], object | None], path: str,
-                   rule: str, what: str) -> list[Violation]:
+                   rule: str, what: str | Callable[[Word], Text]) -> list[Violation]:
     """Per given tally and type: a count per type (`part` of the tally, a PerType) above the
-    player's buildings of that type, each taking at most one (a chest, an inhabitant, ...)."""
+    player's buildings of that type, each taking at most one (a chest, an inhabitant, ...).
+    `what(kind)` words that limit ("one chest a {kind} at most", the kind a `word`); a str is
+    the old English prefix ("one chest a", followed by "{kind} building at most")."""
     out = []
     for i, _, tally in given(position):
         counted = part(tally)
@@ -67,9 +79,12 @@ def over_buildings(position: Position, part: Callable[[Tally], object | None], p
         have = counts_of(tally.buildings)
         for kind, n in counts_of(counted).items():  # type: ignore[arg-type]
             if n > have[kind]:
-                out.append(Violation(rule, f"{field(i, f'{path}.{kind}')} is {n}, but "
-                                           f"{field(i, f'buildings.{kind}')} is {have[kind]}: "
-                                           f"{what} {kind} building at most"))
+                limit = (what(word(kind)) if callable(what) else
+                         t("{what} {kind} building at most", what=what, kind=word(kind)))
+                out.append(Violation(rule, t("{field} is {n}, but {buildings} is {have}: {limit}",
+                                             field=field(i, f"{path}.{kind}"), n=n,
+                                             buildings=field(i, f"buildings.{kind}"), have=have[kind],
+                                             limit=limit)))
     return out
 
 
@@ -110,16 +125,17 @@ def _who_gives_what(position: Position, modules: Sequence[Module]) -> list[Viola
     on = {m.id for m in modules}
     for i, p, tally in given(position):
         if p.alhambra or p.reserve or p.tiles:
-            out.append(Violation(INCONSISTENT, f"$.players[{i}]: {p.name} is given by tiles and by a "
-                                               "tally; give one of them"))
+            out.append(Violation(INCONSISTENT, t("$.players[{i}]: {player} is given by tiles and by a tally; "
+                                                 "give one of them", i=i, player=p.name)))
         for m in registered():
             if m.tally is not None and m.tally.type is not None and m.id not in on \
                     and getattr(tally, m.id) is not None:
-                out.append(Violation(INCONSISTENT, f"{field(i, m.id)}: counts of the module "
-                                                   f"{m.id!r}, which is not on (`modules`)"))
+                out.append(Violation(INCONSISTENT, t("{field}: counts of the module '{module}', which is "
+                                                     "not on (`modules`)", field=field(i, m.id),
+                                                     module=m.id)))
         if p.dirk and tally.wall:
-            out.append(Violation("dirk.scores", f"{field(i, 'wall')} is {tally.wall}: Dirk builds "
-                                                "no Alhambra and scores no wall"))
+            out.append(Violation("dirk.scores", t("{field} is {wall}: Dirk builds no Alhambra and scores no "
+                                                  "wall", field=field(i, "wall"), wall=tally.wall)))
     return out
 
 
@@ -161,13 +177,13 @@ def _buildings(position: Position, modules: Sequence[Module]) -> list[Violation]
     for kind in CATALOGUE.building_types:
         if table[kind] <= limits[kind]:
             continue
-        named = [f"{field(i, f'buildings.{kind}')} = {getattr(t.buildings, kind)}"
-                 for i, _, t in given(position) if getattr(t.buildings, kind)]
+        named = [f"{field(i, f'buildings.{kind}')} = {getattr(x.buildings, kind)}"
+                 for i, _, x in given(position) if getattr(x.buildings, kind)]
         tiles = [p.name for p in position.players if p.tally is None
-                 and any(building_type(t) == kind for t in (*p.alhambra, *p.reserve, *p.tiles))]
-        besides = f" and {', '.join(tiles)}'s tiles" if tiles else ""
-        out.append(Violation(INCONSISTENT, f"{', '.join(named)}{besides}: {table[kind]} buildings of "
-                                           f"type {kind} on the table, but there are only {limits[kind]}"))
+                 and any(building_type(x) == kind for x in (*p.alhambra, *p.reserve, *p.tiles))]
+        out.append(Violation(INCONSISTENT, t("{counted}: {n} buildings of type {kind} on the table, but "
+                                             "there are only {limit}", counted=_counted(named, tiles),
+                                             n=table[kind], kind=word(kind), limit=limits[kind])))
     return out
 
 
@@ -206,15 +222,17 @@ def leftovers_over(counts: Sequence[tuple[str, int, Sequence[str]]], table: int)
     each player beyond what one player receives (`most_leftovers_each`), and of the table
     beyond `table` (`most_leftovers`)."""
     each = most_leftovers_each()
-    out = [Violation(LEFTOVERS, f"{name} has {n} leftover tiles ({', '.join(named)}), but one player "
-                                f"receives at most {each}: one tile of each market space, and one "
-                                "space at least is empty when the game ends")
+    out = [Violation(LEFTOVERS, t("{player} has {n} leftover tiles ({named}), but one player receives at "
+                                  "most {each}: one tile of each market space, and one space at least is "
+                                  "empty when the game ends", player=name, n=n, named=tuple(named),
+                                  each=each))
            for name, n, named in counts if n > each]
     total = sum(n for _, n, _ in counts)
     if total > table:
-        listed = ", ".join(x for _, _, named in counts for x in named)
-        out.append(Violation(LEFTOVERS, f"{listed}: {total} leftover tiles on the table, but the market "
-                                        f"hands out at most {table} at the game's end"))
+        listed = tuple(x for _, _, named in counts for x in named)
+        out.append(Violation(LEFTOVERS, t("{named}: {n} leftover tiles on the table, but the market hands "
+                                          "out at most {most} at the game's end", named=listed, n=total,
+                                          most=table)))
     return out
 
 
@@ -224,12 +242,13 @@ def position_leftovers(position: Position, modules: Sequence[Module]) -> list[Vi
     at Dirk's (he holds no money), and within `leftovers_over`'s bounds."""
     counts = [(p, n, named) for i, p in enumerate(position.players)
               for n, named in (_leftovers_of(i, p, modules),) if n]
-    out = [Violation(LEFTOVERS, f"{', '.join(named)}: Dirk holds no money and receives no leftover "
-                                "tile (dirk.scores)") for p, _, named in counts if p.dirk]
+    out = [Violation(LEFTOVERS, t("{named}: Dirk holds no money and receives no leftover tile (dirk.scores)",
+                                  named=tuple(named))) for p, _, named in counts if p.dirk]
     if position.round != LAST_ROUND:
-        out += [Violation(LEFTOVERS, f"{', '.join(named)}: a leftover tile in round {position.round}, but "
-                                     "leftover tiles are handed out only at the game's end, before round "
-                                     f"{LAST_ROUND}") for p, _, named in counts if p.tally is None]
+        out += [Violation(LEFTOVERS, t("{named}: a leftover tile in round {round}, but leftover tiles are "
+                                       "handed out only at the game's end, before round {last}",
+                                       named=tuple(named), round=position.round, last=LAST_ROUND))
+                for p, _, named in counts if p.tally is None]
     return out + leftovers_over([(p.name, n, named) for p, n, named in counts], most_leftovers(modules))
 
 
@@ -262,9 +281,11 @@ def dirk_least(position: Position) -> list[Violation]:
         held, path = (len(p.tiles), f"$.players[{i}].tiles") if p.tally is None else (
             sum(counts_of(p.tally.buildings).values()), field(i, "buildings"))
         if held < least:
-            out.append(Violation("dirk.setup", f"{path}: Dirk holds {held} buildings in round "
-                                               f"{position.round}, but he receives {least} tiles at setup "
-                                               "and never loses one"))
+            out.append(Violation("dirk.setup", tn("{path}: Dirk holds {n} building in round {round}, but he "
+                                                  "receives {least} tiles at setup and never loses one",
+                                                  "{path}: Dirk holds {n} buildings in round {round}, but he "
+                                                  "receives {least} tiles at setup and never loses one",
+                                                  held, path=path, round=position.round, least=least)))
     return out
 
 
@@ -274,9 +295,13 @@ def _walls(position: Position, modules: Sequence[Module]) -> list[Violation]:
         buildings = sum(counts_of(tally.buildings).values())
         limit = most_wall(buildings, modules, position.round)
         if not p.dirk and tally.wall > limit:
-            out.append(Violation("base.score.wall", f"{field(i, 'wall')} is {tally.wall}: the fountain "
-                                                    f"and {buildings} buildings make an outer wall of "
-                                                    f"at most {limit} sides"))
+            out.append(Violation("base.score.wall", tn(
+                "{field} is {wall}: the fountain and {n} building make an outer wall of at most {limit} "
+                "sides",
+                "{field} is {wall}: the fountain and {n} buildings make an outer wall of at most {limit} "
+                "sides",
+                buildings, field=field(i, "wall"), wall=tally.wall, limit=limit)))
+
     return out
 
 
