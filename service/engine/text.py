@@ -8,8 +8,9 @@ calls `t("...")` and `tn("...", "...", n)` (the keywords of `service/i18n/catalo
 words passed as details are marked with `word("...")` and looked up in the same catalogues.
 
 A detail is an int, a str (an id, a name: never translated), a `Word`, a nested `Text`, or a
-tuple of those (joined with ", "). Messages are built only where a refusal or a description is
-made, never in a search's inner loop: the English wording is made at once.
+tuple of those (joined with ", "; an empty one is the word "none"). Messages are built only
+where a refusal or a description is made, never in a search's inner loop: the English wording
+is made at once.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ class Text(str):
 
 
 def _english_list(values: Any) -> str:
+    if not values:
+        return NONE
     return ", ".join(_english_list(v) if type(v) is tuple or type(v) is list else str(v) for v in values)
 
 
@@ -87,11 +90,12 @@ class Speaker:
         if isinstance(value, Word):
             return self.word(value)
         if isinstance(value, tuple | list):
-            return ", ".join(self.detail(v) for v in value)
+            return ", ".join(self.detail(v) for v in value) if value else self.word(NONE)
         return str(value)
 
 
 english = Speaker()
+NONE = "none"  # an empty list as a detail (base/words.py gives it to the catalogues)
 
 
 def t(message: str, /, **details: Detail) -> Text:

@@ -133,6 +133,21 @@ def problems() -> list[str]:
                                    f"not {sorted(wanted)}")
             out += [f"{where} [{language}]: {_name(key)} is in the catalogue but no longer in the code"
                     for key in known if key not in ids]
+    return out + disagreements()
+
+
+def disagreements() -> list[str]:
+    """An id in several domains translated differently: the catalogues are merged into one per
+    language, so one of the translations would win by the domains' order; they must agree."""
+    out = []
+    for language in TRANSLATED:
+        said: dict[str, dict[str, object]] = {}
+        for domain in domains():
+            for m in read(domain, language):
+                if m.id:
+                    said.setdefault(_name(m.id), {})[domain.relative_to(ROOT.parent).as_posix()] = m.string
+        out += [f"[{language}] {key} is translated differently in {', '.join(where)}"
+                for key, where in said.items() if len({repr(s) for s in where.values()}) > 1]
     return out
 
 

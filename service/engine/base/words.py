@@ -8,3 +8,5 @@ CURRENCIES = (w("blue"), w("green"), w("orange"), w("yellow"))
 BUILDING_TYPES = (w("pavilion"), w("seraglio"), w("arcades"), w("chambers"), w("garden"), w("tower"))
 SIDES = (w("N side"), w("E side"), w("S side"), w("W side"))
 WALLS = (w("walled"), w("open"))
+# An empty list as a detail (text.NONE).
+EMPTY = w("none")
