@@ -323,6 +323,8 @@ def temporarily_registered(module: Module) -> Iterator[Module]:
         del _REGISTRY[module.id]
         modules_of_ids.cache_clear()
         _plan.cache_clear()
+        global _LAST_PLAN
+        _LAST_PLAN = None
 
 
 def registered() -> tuple[Module, ...]:
@@ -400,8 +402,21 @@ def _gathered(modules: tuple[Module, ...], parts: Callable[[Module], Iterable[tu
     return {k: tuple(v) for k, v in out.items()}
 
 
+# The plan asked for last, with the very tuple of module ids it was asked for: every state of a
+# game holds the same tuple, and a search asks for its plan several times a step.
+_LAST_PLAN: tuple[tuple[str, ...], bool, Plan] | None = None
+
+
 def plan_of(state: GameState) -> Plan:
-    return _plan(state.modules, state.dirk is not None)
+    global _LAST_PLAN
+    last = _LAST_PLAN
+    modules = state.modules
+    with_dirk = state.dirk is not None
+    if last is not None and last[0] is modules and last[1] is with_dirk:
+        return last[2]
+    plan = _plan(modules, with_dirk)
+    _LAST_PLAN = (modules, with_dirk, plan)
+    return plan
 
 
 def payment_values(state: GameState, action: Any) -> tuple[tuple[str, int], ...]:
