@@ -353,7 +353,8 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     pending = _pending(state, plan)
     seat = state.turn.player if pending is None else pending.seat  # acting_seat
     name = state.players[seat].name
-    for sample, exact in rng.shuffled(_moment(plan, state, pending)[1]):
+    samplers = _moment(plan, state, pending)[1]
+    for sample, exact in rng.shuffled(samplers) if len(samplers) > 1 else samplers:  # (one: no draw)
         action = sample(state, seat, rng)
         if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
             return action
@@ -376,7 +377,12 @@ def _proposal_legal(state: GameState, plan: Plan, pending: Pending | None, seat:
         return False
     if not exact and rule.check(state, action):
         return False
-    return not any(fn(state, action) for fn in plan.checks.get(type(action), ()))
+    extra = plan.checks.get(type(action))
+    if extra:
+        for fn in extra:
+            if fn(state, action):
+                return False
+    return True
 
 
 def check_state(state: GameState) -> None:
