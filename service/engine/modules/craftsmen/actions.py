@@ -22,9 +22,9 @@ from ...grid import (
     check_layout,
     check_placement,
     fits,
-    layout_of,
+    free_spots,
     placements,
-    spots,
+    removal,
     walls_of,
 )
 from ...module import ActionRule, Context
@@ -404,19 +404,24 @@ def candidates_builder(state: GameState, seat: int) -> Iterator[BuilderRedesign]
     name = player.name
     for tile, (x, y) in placements(player.alhambra, player.reserve):
         yield BuilderRedesign(player=name, tile=tile.tile, x=x, y=y)
+    known = removal(player.alhambra)
     for old in player.alhambra:
         if old.tile == FOUNTAIN:
             continue
-        if not removal_problems(player, old):
+        if (known.all_reachable and old in known.removable) or not removal_problems(player, old):
             yield BuilderRedesign(player=name, tile=old.tile)
         for t in player.reserve:
             if not swap_problems(player, t, old):
                 yield BuilderRedesign(player=name, tile=t.tile, replaces=old.tile)
         rest = tuple(p for p in player.alhambra if p is not old)
         walls = walls_of(old)
-        for where in spots(layout_of(rest)):
+        # An Alhambra that obeys §4 still obeys it with a tile where it fits (`fits`: its sides
+        # match, it is reached, no space is enclosed): only a move out of one that does not
+        # (the tile cut others off, or leaves a hole) is checked whole.
+        whole = not check_layout(rest)
+        for where in free_spots(rest):  # spots(layout_of(rest)), from the memo
             if where.pos != (old.x, old.y) and fits(where, walls) and \
-                    not check_layout((*rest, _moved(old, where.pos))):
+                    (whole or not check_layout((*rest, _moved(old, where.pos)))):
                 yield BuilderRedesign(player=name, tile=old.tile, x=where.pos[0], y=where.pos[1])
 
 
