@@ -323,8 +323,9 @@ def temporarily_registered(module: Module) -> Iterator[Module]:
         del _REGISTRY[module.id]
         modules_of_ids.cache_clear()
         _plan.cache_clear()
-        global _LAST_PLAN
+        global _LAST_PLAN, _LAST_PENDING
         _LAST_PLAN = None
+        _LAST_PENDING = (None, None)
 
 
 def registered() -> tuple[Module, ...]:
@@ -440,16 +441,27 @@ def after_action_hooks(state: GameState) -> tuple[Observer, ...]:
     return plan_of(state).hooks["after_action"]
 
 
+# The decision of the state asked about last (that very object): random_action, advance and the
+# end of a turn each ask again about the state they were handed or made.
+_LAST_PENDING: tuple[GameState | None, Pending | None] = (None, None)
+
+
 def pending_decision(state: GameState) -> Pending | None:
     """The decision the game waits for, if any: the one of the earliest `step` (RULES.md §H),
     then the first module's in registry order."""
+    global _LAST_PENDING
+    last = _LAST_PENDING
+    if last[0] is state:
+        return last[1]
     first = None
     for fn in plan_of(state).hooks["pending"]:
         found = fn(state)
         if found is not None and (first is None or found.step < first.step):
             if found.step == 0:
-                return found
+                first = found
+                break
             first = found
+    _LAST_PENDING = (state, first)
     return first
 
 
