@@ -24,7 +24,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
-from .module import ActionRule, Context, action_rules, extra_checks, pending_decision, plan_of
+from .module import ActionRule, Context, Plan, action_rules, extra_checks, pending_decision, plan_of
 from .state import GameState, Player, Turn
 from .text import t
 
@@ -63,18 +63,21 @@ def is_turn_over(state: GameState) -> bool:
     return state.phase == "play" and state.turn.actions == 0 and not state.active.held
 
 
-def finish_turn(state: GameState, ctx: Context) -> GameState:
+def finish_turn(state: GameState, ctx: Context, plan: Plan | None = None) -> GameState:
     """Run the end-of-turn steps of every module a state has on (RULES.md §H), from where a
-    decision stopped them; stop again at the next pending decision."""
+    decision stopped them; stop again at the next pending decision. (`plan`: the state's, if
+    known.)"""
     start = state.turn.ending
-    plan = plan_of(state)
+    if plan is None:
+        plan = plan_of(state)
+    decisions = bool(plan.hooks["pending"])
     for order, step in plan.end_of_turn:
         if order < start:
             continue
         state = step(state, ctx)
         if state.phase != "play":
             return state
-        if order < NEXT_TURN and plan.hooks["pending"] and pending_decision(state) is not None:
+        if decisions and order < NEXT_TURN and pending_decision(state) is not None:
             return replace(state, turn=replace(state.turn, ending=order + 1))
     return state
 

@@ -234,20 +234,23 @@ def advance(state: GameState, action: Action) -> Outcome:
     The same Outcome as `apply` for every such action (tests/engine/test_advance.py); for any
     other action (a client's, a record's) the result is undefined: use `apply`.
     """
-    return _applied(state, action, plan_of(state).rules[type(action)])
+    plan = plan_of(state)
+    return _applied(state, action, plan.rules[type(action)], plan)
 
 
-def _applied(state: GameState, action: Action, rule: ActionRule) -> Outcome:
-    """The state after a legal `action` of `rule`, with its events and scoring rounds."""
+def _applied(state: GameState, action: Action, rule: ActionRule, plan: Plan | None = None) -> Outcome:
+    """The state after a legal `action` of `rule`, with its events and scoring rounds (`plan`:
+    the plan of `state`, if known: no action changes the modules a game has on)."""
     ctx = _DrawnContext(state.rng)
     state = rule.apply(state, action, ctx)
-    plan = plan_of(state)
+    if plan is None:
+        plan = plan_of(state)
     for observe in plan.hooks["after_action"]:
         state = observe(state, action, ctx)
     if plan.hooks["pending"] and pending_decision(state) is not None:
         pass
     elif is_turn_over(state):
-        state = finish_turn(state, ctx)
+        state = finish_turn(state, ctx, plan)
     elif state.phase == "final-placement":
         state = after_final_placement(state, ctx)
     if ctx.drawn is not None:  # else the generator's text is the state's as it was
@@ -364,7 +367,8 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     pending = _pending(state, plan)
     seat = state.turn.player if pending is None else pending.seat  # acting_seat
     name = state.players[seat].name
-    for sample, exact in rng.shuffled(_moment(plan, state, pending)[1]):
+    samplers = _moment(plan, state, pending)[1]
+    for sample, exact in rng.shuffled(samplers) if len(samplers) > 1 else samplers:  # (one: no draw)
         action = sample(state, seat, rng)
         if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
             return action
@@ -387,7 +391,12 @@ def _proposal_legal(state: GameState, plan: Plan, pending: Pending | None, seat:
         return False
     if not exact and rule.check(state, action):
         return False
-    return not any(fn(state, action) for fn in plan.checks.get(type(action), ()))
+    extra = plan.checks.get(type(action))
+    if extra:
+        for fn in extra:
+            if fn(state, action):
+                return False
+    return True
 
 
 def check_state(state: GameState) -> None:

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from functools import lru_cache, partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS, parse_walls
 from .state import PlacedTile, Tile
@@ -292,49 +292,205 @@ def _unpacked(key: int) -> Pos:
     return key // 256 - 128, key % 256 - 128
 
 
-# (layout, shared, required) of an Alhambra on packed positions: its tiles' walls, and for every
-# empty position next to it the sides facing a tile and those facing a wall. Kept for the
-# Alhambras seen last; one that is another plus a tile at its end (a placement) is derived from
-# it, one tile's neighbours updated.
-_Frontier = tuple[dict[int, int], dict[int, int], dict[int, int]]
-_FRONTIERS: dict[tuple[PlacedTile, ...], _Frontier] = {}
+# The shape of an Alhambra on packed positions: its tiles' walls (`layout`), and for every empty
+# position next to it the sides facing a tile (`shared`) and those of them facing a wall
+# (`required`, no entry when none); then, once asked for, its cut tiles (`cut`, packed; None until
+# known), how many tiles are reachable from the fountain (`reached`) and `open_spots` (`open`).
+# Kept for the Alhambras seen last, by the tuple of tiles and by the layout alone (tokens moved
+# leave the shape as it was); one that is another plus a tile at its end (a placement) is derived
+# from it, as are the Alhambras after a removal or a swap (`derive_removed`, `derive_swapped`):
+# the neighbours of one position updated, the cut tiles carried over where the walk graph allows.
+class _Shape:
+    __slots__ = ("cut", "layout", "open", "reached", "required", "shared")
+
+    def __init__(self, layout: dict[int, int], shared: dict[int, int], required: dict[int, int]) -> None:
+        self.layout = layout
+        self.shared = shared
+        self.required = required
+        self.cut: set[int] | None = None
+        self.reached = 0
+        self.open: tuple[tuple[Pos, int, int], ...] | None = None
 
 
-def _frontier(alhambra: tuple[PlacedTile, ...]) -> _Frontier:
+_FRONTIERS: dict[tuple[PlacedTile, ...], _Shape] = {}
+_SHAPES: dict[tuple[tuple[int, int], ...], _Shape] = {}
+_START = 128 * 256 + 128
+
+
+def _remember(memo: dict[Any, _Shape], key: object, shape: _Shape) -> None:
+    if len(memo) >= ALHAMBRA_MEMO:  # the oldest goes (unless another thread took it)
+        with suppress(RuntimeError, StopIteration, KeyError):
+            del memo[next(iter(memo))]
+    memo[key] = shape
+
+
+def _degree(layout: dict[int, int], key: int) -> int:
+    """How many tiles a walk leads to from the tile at `key` (its degree in the walk graph)."""
+    walls = layout[key]
+    get = layout.get
+    n = 0
+    for step, bit, facing in _STEPS:
+        if not walls & bit:
+            other = get(key + step)
+            if other is not None and not other & facing:
+                n += 1
+    return n
+
+
+def _walk_neighbour(layout: dict[int, int], key: int) -> int:
+    """The first tile a walk leads to from the tile at `key`."""
+    walls = layout[key]
+    for step, bit, facing in _STEPS:
+        if not walls & bit:
+            other = layout.get(key + step)
+            if other is not None and not other & facing:
+                return key + step
+    raise ValueError("no walk neighbour")
+
+
+def _frontier(alhambra: tuple[PlacedTile, ...]) -> _Shape:
     found = _FRONTIERS.get(alhambra)
     if found is not None:
         return found
     before = _FRONTIERS.get(alhambra[:-1]) if len(alhambra) > 1 else None
     last = alhambra[-1] if alhambra else None
     if before is not None and last is not None and \
-            (last.x + 128) * 256 + last.y + 128 not in before[0]:
-        layout, shared, required = dict(before[0]), dict(before[1]), dict(before[2])
-        added = {(last.x + 128) * 256 + last.y + 128: walls_of(last)}
-        layout.update(added)
-        for key in added:
-            shared.pop(key, None)
-            required.pop(key, None)
-    else:
-        layout, shared, required, added = _packed(alhambra), {}, {}, None
-    get = shared.get
-    for key, walls in (added or layout).items():
+            (last.x + 128) * 256 + last.y + 128 not in before.layout:
+        key = (last.x + 128) * 256 + last.y + 128
+        walls = walls_of(last)
+        layout, shared, required = dict(before.layout), dict(before.shared), dict(before.required)
+        layout[key] = walls
+        shared.pop(key, None)
+        required.pop(key, None)
+        get = shared.get
         for step, bit, facing in _STEPS:
             near = key + step
             if near not in layout:
                 shared[near] = get(near, 0) | facing
                 if walls & bit:
                     required[near] = required.get(near, 0) | facing
-    if len(_FRONTIERS) >= ALHAMBRA_MEMO:
-        with suppress(RuntimeError, StopIteration):  # the oldest goes (unless another thread took it)
-            _FRONTIERS.pop(next(iter(_FRONTIERS)), None)
-    found = _FRONTIERS[alhambra] = (layout, shared, required)
+        found = _Shape(layout, shared, required)
+        if before.cut is not None and before.reached == len(before.layout) and _degree(layout, key) == 1:
+            # A tile reached through one side only: the tile it hangs on is cut now (the
+            # fountain once it has two ways out), no other tile changes.
+            near = _walk_neighbour(layout, key)
+            cut = set(before.cut)
+            if near != _START or _degree(layout, near) > 1:
+                cut.add(near)
+            found.cut, found.reached = cut, before.reached + 1
+    else:
+        layout = _packed(alhambra)
+        shape = tuple(layout.items())
+        found = _SHAPES.get(shape)
+        if found is None:
+            found = _Shape(layout, *_sides(layout))
+            _remember(_SHAPES, shape, found)
+    _remember(_FRONTIERS, alhambra, found)
     return found
+
+
+def _sides(layout: dict[int, int]) -> tuple[dict[int, int], dict[int, int]]:
+    """(shared, required) of a packed layout."""
+    shared: dict[int, int] = {}
+    required: dict[int, int] = {}
+    get = shared.get
+    for key, walls in layout.items():
+        for step, bit, facing in _STEPS:
+            near = key + step
+            if near not in layout:
+                shared[near] = get(near, 0) | facing
+                if walls & bit:
+                    required[near] = required.get(near, 0) | facing
+    return shared, required
+
+
+def derive_removed(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...], tile: PlacedTile) -> None:
+    """Note that `after` is `before` without `tile` (in the same order), so that its shape is
+    derived from `before`'s if that is known: a search's removals."""
+    shape = _FRONTIERS.get(before)
+    if shape is None or len(shape.layout) != len(before) or after in _FRONTIERS:
+        return  # unknown, or two tiles on one space (a state that cannot occur), or known
+    key = (tile.x + 128) * 256 + tile.y + 128
+    walls = shape.layout.get(key)
+    if walls is None:
+        return
+    leaf = _degree(shape.layout, key) == 1
+    near_of_leaf = _walk_neighbour(shape.layout, key) if leaf else -1
+    layout, shared, required = dict(shape.layout), dict(shape.shared), dict(shape.required)
+    del layout[key]
+    mine = needed = 0
+    for step, bit, facing in _STEPS:
+        near = key + step
+        other = layout.get(near)
+        if other is not None:  # the space left faces that tile
+            mine |= bit
+            if other & facing:
+                needed |= bit
+        else:  # an empty space no longer faces the tile
+            sides = shared[near] & ~facing
+            if sides:
+                shared[near] = sides
+                walled = required.get(near, 0) & ~facing
+                if walled:
+                    required[near] = walled
+                else:
+                    required.pop(near, None)
+            else:
+                del shared[near]
+                required.pop(near, None)
+    if mine:
+        shared[key] = mine
+        if needed:
+            required[key] = needed
+    found = _Shape(layout, shared, required)
+    cut = shape.cut
+    if cut is not None and shape.reached == len(shape.layout) and leaf and key not in cut:
+        # A tile reached through one side only leaves: no tile is cut that was not; the one it
+        # hung on stays cut unless it now leads on to one tile or none.
+        if near_of_leaf not in cut:
+            found.cut, found.reached = cut, shape.reached - 1
+        elif _degree(layout, near_of_leaf) <= 1:
+            found.cut, found.reached = cut - {near_of_leaf}, shape.reached - 1
+    _remember(_FRONTIERS, after, found)
+
+
+def derive_swapped(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...], new: PlacedTile) -> None:
+    """Note that `after` is `before` with `new` in the place of the tile at its position, so
+    that its shape is derived from `before`'s if that is known: a search's swaps."""
+    shape = _FRONTIERS.get(before)
+    if shape is None or len(shape.layout) != len(before) or after in _FRONTIERS:
+        return  # unknown, or two tiles on one space (a state that cannot occur), or known
+    key = (new.x + 128) * 256 + new.y + 128
+    was = shape.layout.get(key)
+    if was is None:
+        return
+    walls = walls_of(new)
+    layout, required = dict(shape.layout), dict(shape.required)
+    layout[key] = walls
+    facing_tiles = 0
+    for step, bit, facing in _STEPS:
+        near = key + step
+        if near in layout:
+            facing_tiles |= bit
+        elif walls & bit:
+            required[near] = required.get(near, 0) | facing
+        else:
+            walled = required.get(near, 0) & ~facing
+            if walled:
+                required[near] = walled
+            else:
+                required.pop(near, None)
+    found = _Shape(layout, shape.shared, required)
+    if (walls ^ was) & facing_tiles == 0:  # the same sides towards its neighbours: the same walks
+        found.cut, found.reached = shape.cut, shape.reached
+    _remember(_FRONTIERS, after, found)
 
 
 @lru_cache(maxsize=ALHAMBRA_MEMO)
 def spot_index(alhambra: tuple[PlacedTile, ...]) -> SpotIndex:
     """`spots(layout_of(alhambra))` indexed, computed as `spots` does on packed positions."""
-    _, shared, required = _frontier(alhambra)
+    shape = _frontier(alhambra)
+    shared, required = shape.shared, shape.required
     get = shared.get
     found = []
     at = {}
@@ -365,16 +521,21 @@ def free_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[Spot, ...]:
 def open_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[Pos, int, int], ...]:
     """`spot_index(alhambra).open` alone, without the spots themselves: all a search's
     placements need (the whole index is made only for what else asks for it)."""
-    _, shared, required = _frontier(alhambra)
-    get = shared.get
-    out = []
-    for key in sorted(shared):
-        sides = shared[key]
-        if sides != 15 and any(not sides & bit and get(key + step) == 15 ^ facing
-                               for step, bit, facing in _STEPS):
-            continue  # it would enclose an empty neighbour
-        out.append(((key // 256 - 128, key % 256 - 128), sides, required.get(key, 0)))
-    return tuple(out)
+    shape = _frontier(alhambra)
+    if shape.open is not None:
+        return shape.open
+    shared = shape.shared
+    # A space faced on three sides would be enclosed by a tile on its fourth: that space is not open.
+    missing = _MISSING
+    shut = {key + missing[sides] for key, sides in shared.items() if sides in missing}
+    get = shape.required.get
+    found = shape.open = tuple(((key // 256 - 128, key % 256 - 128), shared[key], get(key, 0))
+                               for key in sorted(shared) if key not in shut)
+    return found
+
+
+# The step to the one side not faced, of a space faced on three.
+_MISSING = {15 ^ bit: step for step, bit, _ in _STEPS}
 
 
 @lru_cache(maxsize=ALHAMBRA_MEMO)
@@ -438,7 +599,25 @@ class Removal(NamedTuple):
 def removal(alhambra: tuple[PlacedTile, ...]) -> Removal:
     """`cut_tiles` and the tiles hemmed in on four sides, on packed positions (Tarjan's
     low-link without recursion)."""
-    layout = _frontier(alhambra)[0]
+    shape = _frontier(alhambra)
+    layout = shape.layout
+    if shape.cut is None:
+        shape.cut, shape.reached = _cut(layout)
+    cut = shape.cut
+    kept = []
+    for p in alhambra:
+        if p.tile == FOUNTAIN:
+            continue
+        key = (p.x + 128) * 256 + p.y + 128
+        if key in cut or (key - 1 in layout and key + 256 in layout and key + 1 in layout
+                          and key - 256 in layout):
+            continue
+        kept.append(p)
+    return Removal(tuple(kept), shape.reached == len(layout))
+
+
+def _cut(layout: dict[int, int]) -> tuple[set[int], int]:
+    """(the cut tiles, how many tiles are reachable from the fountain) of a packed layout."""
     get = layout.get
     graph: dict[int, list[int]] = {}
     for key, walls in layout.items():
@@ -477,16 +656,7 @@ def removal(alhambra: tuple[PlacedTile, ...]) -> Removal:
                         cut.add(parent)
         if roots > 1:
             cut.add(start)
-    kept = []
-    for p in alhambra:
-        if p.tile == FOUNTAIN:
-            continue
-        key = (p.x + 128) * 256 + p.y + 128
-        if key in cut or (key - 1 in layout and key + 256 in layout and key + 1 in layout
-                          and key - 256 in layout):
-            continue
-        kept.append(p)
-    return Removal(tuple(kept), len(order) == len(layout))
+    return cut, len(order)
 
 
 def removable(alhambra: tuple[PlacedTile, ...]) -> tuple[PlacedTile, ...]:
@@ -497,8 +667,7 @@ def removable(alhambra: tuple[PlacedTile, ...]) -> tuple[PlacedTile, ...]:
 def swap_needs(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[str, int, int], ...]:
     """(tile, shared, required) of every tile but the fountain, in Alhambra order: the sides a
     tile swapped in for it faces tiles on, and those facing walls (base.swap.same-space)."""
-    layout = _frontier(alhambra)[0]
-    get = layout.get
+    get = _frontier(alhambra).layout.get
     out = []
     for p in alhambra:
         if p.tile == FOUNTAIN:

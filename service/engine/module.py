@@ -323,6 +323,9 @@ def temporarily_registered(module: Module) -> Iterator[Module]:
         del _REGISTRY[module.id]
         modules_of_ids.cache_clear()
         _plan.cache_clear()
+        global _LAST_PLAN, _LAST_PENDING
+        _LAST_PLAN = None
+        _LAST_PENDING = (None, None)
 
 
 def registered() -> tuple[Module, ...]:
@@ -400,8 +403,21 @@ def _gathered(modules: tuple[Module, ...], parts: Callable[[Module], Iterable[tu
     return {k: tuple(v) for k, v in out.items()}
 
 
+# The plan asked for last, with the very tuple of module ids it was asked for: every state of a
+# game holds the same tuple, and a search asks for its plan several times a step.
+_LAST_PLAN: tuple[tuple[str, ...], bool, Plan] | None = None
+
+
 def plan_of(state: GameState) -> Plan:
-    return _plan(state.modules, state.dirk is not None)
+    global _LAST_PLAN
+    last = _LAST_PLAN
+    modules = state.modules
+    with_dirk = state.dirk is not None
+    if last is not None and last[0] is modules and last[1] is with_dirk:
+        return last[2]
+    plan = _plan(modules, with_dirk)
+    _LAST_PLAN = (modules, with_dirk, plan)
+    return plan
 
 
 def payment_values(state: GameState, action: Any) -> tuple[tuple[str, int], ...]:
@@ -425,16 +441,27 @@ def after_action_hooks(state: GameState) -> tuple[Observer, ...]:
     return plan_of(state).hooks["after_action"]
 
 
+# The decision of the state asked about last (that very object): random_action, advance and the
+# end of a turn each ask again about the state they were handed or made.
+_LAST_PENDING: tuple[GameState | None, Pending | None] = (None, None)
+
+
 def pending_decision(state: GameState) -> Pending | None:
     """The decision the game waits for, if any: the one of the earliest `step` (RULES.md §H),
     then the first module's in registry order."""
+    global _LAST_PENDING
+    last = _LAST_PENDING
+    if last[0] is state:
+        return last[1]
     first = None
     for fn in plan_of(state).hooks["pending"]:
         found = fn(state)
         if found is not None and (first is None or found.step < first.step):
             if found.step == 0:
-                return found
+                first = found
+                break
             first = found
+    _LAST_PENDING = (state, first)
     return first
 
 

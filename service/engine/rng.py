@@ -27,6 +27,7 @@ def _limits(size: int) -> tuple[int, ...]:
 
 
 _LIMITS = _limits(64)
+_BELOW_LIMITS = min(_LIMITS)  # a draw at most this passes every bound of the table
 
 
 class Generator:
@@ -69,21 +70,25 @@ class Generator:
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
         """A Fisher-Yates shuffle of `items` as a new tuple (`below` written out, its rejection
-        bounds read from a table)."""
+        bounds read from a table, and only for a draw above the least of them)."""
         out = list(items)
+        n = len(out)
+        if n < 2:
+            return tuple(out)
         state = self.state
-        limits = _LIMITS if len(out) <= len(_LIMITS) else _limits(len(out))
-        for i in range(len(out) - 1, 0, -1):
+        limits = _LIMITS if n <= len(_LIMITS) else _limits(n)
+        safe = _BELOW_LIMITS if n <= len(_LIMITS) else min(limits)
+        for i in range(n - 1, 0, -1):
             state = (state + _GAMMA) & MASK64
             z = ((state ^ (state >> 30)) * _MIX1) & MASK64
             z = ((z ^ (z >> 27)) * _MIX2) & MASK64
             z ^= z >> 31
-            limit = limits[i]
-            while z > limit:  # once in 2^64 / n draws or less: drawn again
-                state = (state + _GAMMA) & MASK64
-                z = ((state ^ (state >> 30)) * _MIX1) & MASK64
-                z = ((z ^ (z >> 27)) * _MIX2) & MASK64
-                z ^= z >> 31
+            if z > safe:
+                while z > limits[i]:  # once in 2^64 / n draws or less: drawn again
+                    state = (state + _GAMMA) & MASK64
+                    z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+                    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+                    z ^= z >> 31
             j = z % (i + 1)
             out[i], out[j] = out[j], out[i]
         self.state = state

@@ -149,22 +149,30 @@ def candidates(state: GameState, seat: int) -> Iterator[BuyBuilding]:
 def sample(state: GameState, seat: int, rng: Generator) -> BuyBuilding | None:
     """A random affordable building, paid with cards drawn at random until the price is met."""
     player = state.players[seat]
+    money = CATALOGUE.money
+    held: dict[str, list[str]] = {}  # the hand's cards of each currency, in hand order
+    totals: dict[str, int] = {}
+    for card in player.hand:
+        kind = money[card]
+        held.setdefault(kind.currency, []).append(card)
+        totals[kind.currency] = totals.get(kind.currency, 0) + kind.value
     options = []
     for space in state.market:
         if space.tile is None:
             continue
-        cards = [c for c in player.hand if CATALOGUE.money[c].currency == space.currency]
-        if sum(CATALOGUE.money[c].value for c in cards) >= CATALOGUE.tiles[space.tile].price:
-            options.append((space.tile, cards))
+        if totals.get(space.currency, 0) >= CATALOGUE.tiles[space.tile].price:
+            options.append((space.tile, held.get(space.currency, [])))
     if not options:
         return None
     tile, cards = rng.choice(options)
     price = CATALOGUE.tiles[tile].price
     paid: list[str] = []
+    total = 0
     for card in rng.shuffled(cards):
-        if sum(CATALOGUE.money[c].value for c in paid) >= price:
+        if total >= price:
             break
         paid.append(card)
+        total += money[card].value
     return BuyBuilding(player=player.name, tile=tile, payment=tuple(paid))
 
 

@@ -67,9 +67,16 @@ def _card_key(card: str) -> tuple[str, int]:
     return money.currency, money.value
 
 
+# The (currency, value) of every money card, read once.
+_KIND = {card: (money.currency, money.value) for card, money in CATALOGUE.money.items()}
+
+
 def _kinds(display: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """The (currency, value) of each card of a display."""
-    return tuple(map(_card_key, display))
+    try:
+        return tuple(map(_KIND.__getitem__, display))
+    except KeyError:  # not a money card of the catalogue: as _card_key says
+        return tuple(map(_card_key, display))
 
 
 def takes(display: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -84,20 +91,40 @@ def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(take for size in range(1, n + 1) for take in combinations(range(n), size))
 
 
+@cache
+def _multis(n: int, among: int) -> tuple[tuple[int, ...], ...]:
+    """The subsets of `_subsets(n)` of two positions or more, all of them in the bit mask
+    `among`, in that order."""
+    return tuple(take for take in _subsets(n) if len(take) > 1 and all(among >> i & 1 for i in take))
+
+
 @lru_cache(maxsize=4096)
 def _takes(kinds: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], ...]:
-    """`takes` as positions in a display holding cards of these (currency, value)s."""
-    out = []
-    seen: set[tuple[tuple[str, int], ...]] = set()
+    """`takes` as positions in a display holding cards of these (currency, value)s: the
+    positions of `_subsets` in order, a single card unless one of its kind came before, several
+    only if they total at most the limit and no take of the same kinds came before."""
+    out: list[tuple[int, ...]] = []
+    seen: set[object] = set()
+    for i, kind in enumerate(kinds):
+        if kind not in seen:
+            seen.add(kind)
+            out.append((i,))
+    if len(kinds) < 2:
+        return tuple(out)
     limit = CATALOGUE.take_money_total_at_most
     values = [value for _, value in kinds]
-    for take in _subsets(len(kinds)):
-        if len(take) == 1:
-            key: tuple[tuple[str, int], ...] = (kinds[take[0]],)
-        elif sum([values[i] for i in take]) > limit:
+    least = min(values)
+    among = 0  # the cards that may be one of several: with the least other card, within the limit
+    for i, value in enumerate(values):
+        if value + least <= limit:
+            among |= 1 << i
+    for take in _multis(len(kinds), among):
+        total = 0
+        for i in take:
+            total += values[i]
+        if total > limit:
             continue
-        else:
-            key = tuple(sorted([kinds[i] for i in take]))
+        key = tuple(sorted([kinds[i] for i in take]))
         if key not in seen:
             seen.add(key)
             out.append(take)

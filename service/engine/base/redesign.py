@@ -13,6 +13,8 @@ from ..events import BuildingPlaced, BuildingRemoved, BuildingReserved
 from ..flow import spend_action, with_player
 from ..grid import (
     check_placement,
+    derive_removed,
+    derive_swapped,
     holes,
     layout_of,
     names_of,
@@ -147,9 +149,9 @@ def apply_remove(state: GameState, action: RemoveToReserve, ctx: Context) -> Gam
     player = state.players[seat]
     tile = placed(player, action.tile)
     assert tile is not None
-    state = with_player(state, seat,
-                        alhambra=tuple(p for p in player.alhambra if p is not tile),
-                        reserve=(*player.reserve, lift_tile(tile)))
+    alhambra = tuple(p for p in player.alhambra if p is not tile)
+    derive_removed(player.alhambra, alhambra, tile)
+    state = with_player(state, seat, alhambra=alhambra, reserve=(*player.reserve, lift_tile(tile)))
     ctx.events.append(BuildingRemoved(player=player.name, tile=tile.tile, x=tile.x, y=tile.y))
     ctx.events.append(BuildingReserved(player=player.name, tile=tile.tile))
     return spend_action(state, another=False)
@@ -206,8 +208,9 @@ def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameS
     old = placed(player, action.replaces)
     new = in_reserve(player, action.tile)
     assert old is not None and new is not None
-    alhambra = tuple(place_tile(new, p.x, p.y, rotation=action.rotation or 0) if p is old else p
-                     for p in player.alhambra)
+    swapped = place_tile(new, old.x, old.y, rotation=action.rotation or 0)
+    alhambra = tuple(swapped if p is old else p for p in player.alhambra)
+    derive_swapped(player.alhambra, alhambra, swapped)
     reserve = (*(t for t in player.reserve if t is not new), lift_tile(old))
     state = with_player(state, seat, alhambra=alhambra, reserve=reserve)
     ctx.events.append(BuildingRemoved(player=player.name, tile=old.tile, x=old.x, y=old.y))

@@ -115,6 +115,11 @@ def short_display(state: GameState) -> list[Violation]:
 def refill_market(state: GameState, ctx: Context) -> GameState:
     """base.turn.refill / base.end.trigger: every empty space takes a tile from the bag; a space
     left empty (the bag ran out) ends the game when the turn passes."""
+    for space in state.market:
+        if space.tile is None:
+            break
+    else:  # no space to refill
+        return state
     spaces = list(state.market)
     bag = state.bag
     for i, space in enumerate(spaces):
@@ -161,8 +166,9 @@ def next_turn_step(state: GameState, ctx: Context) -> GameState:
     ctx.events.append(TurnEnded(player=state.active.name))
     # base.end.trigger: after the refills only an empty bag leaves a market space empty. Read
     # from the state, so it holds when the end of the turn resumed after a decision.
-    if any(space.tile is None for space in state.market):
-        return end_game(state, ctx)
+    for space in state.market:
+        if space.tile is None:
+            return end_game(state, ctx)
     state = replace(state, turn=next_turn(state))
     ctx.events.append(TurnStarted(player=state.active.name))
     return state

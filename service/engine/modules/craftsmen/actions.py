@@ -15,16 +15,16 @@ from ...actions import (
 from ...base.buy import market_space
 from ...base.redesign import in_reserve, placed, removal_problems, swap_problems
 from ...base.turn import refill_display, scoring_step
-from ...catalogue import CATALOGUE, FOUNTAIN
+from ...catalogue import CATALOGUE, FOUNTAIN, NEIGHBOURS
 from ...events import BuildingPlaced, BuildingRemoved, BuildingReserved, Event
 from ...flow import with_player
 from ...grid import (
     check_layout,
     check_placement,
     fits,
-    layout_of,
+    free_spots,
     placements,
-    spots,
+    removal,
     walls_of,
 )
 from ...module import ActionRule, Context
@@ -420,19 +420,29 @@ def candidates_builder(state: GameState, seat: int) -> Iterator[BuilderRedesign]
     name = player.name
     for tile, (x, y) in placements(player.alhambra, player.reserve):
         yield BuilderRedesign(player=name, tile=tile.tile, x=x, y=y)
+    known = removal(player.alhambra)
+    sound = known.all_reachable and not check_layout(player.alhambra)  # it obeys §4
+    taken = {(p.x, p.y) for p in player.alhambra}
     for old in player.alhambra:
         if old.tile == FOUNTAIN:
             continue
-        if not removal_problems(player, old):
+        if (known.all_reachable and old in known.removable) or not removal_problems(player, old):
             yield BuilderRedesign(player=name, tile=old.tile)
         for tile in player.reserve:
             if not swap_problems(player, tile, old):
                 yield BuilderRedesign(player=name, tile=tile.tile, replaces=old.tile)
+        # An Alhambra that obeys §4 still obeys it with a tile where it fits (`fits`: its sides
+        # match, it is reached, no space is enclosed), and so does one that obeys it less a
+        # removable tile (`removal`): a move of such a tile is not checked whole. A tile hemmed
+        # in on four sides leaves a hole wherever it goes. Any other move is checked whole.
+        whole = sound and old in known.removable
+        if sound and not whole and all((old.x + dx, old.y + dy) in taken for dx, dy, _, _ in NEIGHBOURS):
+            continue
         rest = tuple(p for p in player.alhambra if p is not old)
         walls = walls_of(old)
-        for where in spots(layout_of(rest)):
+        for where in free_spots(rest):  # spots(layout_of(rest)), from the memo
             if where.pos != (old.x, old.y) and fits(where, walls) and \
-                    not check_layout((*rest, _moved(old, where.pos))):
+                    (whole or not check_layout((*rest, _moved(old, where.pos)))):
                 yield BuilderRedesign(player=name, tile=old.tile, x=where.pos[0], y=where.pos[1])
 
 

@@ -31,12 +31,12 @@ from ...flow import with_player
 from ...grid import (
     check_placement,
     fits,
+    free_spots,
     layout_of,
     names_of,
     placements,
     rotate,
     side_mismatches,
-    spots,
     walls_of,
 )
 from ...module import Context, Pending
@@ -289,7 +289,7 @@ def candidates_goldsmith(state: GameState, seat: int) -> Iterator[TakeMoney]:
 
 def _rotated_placements(alhambra: tuple[PlacedTile, ...],
                         tiles: tuple[Tile, ...]) -> Iterator[tuple[Tile, Rotation, tuple[int, int]]]:
-    free = spots(layout_of(alhambra))
+    free = free_spots(alhambra)  # spots(layout_of(alhambra)), from the memo
     for tile in tiles:
         for rotation in ROTATIONS:
             walls = rotate(walls_of(tile), rotation)

@@ -43,4 +43,7 @@ def _with_disc(state: GameState, seat: int, **changes: object) -> GameState:
 
 
 def _building_at(player: Player, x: int, y: int) -> PlacedTile | None:
-    return next((t for t in player.alhambra if t.x == x and t.y == y), None)
+    for t in player.alhambra:
+        if t.x == x and t.y == y:
+            return t
+    return None

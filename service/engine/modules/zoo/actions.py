@@ -12,7 +12,7 @@ from ...actions import Action
 from ...catalogue import CATALOGUE, NEIGHBOURS
 from ...events import Event
 from ...flow import with_player
-from ...grid import layout_of
+from ...grid import Layout, layout_of
 from ...module import ActionRule, Context
 from ...records import Text
 from ...rng import Generator
@@ -52,10 +52,13 @@ class AnimalsDiscarded(Event, tag="animals-discarded"):
 Herd = dict[tuple[int, int], list[str]]
 
 
-def walk(alhambra: Iterable[PlacedTile], steps: Iterable[AnimalStep]) -> tuple[Herd, list[str]]:
-    """The animals per position after the steps, and why any step is impossible."""
+def walk(alhambra: Iterable[PlacedTile], steps: Iterable[AnimalStep],
+         layout: Layout | None = None) -> tuple[Herd, list[str]]:
+    """The animals per position after the steps, and why any step is impossible (`layout`: the
+    Alhambra's, if known: animals moving leave it as it is)."""
     tiles = list(alhambra)
-    layout = layout_of(tiles)
+    if layout is None:
+        layout = layout_of(tiles)
     where = {(p.x, p.y): list(p.animals) for p in tiles}
     problems: list[str] = []
     for n, step in enumerate(steps, 1):
@@ -122,8 +125,9 @@ def candidates_move(state: GameState, seat: int) -> Iterator[MoveAnimals]:
             yield MoveAnimals(player=player.name, card=card, steps=(step,))
 
 
-def _single_steps(alhambra: tuple[PlacedTile, ...]) -> Iterator[AnimalStep]:
-    layout = layout_of(alhambra)
+def _single_steps(alhambra: tuple[PlacedTile, ...], layout: Layout | None = None) -> Iterator[AnimalStep]:
+    if layout is None:
+        layout = layout_of(alhambra)
     for p in alhambra:
         for kind in sorted(set(p.animals)):
             for side, (dx, dy, bit, facing) in _STEP.items():
@@ -139,16 +143,19 @@ def sample_move(state: GameState, seat: int, rng: Generator) -> MoveAnimals | No
         return MoveAnimals(player=player.name)
     card = rng.choice(sorted(player.hand))
     alhambra = player.alhambra
+    layout = layout_of(alhambra)  # the same at every step: only animals move
     steps: list[AnimalStep] = []
     for _ in range(CATALOGUE.money[card].value):
-        options = list(_single_steps(alhambra))
+        options = list(_single_steps(alhambra, layout))
         if not options:
             break
         steps.append(rng.choice(options))
-        where, _ = walk(alhambra, steps[-1:])
+        where, _ = walk(alhambra, steps[-1:], layout)
         alhambra = tuple(replace(p, animals=tuple(where[(p.x, p.y)])) for p in alhambra)
     return MoveAnimals(player=player.name, card=card, steps=tuple(steps))
 
 
 ACTIONS = (ActionRule(action=MoveAnimals, rule="zoo.move", kind="decision", check=check_move,
-                      apply=apply_move, candidates=candidates_move, sample=sample_move),)
+                      apply=apply_move, candidates=candidates_move, sample=sample_move,
+                      # Its walks are made of steps each legal after the ones before.
+                      exact_sample=True),)
