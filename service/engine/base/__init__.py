@@ -6,13 +6,14 @@ from .. import events as ev
 from ..flow import NEXT_TURN
 from ..module import Module, register
 from ..scoring import MajorityLine, WallLine
+from ..text import t
 from . import buy, components, money, placement, redesign, turn
 from .setup import SETUP_STEPS
 from .turn import REFILL, SCORING
 
 BASE = register(Module(
     id="base",
-    name="Alhambra (base game)",
+    name=t("Alhambra (base game)"),
     rule_ids=(
         "base.setup.players", "base.setup.starting-money", "base.setup.first-player",
         "base.setup.display", "base.setup.scoring-cards", "base.money.take", "base.buy.currency",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...actions import BuyBuilding
 from ...module import Module, register
+from ...text import t
 from ..treasure.actions import BuyTreasure
 from .actions import CoinsGiven, CoinsSpent
 from .census import VIEW, census, consistency, expected, located, places
@@ -24,7 +25,7 @@ from .play import (
 
 MODULE = register(Module(
     id="change",
-    name="The Change",
+    name=t("The Change"),
     rule_ids=("change.give", "change.spend", "change.count"),
     checks=((BuyBuilding, check_coins), (BuyTreasure, check_coins)),
     setup=((SETUP_STEP, setup),),

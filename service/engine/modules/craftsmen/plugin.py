@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...actions import BuyBuilding, PlaceBuilding, PlaceFromReserve, SwapWithReserve, TakeMoney
 from ...module import Module, register
+from ...text import t
 from .actions import (
     ACTIONS,
     CraftsmanPassed,
@@ -35,7 +36,7 @@ from .play import (
 
 MODULE = register(Module(
     id="craftsmen",
-    name="Travelling Craftsmen",
+    name=t("Travelling Craftsmen"),
     rule_ids=("craftsmen.setup", "craftsmen.flip", "craftsmen.use-one", "craftsmen.pass",
               "craftsmen.mosaic-artist", "craftsmen.carpenter", "craftsmen.blacksmith",
               "craftsmen.goldsmith", "craftsmen.coiner", "craftsmen.mortar-mixer", "craftsmen.builder",

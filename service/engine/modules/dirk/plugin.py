@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...module import Module, register
+from ...text import t
 from .actions import ACTIONS, BuildingGivenToDirk, DirkReceivedTiles
 from .census import consistency, located, places, withdrawn
 from .data import DATA
@@ -10,7 +11,7 @@ from .play import after_scoring_round, leave_copies_in_the_box, setup
 
 MODULE = register(Module(
     id="dirk",
-    name="Two players: Dirk",
+    name=t("Two players: Dirk"),
     rule_ids=("dirk.setup", "dirk.refills", "dirk.scores", "dirk.gift"),
     actions=ACTIONS,
     # Right after the deck is shuffled (10), before starting money is dealt (50).

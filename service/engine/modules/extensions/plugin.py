@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...module import Module, register
+from ...text import t
 from .actions import ACTIONS, ExtensionBought
 from .census import VIEW, consistency, expected, located
 from .data import DATA
@@ -11,7 +12,7 @@ from .scoring import TALLY, check_position, count_bonus
 
 MODULE = register(Module(
     id="extensions",
-    name="Extensions",
+    name=t("Extensions"),
     rule_ids=("extensions.setup", "extensions.action", "extensions.matching", "extensions.owns-type",
               "extensions.score", "extensions.dirk"),
     actions=ACTIONS,

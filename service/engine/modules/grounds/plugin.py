@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...actions import BuyBuilding
 from ...module import Module, register
+from ...text import t
 from .actions import ACTIONS, ConstructionChosen, GroundLaid, SiteBuiltForDirk
 from .census import VIEW, consistency, expected, located
 from .data import DATA
@@ -21,7 +22,7 @@ from .scoring import TALLY, check_position
 
 MODULE = register(Module(
     id="grounds",
-    name="New Building Grounds",
+    name=t("New Building Grounds"),
     rule_ids=("grounds.setup", "grounds.buy", "grounds.score", "grounds.dirk"),
     actions=ACTIONS,
     checks=((BuyBuilding, check_buy),),

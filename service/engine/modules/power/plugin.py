@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...actions import BuyBuilding
 from ...module import Module, register
+from ...text import t
 from .actions import (
     ACTIONS,
     DieRolled,
@@ -32,7 +33,7 @@ from .scoring import TALLY, PowerLine, check_position, score
 
 MODULE = register(Module(
     id="power",
-    name="Buildings of Power",
+    name=t("Buildings of Power"),
     rule_ids=("power.setup", "power.end-of-turn", "power.architecture", "power.wisdom",
               "power.strength", "power.prosperity", "power.end-hidden", "power.dirk"),
     actions=ACTIONS,

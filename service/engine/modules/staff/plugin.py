@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...actions import PlaceBuilding, RemoveToReserve, SwapWithReserve
 from ...module import Module, register
+from ...text import t
 from ..craftsmen.actions import BuilderRedesign
 from .actions import ACTIONS, MarshalMoved, ServantsLaid
 from .census import VIEW, consistency, expected, located, unseen
@@ -24,7 +25,7 @@ from .scoring import TALLY, StaffLine, check_position, score
 
 MODULE = register(Module(
     id="staff",
-    name="Palace Staff",
+    name=t("Palace Staff"),
     rule_ids=("staff.setup", "staff.move", "staff.servant", "staff.marshal-tile", "staff.score",
               "staff.dirk"),
     actions=ACTIONS,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...flow import NEXT_TURN
 from ...module import Module, register
+from ...text import t
 from .actions import ACTIONS, ThiefPlayed
 from .census import VIEW, consistency, expected, located, places
 from .data import DATA
@@ -12,7 +13,7 @@ from .play import close_window, open_window, setup
 
 MODULE = register(Module(
     id="thieves",
-    name="The Thieves",
+    name=t("The Thieves"),
     rule_ids=("thieves.setup", "thieves.steal", "thieves.not-next", "thieves.order",
               "thieves.money-only"),
     actions=ACTIONS,

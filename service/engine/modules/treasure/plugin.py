@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...module import Module, register
+from ...text import t
 from .actions import ACTIONS, ChamberClosed, ChestsPlaced, ChestsReturned, RoomRefilled, TreasureBought
 from .census import VIEW, consistency, expected, located, unseen
 from .data import DATA
@@ -11,7 +12,7 @@ from .scoring import TALLY, TreasureLine, check_position, score
 
 MODULE = register(Module(
     id="treasure",
-    name="The Treasure Chamber",
+    name=t("The Treasure Chamber"),
     rule_ids=("treasure.setup", "treasure.action", "treasure.place", "treasure.pass",
               "treasure.refill", "treasure.removed", "treasure.score", "treasure.no-huts"),
     actions=ACTIONS,

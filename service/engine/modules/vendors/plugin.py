@@ -4,6 +4,7 @@ assembled and registered; `modules.register_all` imports this file."""
 from __future__ import annotations
 
 from ...module import Module, register
+from ...text import t
 from .actions import (
     ACTIONS,
     DiscLifted,
@@ -20,7 +21,7 @@ from .scoring import TALLY, VendorsLine, check_position, score
 
 MODULE = register(Module(
     id="vendors",
-    name="Street Vendors and Inhabitants",
+    name=t("Street Vendors and Inhabitants"),
     rule_ids=("vendors.setup", "vendors.visit", "vendors.relocate", "vendors.one-per-building",
               "vendors.score"),
     actions=ACTIONS,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...module import Module, register
+from ...text import t
 from .actions import ACTIONS, WallCardSetAside, WallsAdded
 from .census import VIEW, census, consistency, expected, located, places
 from .data import DATA
@@ -11,7 +12,7 @@ from .scoring import TALLY, check_position
 
 MODULE = register(Module(
     id="walls",
-    name="The Walls",
+    name=t("The Walls"),
     rule_ids=("walls.setup", "walls.reveal", "walls.action", "walls.no-overlap", "walls.fixed"),
     actions=ACTIONS,
     setup=((SETUP_STEP, setup),),

@@ -4,6 +4,7 @@ registered; `modules.register_all` imports this file."""
 from __future__ import annotations
 
 from ...module import Module, register
+from ...text import t
 from .actions import ACTIONS, AnimalsArrived, AnimalsDiscarded, AnimalsMoved
 from .census import VIEW, consistency, expected, located, unseen
 from .data import DATA, MOVE_STEP
@@ -12,7 +13,7 @@ from .scoring import TALLY, ZooLine, check_position, score
 
 MODULE = register(Module(
     id="zoo",
-    name="Alhambra Zoo",
+    name=t("Alhambra Zoo"),
     rule_ids=("zoo.setup", "zoo.arrive", "zoo.buy", "zoo.move", "zoo.score", "zoo.dirk"),
     actions=ACTIONS,
     setup=((ARRIVE_SETUP, setup),),
