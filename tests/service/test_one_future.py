@@ -113,3 +113,29 @@ def test_with_one_future_replicas_an_apply_is_answered_once_a_replica_holds_its_
             assert client.get("/v1/cache/stats").json()["redis"]["errors"] == 0  # no breaker trip
     finally:
         servers.stop()
+
+
+def test_a_retry_in_another_language_is_a_retry_and_a_fork_in_any_language_is_refused(
+        redis_url: str) -> None:
+    """Issue 29: the language is not part of a state's one future. The same action again, asked
+    in German, is the same retry (the same answer but for its words: equal bytes per language,
+    each its own cache entry); another action is refused 409 whatever the language, its
+    message worded in the language asked for."""
+    with _client(redis_url) as client:
+        state, first, other = _state_and_two_actions(client)
+        english = client.post("/v1/apply", json={"state": state, "action": first})
+        german = client.post("/v1/apply", json={"state": state, "action": first},
+                             headers={"accept-language": "de"})
+        again = client.post("/v1/apply", json={"state": state, "action": first},
+                            headers={"accept-language": "de", "cache-control": "no-cache"})
+        assert english.status_code == german.status_code == again.status_code == 200
+        assert german.headers["content-language"] == "de" and again.content == german.content
+        assert german.json()["state"] == english.json()["state"]
+        for language in ("en", "de", "fr", "es", "ca"):
+            fork = client.post("/v1/apply", json={"state": state, "action": other},
+                               headers={"accept-language": language})
+            assert fork.status_code == 409 and fork.json()["error"] == "already-advanced"
+            assert fork.headers["content-language"] == language
+            assert [v["rule"] for v in fork.json()["violations"]] == ["referee.one-future"]
+        assert fork.json()["message"] != client.post(
+            "/v1/apply", json={"state": state, "action": other}).json()["message"]  # ca, not en
