@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service import i18n
 from service.engine import Generator, check_consistency, iter_legal_actions
 from service.engine.module import registered
 from service.engine.sight import as_seen, sampled, unseen_places
@@ -27,7 +28,7 @@ from tests.support.play import after_steps
 
 from .support import CONFIGS, MODULES, deck_cards_moved, ids, unseen_changed
 
-encode = msgspec.json.encode
+encode = i18n.encode  # a view's who-must-act words are Texts: as the referee answers them
 
 
 def seen_view(state: GameState, seat: int) -> bytes:
