@@ -106,21 +106,22 @@ class Referee(Litestar):
 
 
 def _header(scope: Any, name: bytes) -> str | None:
-    """A request header's value (the first one), or None."""
-    for key, value in scope["headers"]:
-        if key == name:
-            return str(value.decode("latin-1"))
-    return None
+    """A request header's value, its repeated fields joined by commas (RFC 9110 5.3), or None."""
+    values = [value.decode("latin-1") for key, value in scope["headers"] if key == name]
+    return ", ".join(values) if values else None
 
 
 def _telling(send: Any, language: str) -> Any:
     """`send`, the answer's start saying its language (Content-Language) and that it depends on
-    the request's Accept-Language (Vary: shared caches keep one answer per language)."""
+    the request's Accept-Language (Vary: shared caches keep one answer per language), unless
+    the answer says its language itself (a page's HTML, the pages' words of one language)."""
     told = [(b"content-language", language.encode()), (b"vary", b"accept-language")]
 
     async def telling(message: Any) -> None:
         if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message.get("headers", ()), *told]}
+            headers = list(message.get("headers", ()))
+            if not any(key.lower() == b"content-language" for key, _ in headers):
+                message = {**message, "headers": [*headers, *told]}
         await send(message)
 
     return telling

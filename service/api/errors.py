@@ -13,7 +13,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from service import engine, i18n
-from service.engine.text import t
+from service.engine.text import Text, t
 
 from . import wording
 from .bodies import ErrorBody
@@ -56,7 +56,8 @@ def on_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Re
         return on_bug(request, exc)
     code = _CODES.get(status, "bad-request")
     detail = str(exc.detail)
-    message = wording.litestar(detail)
+    # a detail the referee worded itself (a Text) as it is; litestar's own words matched
+    message = exc.detail if isinstance(exc.detail, Text) else wording.litestar(detail)
     if isinstance(exc, ValidationException) and exc.extra:
         extra: Any = exc.extra
         if any(isinstance(e, dict) and e.get("key") == "data" for e in extra):

@@ -46,7 +46,9 @@ def negotiate(accept_language: str | None) -> str:
     `*` and a quality of 0 name no language of ours."""
     if not accept_language:
         return DEFAULT
-    accepted = parse_accept_header(accept_language[:1024], LanguageAccept)  # a header has no more
+    if len(accept_language) > 1024:  # no header needs more: cut at a range's end, not inside one
+        accept_language = accept_language[:1024].rpartition(",")[0]
+    accepted = parse_accept_header(accept_language, LanguageAccept)
     for value, quality in accepted:  # highest quality first, the header's order among equals
         primary = value.split("-", 1)[0].split("_", 1)[0].lower()
         if quality > 0 and primary in LANGUAGES:

@@ -23,6 +23,7 @@ from litestar import Controller, Response, get
 from litestar.exceptions import NotFoundException
 from litestar.static_files import create_static_files_router
 
+from service.engine.text import t
 from service.i18n.catalogue import LANGUAGES, translations
 
 from .messages import PLURAL, SINGLE
@@ -41,7 +42,9 @@ def _page(name: str) -> Response[bytes]:
     """A page's HTML (read once), with the policy."""
     if name not in _PAGES:
         _PAGES[name] = (STATIC / name).read_bytes()
-    return Response(_PAGES[name], media_type="text/html", headers={"content-security-policy": POLICY})
+    # The HTML's own words are English; the page words itself in the reader's language (i18n.js).
+    return Response(_PAGES[name], media_type="text/html",
+                    headers={"content-security-policy": POLICY, "content-language": "en"})
 
 
 _WORDED: dict[str, bytes] = {}
@@ -82,12 +85,13 @@ class PlaygroundController(Controller):
     async def messages(self, language: str) -> Response[bytes]:
         """The pages' words in one of the referee's languages (English: none, the ids are)."""
         if language not in LANGUAGES:
-            raise NotFoundException(f"no language {language!r}: one of {', '.join(LANGUAGES)}")
+            raise NotFoundException(detail=t("no language {language}: one of {languages}",
+                                             language=repr(language), languages=LANGUAGES))
         if language not in _WORDED:
             body = {"language": language, "messages": {} if language == "en" else worded(language)}
             _WORDED[language] = msgspec.json.encode(body)
-        return Response(_WORDED[language], media_type="application/json",
-                        headers={"cache-control": "public, max-age=3600"})
+        return Response(_WORDED[language], media_type="application/json",  # in the path's language
+                        headers={"cache-control": "public, max-age=3600", "content-language": language})
 
 
 def routes() -> list[Any]:

@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 from service.engine import GameState, new_game
 from service.engine.actions import BuyBuilding
-from service.i18n import LANGUAGES
+from service.i18n import LANGUAGES, negotiate
 from tests.support.fixtures import referee
 
 JUNK = ["", "*", "xx", "klingon", "en-GB", "zh-Hant-TW, ja;q=0.5", "de;q=abc", ";;;,,,", "q=0.5",
@@ -188,3 +188,28 @@ def test_the_python_client_asks_for_its_language(client: TestClient) -> None:
         referee.apply(state, action)
     assert refused.value.message.startswith("die Aktion ist regelwidrig: ")
     assert referee.last is not None and referee.last.status == 422
+
+
+def test_repeated_accept_language_fields_are_one_list_and_a_long_one_is_cut_between_ranges(
+        client: TestClient) -> None:
+    """RFC 9110 5.3: repeated fields are one comma-joined list; a header past 1,024 characters is
+    read up to its last whole range (not cut inside `;q=0.5`, which would read as q=1)."""
+    answer = client.get("/v1/modules", headers=[("accept-language", "xx"), ("accept-language", "de")])
+    assert answer.headers["content-language"] == "de"
+    long = "xx;q=0.9, " * 101 + "fr;q=0.5, de;q=0.9"  # de's range spans the 1,024th character
+    assert long.index("de;q") < 1024 < len(long) and negotiate(long) == "fr"
+    cut = "xx, " * 255 + "de;q=0.1"  # "de;q" alone would read as q=1
+    assert cut.index("de;q") < 1024 < len(cut) and negotiate(cut) == "en"
+
+
+def test_an_answer_in_a_language_of_its_own_says_that_one(client: TestClient) -> None:
+    """The pages' HTML is English (the page words itself, i18n.js); the pages' words of a language
+    are in that language, whatever Accept-Language asks; a missing one is refused in the language
+    asked for."""
+    page = client.get("/", headers={"accept-language": "de"})
+    assert page.status_code == 200 and page.headers["content-language"] == "en"
+    words = client.get("/playground/messages/fr", headers={"accept-language": "de"})
+    assert words.headers["content-language"] == "fr" and words.json()["language"] == "fr"
+    missing = client.get("/playground/messages/xx", headers={"accept-language": "de"})
+    assert missing.status_code == 404 and missing.headers["content-language"] == "de"
+    assert missing.json()["message"].startswith("keine Sprache 'xx'")
