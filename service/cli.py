@@ -220,14 +220,18 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 
 def _line_label(line: Any) -> str:
-    from .engine.text import word
+    """A scoring line's building type or kind (zoo, staff...), worded as the pictures word it."""
+    from .render.scene import line_caption
 
-    return _say(word(str(getattr(line, "building", None) or line.__struct_config__.tag)))
+    return line_caption(line)
 
 
 def _line_cell(line: Any) -> str:
     """Points, and in brackets what earned them: a count (with the place), a wall length, or
-    the fields of a module's line (animals, dice, unserved buildings, sets)."""
+    the fields of a module's line (animals, dice, unserved buildings, sets), their names worded
+    as the pictures word them."""
+    from .render.scene import line_detail
+
     if hasattr(line, "count"):
         place = f", {line.place}." if getattr(line, "place", None) else ""
         return f"{line.points} ({line.count}{place})"
@@ -238,7 +242,7 @@ def _line_cell(line: Any) -> str:
         v = getattr(line, k)
         if k == "points" or v is None or v is True or v == ():
             continue
-        details.append(f"{k} {'+'.join(map(str, v)) if isinstance(v, tuple) else v}")
+        details.append(line_detail(k, v))
     return f"{line.points} ({', '.join(details)})" if details else str(line.points)
 
 

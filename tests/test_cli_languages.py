@@ -73,3 +73,35 @@ def test_render_draws_in_the_language(tmp_path: Path, capsys: pytest.CaptureFixt
     picture = tmp_path / "game.svg"
     assert main(["render", str(game), "-o", str(picture), "--lang", "ca"]) == 0
     assert "Mercat d&#x27;edificis" in picture.read_text() or "Mercat d'edificis" in picture.read_text()
+
+
+# The score table's English words: the modules' rows and their lines' fields.
+SCORE_WORDS = ("zoo", "staff", "power", "treasure", "vendors", "animals", "unserved", "dice",
+               "inhabitants", "sets")
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "ca"])
+def test_score_words_the_modules_rows_and_fields_as_the_pictures_do(
+    language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    from service import i18n
+    from service.engine.text import word
+    from service.i18n.catalogue import translated
+    from tests.render.test_render import POSITION
+
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(POSITION))
+    assert main(["score", str(position)]) == 0
+    english = capsys.readouterr().out
+    assert main(["score", str(position), "--lang", language]) == 0
+    table = capsys.readouterr().out
+    for w in SCORE_WORDS:
+        assert re.search(rf"\b{w}\b", english), w
+        assert w in translated(language), (language, w)  # the catalogues word it
+        said = i18n.render(word(w), language)
+        assert said in table, (language, w, said)
+        if said != w:  # (a zoo is a zoo in French, Spanish and Catalan)
+            assert not re.search(rf"(?<![\w-]){w}\b", table), (language, w, table)
+    assert i18n.render(word("wall"), language) in table

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from types import MappingProxyType
 
+from service.engine.modules.craftsmen.words import KINDS as CRAFTSMEN
 from service.engine.text import w
 
 # The money cards and market spaces (RULES.md §1: yellow florin, green dirham, blue denar,
@@ -32,6 +33,9 @@ ANIMALS = MappingProxyType({
     "monkey": "#8b5a2b", "pigeon": "#9aa3ad", "cheetah": "#e0a526", "camel": "#c9a46a",
     "peacock": "#1f8a8a", "flamingo": "#ef7fa6", "turtle": "#6b8e23", "elephant": "#6c7a89",
 })
+
+# Values of a module's part that are game words: a chip shows them in the picture's language.
+WORDS = frozenset({*BUILDINGS, *ANIMALS, *CRAFTSMEN})
 
 # Anything else a chip may name (ids are split at '-' and the first known part gives the
 # colour: `coin-blue-3` is blue, `extension-garden-1` green, `thief-orange-2` orange).

@@ -52,6 +52,13 @@ def _names(tile_id: str) -> tuple[str, str, str]:
     return kind, price, " ".join(rest)
 
 
+def _site(kind: str) -> str:
+    """A building site (`site 3`, New Building Grounds) with the word `site` in the picture's
+    language; any other kind as its id says it."""
+    first, *rest = kind.split(" ")
+    return " ".join([say(word(first)), *rest]) if first == "site" else kind
+
+
 def _badges(tile: Tile) -> list[tuple[str, str, str]]:
     """(text, fill, token field) for each token on the tile that is not drawn as part of it."""
     out: list[tuple[str, str, str]] = []
@@ -125,12 +132,13 @@ class _Metrics:
         self.small = min(11, max(9, size // 7))  # text keeps its size; big tiles hold more tokens
         self.edge = 3 + size // 16  # clear of the walls
         self.inner = size - 2 * self.edge  # the width between them
-        kind, self.price, self.rest = _names(tile.tile)
+        kind, self.price, rest = _names(tile.tile)
+        self.rest = say(word(rest)) if rest else ""  # a power's name (architecture...) as a word
         if tile.tile == FOUNTAIN:
             kind = "fountain"
         # a building type (or the fountain) in the picture's language; a tile of another kind
         # (a building site) by the words of its id
-        self.kind = say(word(kind)) if kind in palette.BUILDINGS or kind == "fountain" else kind
+        self.kind = say(word(kind)) if kind in palette.BUILDINGS or kind == "fountain" else _site(kind)
         crowded = (advance(self.kind, self.small) + 4 + advance(self.price, self.small + 3, True)
                    > self.inner)
         self.price_line = 2 if self.price and crowded else 1
@@ -304,8 +312,11 @@ def card_back(width: int = 30) -> Box:
 
 
 def chip(text: str, size: int = 11, **extra: Any) -> Box:
-    """An id or value shown as a small coloured label (its colour from the palette)."""
-    return badge(text, palette.colour_of(text, palette.EMPTY), size, class_="chip", **extra)
+    """An id or value shown as a small coloured label (its colour from the palette); a value
+    that is a game word (a building type, an animal, a kind of craftsman) in the picture's
+    language."""
+    shown = say(word(text)) if text in palette.WORDS else text
+    return badge(shown, palette.colour_of(text, palette.EMPTY), size, class_="chip", **extra)
 
 
 __all__ = ["badge", "building_of", "card_back", "card_box", "chip", "empty_space", "marker",

@@ -132,6 +132,8 @@ def value_box(value: Any, width: int = TEXT_WIDTH) -> Box | None:
     lists one row each, anything else as text."""
     if _is_empty(value):
         return None
+    if value is True:  # a flag held per seat (a craftsman face down): said, not `True`
+        return label(t("yes"), 11)
     if isinstance(value, msgspec.Struct):
         return fields_box(value, width)
     if isinstance(value, tuple):
@@ -328,7 +330,10 @@ def line_caption(line: Any) -> str:
     return say(word(str(getattr(line, "building", None) or line.__struct_config__.tag)))
 
 
-def _detail(name: str, value: Any) -> str:
+def line_detail(name: str, value: Any) -> str:
+    """A field of a scoring line as a detail of its points (`animals 3`, `sets 2+1`): the
+    field's name as a word (a module's words.py gives it to the catalogues); the command line's
+    score table says them alike."""
     if value is True:
         return say(word(name))
     if value is False:
@@ -340,7 +345,7 @@ def _detail(name: str, value: Any) -> str:
 
 def line_cell(line: Any) -> str:
     """The points of a scoring line, and in brackets what earned them (count, place, length...)."""
-    details = [_detail(k, getattr(line, k)) for k in line.__struct_fields__
+    details = [line_detail(k, getattr(line, k)) for k in line.__struct_fields__
                if k not in ("points", "building") and getattr(line, k) is not None]
     return f"{line.points} ({', '.join(details)})" if details else str(line.points)
 

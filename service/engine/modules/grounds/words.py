@@ -1,0 +1,8 @@
+"""The New Building Grounds's words that the pictures and the command line name
+(service/engine/text.py `word`), marked for the catalogues: the names of its state's fields (a
+module part is drawn field by field, service/render/scene.py)."""
+
+from ...text import w
+
+FIELDS = (w("columns"),)
+SITE = w("site")  # a building site's tile, as the pictures name it (`site 3`)
