@@ -360,6 +360,10 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     """One random legal action, fast: each action rule proposes one, the first legal is taken.
 
     Not uniform over all legal actions (that would need listing them); meant for simulations.
+    The samplers are asked in a uniformly random order, drawn as it is needed: one draw picks
+    the first, and only if its proposal is not legal (or it has none) another picks the next
+    among the rest, and so on (the last one left needs no draw). Each sampler's own draws come
+    after the draw that picked it.
     """
     if state.phase == "over":
         return None
@@ -368,10 +372,22 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     seat = state.turn.player if pending is None else pending.seat  # acting_seat
     name = state.players[seat].name
     samplers = _moment(plan, state, pending)[1]
-    for sample, exact in rng.shuffled(samplers) if len(samplers) > 1 else samplers:  # (one: no draw)
+    n = len(samplers)
+    if n:
+        k = rng.below(n) if n > 1 else 0
+        sample, exact = samplers[k]
         action = sample(state, seat, rng)
         if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
             return action
+        rest = [*samplers[:k], *samplers[k + 1:]]
+        while rest:
+            j = rng.below(len(rest)) if len(rest) > 1 else 0
+            sample, exact = rest[j]
+            rest[j] = rest[-1]
+            rest.pop()
+            action = sample(state, seat, rng)
+            if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
+                return action
     for action in iter_legal_actions(state):
         return action
     return None
