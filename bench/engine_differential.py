@@ -1,13 +1,17 @@
 """Does this tree's engine play exactly as another's? A differential check over seeded games.
 
 Plays seeded random games (the base game, each module alone and all of them together, 2 to 6
-players; `random_action` with the game's seed, then `apply`) and digests, at every step, the
-state's msgspec JSON bytes, `legal_actions(state, 50)`, `to_act(state)`, the action drawn, the
+players; at every step one of `legal_actions(state, 50)` picked by a `random.Random` seeded from
+the game's seed, then `apply`) and digests, at every step, the
+state's msgspec JSON bytes, `legal_actions(state, 50)`, `to_act(state)`, the action picked, the
 events, scoring breakdowns and `game_over` of applying it, and what `validate` says of the
 actions that were legal one step before (mostly refusals: the rule ids of their violations).
 One SHA-256 per game. Behaviour, not wording: the violations' messages and who-must-act's
 `what` are left out (issue 29 words them in five languages, and their English may be
 rephrased); the engine's messages are tested where they are made (tests/i18n, test_messages).
+The actions are picked outside the engine, not drawn by `random_action`: how random_action
+draws (which numbers, how many) is free to change for speed (issue 28 item 4), and is held by
+tests/engine/test_samplers.py and test_advance.py (its actions legal, every sampler's too).
 
     python bench/engine_differential.py [--seeds 2] [--steps 400] [--compare OLD_TREE]
     python bench/engine_differential.py --tree OLD_TREE --write tests/engine/data/differential.json
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 import subprocess
 import sys
 import time
@@ -39,11 +44,9 @@ TREE = Path(sys.argv[sys.argv.index("--tree") + 1]).resolve() if "--tree" in sys
 sys.path.insert(0, str(TREE))
 
 from service.engine import (  # noqa: E402
-    Generator,
     apply,
     legal_actions,
     new_game,
-    random_action,
     to_act,
     validate,
 )
@@ -76,14 +79,14 @@ def game_parts(modules: tuple[str, ...], players: int, seed: int, steps: int) ->
     """What one game shows at each step, as bytes: [setup, step 1, step 2, ...]."""
     outcome = new_game(NAMES[:players], modules, seed=seed)
     state = outcome.state
-    rng = Generator(seed * 7919 + players)
+    pick = random.Random(seed * 7919 + players)  # not the engine's: any tree picks alike
     parts = [encode(state) + encode(outcome.events)]
     before: list[Any] = []
     for _ in range(steps):
         actions, truncated = legal_actions(state, 50)
         part = [encode(state), encode(actions), encode(truncated), _acting(state),
                 encode([[v.rule for v in validate(state, a)] for a in before])]
-        action = random_action(state, rng)
+        action = actions[pick.randrange(len(actions))] if actions else None
         part.append(encode(action))
         if action is None:
             parts.append(b"|".join(part))

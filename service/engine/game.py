@@ -287,26 +287,30 @@ def _acting_rules(state: GameState, pending: Pending | None) -> tuple[ActionRule
 def _moment(plan: Plan, state: GameState, pending: Pending | None,
             ) -> tuple[tuple[ActionRule, ...], tuple[tuple[SampleFn, bool], ...]]:
     """(`_acting_rules`, the samplers of those rules and of their variants, each with whether
-    its proposals pass their rule's own check, `ActionRule.exact_sample`)."""
+    its proposals pass their rule's own check, `ActionRule.exact_sample`; without the samplers
+    of actions (kind `action`, and their variants) when the turn has no action left: `_timing`
+    refuses every proposal of theirs then, base.turn.one-action)."""
     if pending is None:
-        return _rules_and_samplers(plan, state.phase, None, False)
+        return _rules_and_samplers(plan, state.phase, None, False, state.turn.actions == 0)
     return _rules_and_samplers(plan, None, pending.actions,
-                               pending.step > 0 and pending.seat == state.turn.player)
+                               pending.step > 0 and pending.seat == state.turn.player, False)
 
 
 @cache
 def _rules_and_samplers(plan: Plan, phase: str | None, decision: tuple[type[Action], ...] | None,
-                        free_too: bool,
+                        free_too: bool, no_action: bool = False,
                         ) -> tuple[tuple[ActionRule, ...], tuple[tuple[SampleFn, bool], ...]]:
     """The rules of a phase, or of a decision (`free_too`: with the free actions that may be
     taken beside it, `_free_while`), and their samplers with their variants', in order, each
-    with whether it is exact (a variant's never is)."""
+    with whether it is exact (a variant's never is); `no_action`: no sampler of a rule of kind
+    `action` (the turn has none left)."""
     if decision is None:
         rules = tuple(r for r in plan.rules.values() if phase in r.phases and r.kind != "decision")
     else:
         rules = tuple(r for r in plan.rules.values()
                       if r.action in decision or (free_too and r.kind == "free"))
-    samplers = tuple((s, exact) for rule in rules for s, exact in (
+    samplers = tuple((s, exact) for rule in rules if not (no_action and rule.kind == "action")
+                     for s, exact in (
         (rule.sample, rule.exact_sample),
         *((sample, False) for _, sample in plan.variants.get(rule.action, ()))) if s is not None)
     return rules, samplers
@@ -360,6 +364,10 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     """One random legal action, fast: each action rule proposes one, the first legal is taken.
 
     Not uniform over all legal actions (that would need listing them); meant for simulations.
+    The samplers are asked in a uniformly random order, drawn as it is needed: one draw picks
+    the first, and only if its proposal is not legal (or it has none) another picks the next
+    among the rest, and so on (the last one left needs no draw). Each sampler's own draws come
+    after the draw that picked it.
     """
     if state.phase == "over":
         return None
@@ -368,10 +376,22 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     seat = state.turn.player if pending is None else pending.seat  # acting_seat
     name = state.players[seat].name
     samplers = _moment(plan, state, pending)[1]
-    for sample, exact in rng.shuffled(samplers) if len(samplers) > 1 else samplers:  # (one: no draw)
+    n = len(samplers)
+    if n:
+        k = rng.below(n) if n > 1 else 0
+        sample, exact = samplers[k]
         action = sample(state, seat, rng)
         if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
             return action
+        rest = [*samplers[:k], *samplers[k + 1:]]
+        while rest:
+            j = rng.below(len(rest)) if len(rest) > 1 else 0
+            sample, exact = rest[j]
+            rest[j] = rest[-1]
+            rest.pop()
+            action = sample(state, seat, rng)
+            if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
+                return action
     for action in iter_legal_actions(state):
         return action
     return None

@@ -54,19 +54,24 @@ class Generator:
     def below(self, n: int) -> int:
         """A uniform integer in [0, n); rejection keeps it unbiased.
 
-        `next64` written out: a search draws here at every step of every game it plays."""
+        `next64` written out: a search draws here at every step of every game it plays. The
+        rejection bound is computed only for a draw above the least bound of n <= 64 (or for
+        a larger n): below it, every such bound passes."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = MASK64 - (MASK64 + 1) % n
-        state = self.state
-        while True:
-            state = (state + _GAMMA) & MASK64
-            z = ((state ^ (state >> 30)) * _MIX1) & MASK64
-            z = ((z ^ (z >> 27)) * _MIX2) & MASK64
-            z ^= z >> 31
-            if z <= limit:
-                self.state = state
-                return z % n
+        state = (self.state + _GAMMA) & MASK64
+        z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+        z ^= z >> 31
+        if z > _BELOW_LIMITS or n > 64:
+            limit = MASK64 - (MASK64 + 1) % n
+            while z > limit:  # once in 2^64 / n draws or less: drawn again
+                state = (state + _GAMMA) & MASK64
+                z = ((state ^ (state >> 30)) * _MIX1) & MASK64
+                z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+                z ^= z >> 31
+        self.state = state
+        return z % n
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
         """A Fisher-Yates shuffle of `items` as a new tuple (`below` written out, its rejection

@@ -2,10 +2,11 @@
 
 `tests/engine/data/differential.json` holds, for seeded random games of the base game, of each
 module alone and of all eleven together, 2 to 6 players, a digest of every step's state bytes,
-`legal_actions(state, 50)`, `to_act`, the action `random_action` drew, the events and scoring
-of applying it and what `validate` says of the actions legal one step before (rule ids: the
-messages' wording is not behaviour, issue 29 rewords them). It was written by the engine of
-7530110, before the speed work, with `bench/engine_differential.py --tree
+`legal_actions(state, 50)`, `to_act`, the action picked (one of those listed, by a
+`random.Random` of the game's seed: not `random_action`, whose draws may change for speed), the
+events and scoring of applying it and what `validate` says of the actions legal one step before
+(rule ids: the messages' wording is not behaviour, issue 29 rewords them). It was written by the
+engine of 7530110, before the speed work, with `bench/engine_differential.py --tree
 OLD_TREE --write tests/engine/data/differential.json`; this test replays one game of each
 configuration (the bench replays all of them, or compares two trees directly with
 `--compare`). A change of behaviour that is meant rewrites the file the same way, saying why

@@ -1,8 +1,9 @@
 """random_action draws a legal action cheaply, for every module (issue 28 item 4).
 
 Every action rule (and every variant a module adds to another's action) has a sampler that
-proposes one action without the engine listing all the legal ones; random_action shuffles the
-samplers of the rules that may answer now and takes the first proposal `validate` accepts.
+proposes one action without the engine listing all the legal ones; random_action asks the
+samplers of the rules that may answer now, from one drawn at random on in the rules' order, and
+takes the first proposal `validate` accepts.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def _ask_samplers(state, step: int, could: Counter[str], proposed: Counter[str])
         could[name] += 1
         samplers = [rule.sample, *(s for _, s in variants.get(rule.action, ()))]
         draws = (sample(state, seat, Generator(step * 97 + k * 7 + attempt))
-                 for k, sample in enumerate(samplers) for attempt in range(4))
+                 for k, sample in enumerate(samplers) for attempt in range(16))
         if any(action is not None and not validate(state, action) for action in draws):
             proposed[name] += 1
 
