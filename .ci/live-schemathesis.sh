@@ -36,7 +36,7 @@ done
 TALLY="$(mktemp -t referee-st-tally.XXXXXX.jsonl)"
 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=tests.support.st_hooks REFEREE_ST_TALLY="$TALLY" \
 "$BIN/st" --config-file tests/api/schemathesis.toml run "http://127.0.0.1:$PORT/schema/openapi.json" \
-  --checks all --max-examples "${ST_MAX_EXAMPLES:-40}" --max-time "${ST_MAX_TIME:-150}" \
+  --checks all --max-examples "${ST_MAX_EXAMPLES:-40}" --max-time "${ST_MAX_TIME:-100}" \
   --wait-for-schema 10
 CODE=$?
 "$PY" -m tests.support.st_tally "$TALLY" || CODE=1

@@ -26,7 +26,7 @@ schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=CONF
 
 # In-process examples per operation (25; sealed 10): the suite's share of the fuzzing. The
 # live run of .ci/run (.ci/live-schemathesis.sh) fuzzes a served referee with 40 per operation
-# for up to 150 s, every case in a language of its own.
+# for up to 100 s, every case in a language of its own.
 @schema.parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_meets_the_contract(case: schemathesis.Case) -> None:

@@ -24,10 +24,10 @@ from tests.support.fixtures import free_port, redis_answers, redis_server_binary
 def test_legal_actions_max_limit_is_applied(state: Any) -> None:
     """The review: LEGAL_ACTIONS_MAX_LIMIT was read but not applied."""
     with TestClient(create_app(Settings())) as open_client:
-        listed = open_client.post("/v1/legal-actions", json={"state": state, "limit": 10}).json()
-        assert len(listed["actions"]) == 10
+        listed = open_client.post("/v1/legal-actions", json={"state": state, "limit": 6}).json()
+        assert len(listed["actions"]) == 6  # the mid-game state has 9 legal actions
     with TestClient(create_app(Settings(legal_actions_max_limit=3))) as capped:
-        answer = capped.post("/v1/legal-actions", json={"state": state, "limit": 10}).json()
+        answer = capped.post("/v1/legal-actions", json={"state": state, "limit": 6}).json()
         assert answer["actions"] == listed["actions"][:3] and answer["truncated"] is True
 
 

@@ -731,10 +731,18 @@ def test_legal_treasure_purchases_are_all_valid() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_with_treasure_reach_the_end(players: int) -> None:
-    game = play_random_game(400 + players, players, ("treasure",), list_every=40)
-    assert game.states[-1].phase == "over"
-    assert any(isinstance(a, BuyTreasure) for a in game.actions)
-    assert any(isinstance(a, PlaceChests) for a in game.actions)  # the receivers' choices too
+    """Random games end, with treasure bought; the receivers' choice of where chests passed on
+    go (place-chests) is met within three games (a random game of two does not always pass any:
+    seed 402 of random_action's draws since the fourth speed pass)."""
+    placed = False
+    for k in range(3):
+        game = play_random_game(400 + players + 10 * k, players, ("treasure",), list_every=40)
+        assert game.states[-1].phase == "over"
+        assert any(isinstance(a, BuyTreasure) for a in game.actions)
+        placed = any(isinstance(a, PlaceChests) for a in game.actions)  # the receivers' choices too
+        if placed:
+            break
+    assert placed
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
