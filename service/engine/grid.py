@@ -404,16 +404,25 @@ def _sides(layout: dict[int, int]) -> tuple[dict[int, int], dict[int, int]]:
     return shared, required
 
 
+def _derivable(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...],
+               tile: PlacedTile) -> tuple[_Shape, int] | None:
+    """`before`'s shape and the key of `tile`'s space, when `after`'s shape is to be derived
+    from it: None when `before`'s is unknown, holds two tiles on one space (a state that cannot
+    occur) or has no tile there, or `after`'s is known already."""
+    shape = _FRONTIERS.get(before)
+    if shape is None or len(shape.layout) != len(before) or after in _FRONTIERS:
+        return None
+    key = (tile.x + 128) * 256 + tile.y + 128
+    return (shape, key) if key in shape.layout else None
+
+
 def derive_removed(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...], tile: PlacedTile) -> None:
     """Note that `after` is `before` without `tile` (in the same order), so that its shape is
     derived from `before`'s if that is known: a search's removals."""
-    shape = _FRONTIERS.get(before)
-    if shape is None or len(shape.layout) != len(before) or after in _FRONTIERS:
-        return  # unknown, or two tiles on one space (a state that cannot occur), or known
-    key = (tile.x + 128) * 256 + tile.y + 128
-    walls = shape.layout.get(key)
-    if walls is None:
+    known = _derivable(before, after, tile)
+    if known is None:
         return
+    shape, key = known
     leaf = _degree(shape.layout, key) == 1
     near_of_leaf = _walk_neighbour(shape.layout, key) if leaf else -1
     layout, shared, required = dict(shape.layout), dict(shape.shared), dict(shape.required)
@@ -457,14 +466,11 @@ def derive_removed(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...]
 def derive_swapped(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...], new: PlacedTile) -> None:
     """Note that `after` is `before` with `new` in the place of the tile at its position, so
     that its shape is derived from `before`'s if that is known: a search's swaps."""
-    shape = _FRONTIERS.get(before)
-    if shape is None or len(shape.layout) != len(before) or after in _FRONTIERS:
-        return  # unknown, or two tiles on one space (a state that cannot occur), or known
-    key = (new.x + 128) * 256 + new.y + 128
-    was = shape.layout.get(key)
-    if was is None:
+    known = _derivable(before, after, new)
+    if known is None:
         return
-    walls = walls_of(new)
+    shape, key = known
+    was, walls = shape.layout[key], walls_of(new)
     layout, required = dict(shape.layout), dict(shape.required)
     layout[key] = walls
     facing_tiles = 0
