@@ -6,7 +6,7 @@ Checks return violations whose messages name the tile, its position and the side
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from functools import lru_cache, partial
@@ -263,6 +263,7 @@ def spots(layout: Layout) -> list[Spot]:
 # Alhambra changes a few times in a game and is read at every step of a search, by the samplers
 # of random_action, by validate and again by apply.
 ALHAMBRA_MEMO = 4096
+SEEN_MEMO = 64
 
 
 class SpotIndex(NamedTuple):
@@ -312,16 +313,73 @@ class _Shape:
         self.open: tuple[tuple[Pos, int, int], ...] | None = None
 
 
-_FRONTIERS: dict[tuple[PlacedTile, ...], _Shape] = {}
-_SHAPES: dict[tuple[tuple[int, int], ...], _Shape] = {}
+class _Known:
+    """What is known of one Alhambra: its shape (maybe shared with others of the same layout)
+    and, once asked for, its `removal`, `swap_needs` and `spot_index`."""
+
+    __slots__ = ("index", "removal", "shape", "swaps", "tiles")
+
+    def __init__(self, tiles: tuple[PlacedTile, ...], shape: _Shape) -> None:
+        self.tiles = tiles
+        self.shape = shape
+        self.removal: Removal | None = None
+        self.swaps: tuple[tuple[str, int, int], ...] | None = None
+        self.index: SpotIndex | None = None
+
+
+# What is known of the Alhambras seen last, by the identity of their tuple (`_SEEN`: the entry
+# holds the tuple, so its id is not reused while it is there), and of those computed from their
+# tiles also by the tuple (`_KNOWN`: equal tuples from another request or decoding). A tuple
+# does not keep its hash, and hashing a dozen frozen tiles costs more than most of what is
+# looked up; a search hands the same tuples on from state to state, and those its own actions
+# make (`derive_placed`, `derive_removed`, `derive_swapped`) are only ever met as themselves,
+# so they go into `_SEEN` alone: each memo entry costs its eviction later, touching memory
+# long cold (a third of a long search's time in the memos when both held every Alhambra).
+# OrderedDicts: a plain dict's oldest key, `next(iter(memo))`, is found by walking past the
+# slots its deletions left, a walk as long as the memo once it is full.
+_KNOWN: OrderedDict[tuple[PlacedTile, ...], _Known] = OrderedDict()
+_SEEN: OrderedDict[int, _Known] = OrderedDict()
+_SHAPES: OrderedDict[tuple[tuple[int, int], ...], _Shape] = OrderedDict()
 _START = 128 * 256 + 128
 
 
-def _remember(memo: dict[Any, _Shape], key: object, shape: _Shape) -> None:
-    if len(memo) >= ALHAMBRA_MEMO:  # the oldest goes (unless another thread took it)
-        with suppress(RuntimeError, StopIteration, KeyError):
-            del memo[next(iter(memo))]
-    memo[key] = shape
+def _remember(memo: OrderedDict[Any, Any], key: object, value: object, size: int = ALHAMBRA_MEMO) -> None:
+    if len(memo) >= size:  # the oldest goes (unless another thread took it)
+        with suppress(KeyError):
+            memo.popitem(last=False)
+    memo[key] = value
+
+
+def _peek(alhambra: tuple[PlacedTile, ...]) -> _Known | None:
+    """What is known of `alhambra` already, if anything."""
+    seen = _SEEN.get(id(alhambra))
+    if seen is not None and seen.tiles is alhambra:
+        return seen
+    known = _KNOWN.get(alhambra)
+    if known is not None and known.tiles is not alhambra:
+        # An equal tuple: what is known of it holds for this one (not the other way round:
+        # an entry of _SEEN holds its own tuple).
+        known = _Known(alhambra, known.shape)
+        _remember(_SEEN, id(alhambra), known, SEEN_MEMO)
+    return known
+
+
+def _learn(alhambra: tuple[PlacedTile, ...], shape: _Shape) -> _Known:
+    known = _Known(alhambra, shape)
+    _remember(_SEEN, id(alhambra), known, SEEN_MEMO)
+    return known
+
+
+def _known(alhambra: tuple[PlacedTile, ...]) -> _Known:
+    known = _peek(alhambra)
+    if known is None:
+        known = _learn(alhambra, _shape_of(alhambra))
+        _remember(_KNOWN, alhambra, known)
+    return known
+
+
+def _frontier(alhambra: tuple[PlacedTile, ...]) -> _Shape:
+    return _known(alhambra).shape
 
 
 def _degree(layout: dict[int, int], key: int) -> int:
@@ -348,44 +406,57 @@ def _walk_neighbour(layout: dict[int, int], key: int) -> int:
     raise ValueError("no walk neighbour")
 
 
-def _frontier(alhambra: tuple[PlacedTile, ...]) -> _Shape:
-    found = _FRONTIERS.get(alhambra)
-    if found is not None:
-        return found
-    before = _FRONTIERS.get(alhambra[:-1]) if len(alhambra) > 1 else None
-    last = alhambra[-1] if alhambra else None
-    if before is not None and last is not None and \
-            (last.x + 128) * 256 + last.y + 128 not in before.layout:
-        key = (last.x + 128) * 256 + last.y + 128
-        walls = walls_of(last)
-        layout, shared, required = dict(before.layout), dict(before.shared), dict(before.required)
-        layout[key] = walls
-        shared.pop(key, None)
-        required.pop(key, None)
-        get = shared.get
-        for step, bit, facing in _STEPS:
-            near = key + step
-            if near not in layout:
-                shared[near] = get(near, 0) | facing
-                if walls & bit:
-                    required[near] = required.get(near, 0) | facing
-        found = _Shape(layout, shared, required)
-        if before.cut is not None and before.reached == len(before.layout) and _degree(layout, key) == 1:
-            # A tile reached through one side only: the tile it hangs on is cut now (the
-            # fountain once it has two ways out), no other tile changes.
-            near = _walk_neighbour(layout, key)
-            cut = set(before.cut)
-            if near != _START or _degree(layout, near) > 1:
-                cut.add(near)
-            found.cut, found.reached = cut, before.reached + 1
-    else:
+def _shape_of(alhambra: tuple[PlacedTile, ...]) -> _Shape:
+    """The shape of an Alhambra not known yet: derived from the one without its last tile if
+    that is known, else found by its layout or computed."""
+    known = _KNOWN.get(alhambra[:-1]) if len(alhambra) > 1 else None
+    found = _placed_shape(known.shape, alhambra[-1]) if known is not None else None
+    if found is None:
         layout = _packed(alhambra)
         shape = tuple(layout.items())
         found = _SHAPES.get(shape)
         if found is None:
             found = _Shape(layout, *_sides(layout))
             _remember(_SHAPES, shape, found)
-    _remember(_FRONTIERS, alhambra, found)
+    return found
+
+
+def derive_placed(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...]) -> None:
+    """Note that `after` is `before` and one more tile at its end, so that its shape is derived
+    from `before`'s if that is known: a search's placements."""
+    known = _peek(before)
+    if known is not None and len(known.shape.layout) == len(before):
+        found = _placed_shape(known.shape, after[-1])
+        if found is not None:
+            _learn(after, found)
+
+
+def _placed_shape(before: _Shape, last: PlacedTile) -> _Shape | None:
+    """`before` with `last` placed, unless its space is taken."""
+    key = (last.x + 128) * 256 + last.y + 128
+    if key in before.layout:
+        return None
+    walls = walls_of(last)
+    layout, shared, required = dict(before.layout), dict(before.shared), dict(before.required)
+    layout[key] = walls
+    shared.pop(key, None)
+    required.pop(key, None)
+    get = shared.get
+    for step, bit, facing in _STEPS:
+        near = key + step
+        if near not in layout:
+            shared[near] = get(near, 0) | facing
+            if walls & bit:
+                required[near] = required.get(near, 0) | facing
+    found = _Shape(layout, shared, required)
+    if before.cut is not None and before.reached == len(before.layout) and _degree(layout, key) == 1:
+        # A tile reached through one side only: the tile it hangs on is cut now (the
+        # fountain once it has two ways out), no other tile changes.
+        near = _walk_neighbour(layout, key)
+        cut = set(before.cut)
+        if near != _START or _degree(layout, near) > 1:
+            cut.add(near)
+        found.cut, found.reached = cut, before.reached + 1
     return found
 
 
@@ -408,10 +479,12 @@ def _derivable(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...],
                tile: PlacedTile) -> tuple[_Shape, int] | None:
     """`before`'s shape and the key of `tile`'s space, when `after`'s shape is to be derived
     from it: None when `before`'s is unknown, holds two tiles on one space (a state that cannot
-    occur) or has no tile there, or `after`'s is known already."""
-    shape = _FRONTIERS.get(before)
-    if shape is None or len(shape.layout) != len(before) or after in _FRONTIERS:
+    occur) or has no tile there. (`after`, a new tuple, is learnt even if an equal one is known:
+    looking for it would hash it, and learning it again does no harm.)"""
+    known = _peek(before)
+    if known is None or len(known.shape.layout) != len(before):
         return None
+    shape = known.shape
     key = (tile.x + 128) * 256 + tile.y + 128
     return (shape, key) if key in shape.layout else None
 
@@ -460,7 +533,7 @@ def derive_removed(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...]
             found.cut, found.reached = cut, shape.reached - 1
         elif _degree(layout, near_of_leaf) <= 1:
             found.cut, found.reached = cut - {near_of_leaf}, shape.reached - 1
-    _remember(_FRONTIERS, after, found)
+    _learn(after, found)
 
 
 def derive_swapped(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...], new: PlacedTile) -> None:
@@ -489,13 +562,18 @@ def derive_swapped(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...]
     found = _Shape(layout, shape.shared, required)
     if (walls ^ was) & facing_tiles == 0:  # the same sides towards its neighbours: the same walks
         found.cut, found.reached = shape.cut, shape.reached
-    _remember(_FRONTIERS, after, found)
+    _learn(after, found)
 
 
-@lru_cache(maxsize=ALHAMBRA_MEMO)
 def spot_index(alhambra: tuple[PlacedTile, ...]) -> SpotIndex:
     """`spots(layout_of(alhambra))` indexed, computed as `spots` does on packed positions."""
-    shape = _frontier(alhambra)
+    known = _known(alhambra)
+    if known.index is None:
+        known.index = _spot_index(known.shape)
+    return known.index
+
+
+def _spot_index(shape: _Shape) -> SpotIndex:
     shared, required = shape.shared, shape.required
     get = shared.get
     found = []
@@ -523,7 +601,6 @@ def free_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[Spot, ...]:
     return spot_index(alhambra).spots
 
 
-@lru_cache(maxsize=ALHAMBRA_MEMO)
 def open_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[Pos, int, int], ...]:
     """`spot_index(alhambra).open` alone, without the spots themselves: all a search's
     placements need (the whole index is made only for what else asks for it)."""
@@ -553,6 +630,32 @@ def _placements(alhambra: tuple[PlacedTile, ...], tiles: tuple[Tile, ...]) -> tu
         out += [(tile, pos) for pos, shared, required in free
                 if walls & shared == required and shared & ~walls]  # fits()
     return tuple(out)
+
+
+def spots_for(alhambra: tuple[PlacedTile, ...], tile: Tile) -> list[Pos]:
+    """The positions where `tile` may be placed in this Alhambra (§4), in the order of
+    `placements`: a sampler's pick among one tile's places, without every tile's."""
+    shape = _frontier(alhambra)
+    walls = walls_of(tile)
+    if shape.open is not None:
+        return [pos for pos, shared, required in shape.open
+                if walls & shared == required and shared & ~walls]  # fits()
+    # `open_spots` not made yet: only the spaces the tile fits are asked whether they are open
+    # (a space faced on three sides that faces this one on its fourth would be enclosed).
+    shared = shape.shared
+    need = shape.required.get
+    fitting = [key for key, sides in shared.items() if walls & sides == need(key, 0) and sides & ~walls]
+    if not fitting:
+        return []
+    near = shared.get
+    out = []
+    for key in sorted(fitting):
+        for step, _, facing in _STEPS:
+            if near(key + step) == 15 ^ facing:
+                break
+        else:
+            out.append((key // 256 - 128, key % 256 - 128))
+    return out
 
 
 def placements(alhambra: Iterable[PlacedTile], tiles: Iterable[Tile]) -> tuple[tuple[Tile, Pos], ...]:
@@ -601,11 +704,16 @@ class Removal(NamedTuple):
     all_reachable: bool  # every tile is reachable on foot from the fountain (§4)
 
 
-@lru_cache(maxsize=ALHAMBRA_MEMO)
 def removal(alhambra: tuple[PlacedTile, ...]) -> Removal:
     """`cut_tiles` and the tiles hemmed in on four sides, on packed positions (Tarjan's
     low-link without recursion)."""
-    shape = _frontier(alhambra)
+    known = _known(alhambra)
+    if known.removal is None:
+        known.removal = _removal(alhambra, known.shape)
+    return known.removal
+
+
+def _removal(alhambra: tuple[PlacedTile, ...], shape: _Shape) -> Removal:
     layout = shape.layout
     if shape.cut is None:
         shape.cut, shape.reached = _cut(layout)
@@ -669,11 +777,17 @@ def removable(alhambra: tuple[PlacedTile, ...]) -> tuple[PlacedTile, ...]:
     return removal(alhambra).removable
 
 
-@lru_cache(maxsize=ALHAMBRA_MEMO)
 def swap_needs(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[str, int, int], ...]:
     """(tile, shared, required) of every tile but the fountain, in Alhambra order: the sides a
     tile swapped in for it faces tiles on, and those facing walls (base.swap.same-space)."""
-    get = _frontier(alhambra).layout.get
+    known = _known(alhambra)
+    if known.swaps is None:
+        known.swaps = _swap_needs(alhambra, known.shape)
+    return known.swaps
+
+
+def _swap_needs(alhambra: tuple[PlacedTile, ...], shape: _Shape) -> tuple[tuple[str, int, int], ...]:
+    get = shape.layout.get
     out = []
     for p in alhambra:
         if p.tile == FOUNTAIN:

@@ -7,13 +7,14 @@ A `Generator` is a short-lived local object: read from a state, advanced, writte
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _MIX1, _MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 def seed_state(seed: int) -> int:
@@ -101,3 +102,17 @@ class Generator:
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
+
+    def pick_among(self, items: Sequence[T], options_of: Callable[[T], Sequence[U]]) -> tuple[T, U] | None:
+        """(item, one of its options), or None when no item has any: the items are tried in turn
+        from a random one on, and the first with options gives a random one of them. Not
+        uniform over all (item, option) pairs, but only the items tried are asked (a sampler's
+        pick of a reserve tile and where it goes, without every tile's places)."""
+        n = len(items)
+        first = self.below(n) if n > 1 else 0
+        for i in range(n):
+            item = items[(first + i) % n]
+            options = options_of(item)
+            if options:
+                return item, options[self.below(len(options))] if len(options) > 1 else options[0]
+        return None

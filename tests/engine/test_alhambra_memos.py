@@ -31,17 +31,17 @@ CONFIGS = [(), *((m,) for m in MODULES), MODULES]
 def _check(alhambra: tuple[PlacedTile, ...]) -> None:
     layout = layout_of(alhambra)
     found = tuple(spots(layout))
-    index = spot_index.__wrapped__(alhambra)
+    index = spot_index(alhambra)
     assert index.spots == found
     assert index.at == {w.pos: w for w in found}
     assert index.open == tuple((w.pos, w.shared, w.required) for w in found if w.shared and not w.encloses)
-    assert open_spots.__wrapped__(alhambra) == index.open
+    assert open_spots(alhambra) == index.open
     cut = cut_tiles(layout)
-    known = removal.__wrapped__(alhambra)
+    known = removal(alhambra)
     assert known.removable == tuple(p for p in alhambra if p.tile != FOUNTAIN and (p.x, p.y) not in cut
                                     and not all(n in layout for n in around((p.x, p.y))))
     assert known.all_reachable == (reachable(layout) == set(layout))
-    assert swap_needs.__wrapped__(alhambra) == tuple(
+    assert swap_needs(alhambra) == tuple(
         (p.tile, *requirements(layout, (p.x, p.y))) for p in alhambra if p.tile != FOUNTAIN)
 
 
@@ -88,3 +88,30 @@ def test_memos_of_drawn_alhambras() -> None:
         cases.append(_drawn((1, 0, open_tiles[0]), (2, 0, walled[0])))
     for alhambra in cases:
         _check(alhambra)
+
+
+@pytest.mark.parametrize("modules", CONFIGS, ids=["+".join(c) if len(c) < 2 else "all" for c in CONFIGS])
+def test_spots_for_one_tile_are_its_placements(modules: tuple[str, ...]) -> None:
+    """grid.spots_for (a sampler's places for one tile, found before or after `open_spots` is
+    made) lists what `placements` lists for that tile, in its order (base.place.*: §4)."""
+    from service.engine import grid
+
+    checked = 0
+    for seed in (1, 2):
+        state = new_game(["Ana", "Ben", "Cy", "Di"], modules, seed=seed).state
+        rng = Generator(seed)
+        for _ in range(300):
+            for player in state.players:
+                for tile in (*player.reserve, *player.held):
+                    before = grid.spots_for(player.alhambra, tile)
+                    wanted = [pos for _, pos in grid.placements(player.alhambra, [tile])]
+                    assert before == wanted
+                    assert grid.spots_for(player.alhambra, tile) == wanted  # open_spots made now
+                    checked += 1
+            action = random_action(state, rng)
+            assert action is not None
+            outcome = advance(state, action)
+            state = outcome.state
+            if outcome.game_over:
+                break
+    assert checked > 50

@@ -4,13 +4,14 @@ the turn (and leftover market tiles at the end of the game); `end-turn` declines
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from msgspec.structs import replace
 
 from ..actions import EndTurn, PlaceBuilding, ReserveBuilding
 from ..events import BuildingPlaced, BuildingReserved
 from ..flow import end_actions, with_player
-from ..grid import check_placement, placements, rotate, walls_of
+from ..grid import check_placement, derive_placed, placements, rotate, spots_for, walls_of
 from ..module import ActionRule, Context, plan_of
 from ..rng import Generator
 from ..state import GameState, Player, Tile, place_tile
@@ -63,9 +64,9 @@ def apply_place(state: GameState, action: PlaceBuilding, ctx: Context) -> GameSt
     player = state.players[seat]
     tile = held_tile(player, action.tile)
     assert tile is not None
-    state = with_player(state, seat, held=tuple(t for t in player.held if t is not tile),
-                        alhambra=(*player.alhambra,
-                                  place_tile(tile, action.x, action.y, rotation=action.rotation or 0)))
+    alhambra = (*player.alhambra, place_tile(tile, action.x, action.y, rotation=action.rotation or 0))
+    derive_placed(player.alhambra, alhambra)
+    state = with_player(state, seat, held=tuple(t for t in player.held if t is not tile), alhambra=alhambra)
     state = end_actions(state)
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return state
@@ -101,9 +102,9 @@ def sample_placement(state: GameState, seat: int, rng: Generator) -> PlaceBuildi
     player = state.players[seat]
     if not player.held:
         return None
-    options = placements(player.alhambra, player.held)
-    if options and rng.below(10) < 9:
-        tile, (x, y) = rng.choice(options)
+    picked = rng.pick_among(player.held, partial(spots_for, player.alhambra)) if rng.below(10) < 9 else None
+    if picked is not None:
+        tile, (x, y) = picked
         return PlaceBuilding(player=player.name, tile=tile.tile, x=x, y=y)
     return ReserveBuilding(player=player.name, tile=rng.choice(player.held).tile)
 
@@ -130,7 +131,9 @@ def candidates_end_turn(state: GameState, seat: int) -> Iterator[EndTurn]:
 
 
 def sample_end_turn(state: GameState, seat: int, rng: Generator) -> EndTurn | None:
-    return EndTurn(player=state.players[seat].name)
+    """Only where `check_end_turn` passes: a refusal's words cost more than the question."""
+    player = state.players[seat]
+    return EndTurn(player=player.name) if state.turn.acted and not player.held else None
 
 
 PLACEMENT_PHASES = ("play", "final-placement")
@@ -145,4 +148,4 @@ RULE_RESERVE = ActionRule(action=ReserveBuilding, rule="base.turn.placement", ki
 RULE_END_TURN = ActionRule(action=EndTurn, rule="base.buy.exact-bonus", kind="action",
                            check=check_end_turn, apply=apply_end_turn,
                            candidates=candidates_end_turn, sample=sample_end_turn,
-                           exact_candidates=False)
+                           exact_candidates=False, exact_sample=True)

@@ -4,6 +4,7 @@ the two; every result obeys §4 and §5."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from msgspec.structs import replace
 
@@ -13,6 +14,7 @@ from ..events import BuildingPlaced, BuildingRemoved, BuildingReserved
 from ..flow import spend_action, with_player
 from ..grid import (
     check_placement,
+    derive_placed,
     derive_removed,
     derive_swapped,
     holes,
@@ -24,6 +26,7 @@ from ..grid import (
     removal,
     rotate,
     side_mismatches,
+    spots_for,
     swap_needs,
     walls_of,
 )
@@ -95,10 +98,10 @@ def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> Gam
     player = state.players[seat]
     tile = in_reserve(player, action.tile)
     assert tile is not None
-    state = with_player(
-        state, seat,
-        reserve=tuple(t for t in player.reserve if t is not tile),
-        alhambra=(*player.alhambra, place_tile(tile, action.x, action.y, rotation=action.rotation or 0)))
+    alhambra = (*player.alhambra, place_tile(tile, action.x, action.y, rotation=action.rotation or 0))
+    derive_placed(player.alhambra, alhambra)
+    reserve = tuple(t for t in player.reserve if t is not tile)
+    state = with_player(state, seat, reserve=reserve, alhambra=alhambra)
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return spend_action(state, another=False)
 
@@ -238,20 +241,28 @@ def candidates_swap(state: GameState, seat: int) -> Iterator[SwapWithReserve]:
 
 
 def sample_swap(state: GameState, seat: int, rng: Generator) -> SwapWithReserve | None:
+    """A random reserve tile on, the first that fits in the place of an Alhambra tile swaps
+    with a random one of those (`_swaps` for one tile at a time)."""
     player = state.players[seat]
-    options = _swaps(player)
-    if not options:
+    needs = swap_needs(player.alhambra) if player.reserve else ()
+
+    def replaceable(tile: Tile) -> list[str]:
+        walls = walls_of(tile)
+        return [old for old, shared, required in needs if walls & shared == required]
+
+    picked = rng.pick_among(player.reserve, replaceable)
+    if picked is None:
         return None
-    tile, old = rng.choice(options)
-    return SwapWithReserve(player=player.name, tile=tile, replaces=old)
+    tile, old = picked
+    return SwapWithReserve(player=player.name, tile=tile.tile, replaces=old)
 
 
 def sample_place(state: GameState, seat: int, rng: Generator) -> PlaceFromReserve | None:
     player = state.players[seat]
-    options = placements(player.alhambra, player.reserve)
-    if not options:
+    picked = rng.pick_among(player.reserve, partial(spots_for, player.alhambra))
+    if picked is None:
         return None
-    tile, (x, y) = rng.choice(options)
+    tile, (x, y) = picked
     return PlaceFromReserve(player=player.name, tile=tile.tile, x=x, y=y)
 
 
