@@ -285,11 +285,12 @@ def _acting_rules(state: GameState, pending: Pending | None) -> tuple[ActionRule
 
 
 def _moment(plan: Plan, state: GameState, pending: Pending | None,
-            ) -> tuple[tuple[ActionRule, ...], tuple[tuple[SampleFn, bool], ...]]:
+            ) -> tuple[tuple[ActionRule, ...], tuple[tuple[SampleFn, bool], ...], frozenset[int]]:
     """(`_acting_rules`, the samplers of those rules and of their variants, each with whether
     its proposals pass their rule's own check, `ActionRule.exact_sample`; without the samplers
     of actions (kind `action`, and their variants) when the turn has no action left: `_timing`
-    refuses every proposal of theirs then, base.turn.one-action)."""
+    refuses every proposal of theirs then, base.turn.one-action; and the rules `_timing` lets
+    the acting seat take now (by id), which is every acting rule but those)."""
     if pending is None:
         return _rules_and_samplers(plan, state.phase, None, False, state.turn.actions == 0)
     return _rules_and_samplers(plan, None, pending.actions,
@@ -299,7 +300,8 @@ def _moment(plan: Plan, state: GameState, pending: Pending | None,
 @cache
 def _rules_and_samplers(plan: Plan, phase: str | None, decision: tuple[type[Action], ...] | None,
                         free_too: bool, no_action: bool = False,
-                        ) -> tuple[tuple[ActionRule, ...], tuple[tuple[SampleFn, bool], ...]]:
+                        ) -> tuple[tuple[ActionRule, ...], tuple[tuple[SampleFn, bool], ...],
+                                   frozenset[int]]:
     """The rules of a phase, or of a decision (`free_too`: with the free actions that may be
     taken beside it, `_free_while`), and their samplers with their variants', in order, each
     with whether it is exact (a variant's never is); `no_action`: no sampler of a rule of kind
@@ -313,7 +315,9 @@ def _rules_and_samplers(plan: Plan, phase: str | None, decision: tuple[type[Acti
                      for s, exact in (
         (rule.sample, rule.exact_sample),
         *((sample, False) for _, sample in plan.variants.get(rule.action, ()))) if s is not None)
-    return rules, samplers
+    # By id: a rule is a frozen dataclass, hashed field by field; rules live as long as the registry.
+    timely = frozenset(id(rule) for rule in rules if not (no_action and rule.kind == "action"))
+    return rules, samplers, timely
 
 
 def iter_legal_actions(state: GameState, player: str | None = None) -> Iterator[Action]:
@@ -375,13 +379,13 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     pending = _pending(state, plan)
     seat = state.turn.player if pending is None else pending.seat  # acting_seat
     name = state.players[seat].name
-    samplers = _moment(plan, state, pending)[1]
+    _, samplers, timely = _moment(plan, state, pending)
     n = len(samplers)
     if n:
         k = rng.below(n) if n > 1 else 0
         sample, exact = samplers[k]
         action = sample(state, seat, rng)
-        if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
+        if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact, timely):
             return action
         rest = [*samplers[:k], *samplers[k + 1:]]
         while rest:
@@ -390,7 +394,8 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
             rest[j] = rest[-1]
             rest.pop()
             action = sample(state, seat, rng)
-            if action is not None and _proposal_legal(state, plan, pending, seat, name, action, exact):
+            if action is not None and \
+                    _proposal_legal(state, plan, pending, seat, name, action, exact, timely):
                 return action
     for action in iter_legal_actions(state):
         return action
@@ -398,14 +403,15 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
 
 
 def _proposal_legal(state: GameState, plan: Plan, pending: Pending | None, seat: int, name: str,
-                    action: Action, exact: bool) -> bool:
+                    action: Action, exact: bool, timely: frozenset[int]) -> bool:
     """`not validate(state, action)` for a sampler's proposal for the acting `seat` (named
     `name`), given the plan and the pending decision random_action read already; an `exact`
-    sampler's proposal skips its rule's own check (`ActionRule.exact_sample`)."""
+    sampler's proposal skips its rule's own check (`ActionRule.exact_sample`), and one of the
+    rules `_timing` lets the acting seat take now (`_moment`) skips `_timing`."""
     rule = plan.rules.get(type(action))
     if rule is None or action.player != name:
         return not validate(state, action)
-    if _timing(state, rule, seat, pending) is not None:
+    if id(rule) not in timely and _timing(state, rule, seat, pending) is not None:
         return False
     if type(action).module_fields and _module_fields(state, action):
         return False

@@ -76,7 +76,9 @@ def _ask_samplers(state, step: int, could: Counter[str], proposed: Counter[str])
 def test_exact_samplers_propose_what_their_rule_accepts(modules: tuple[str, ...]) -> None:
     """`ActionRule.exact_sample`: at every step of seeded random games, every proposal of an
     exact sampler whose moment has come passes its rule's own check; and random_action's
-    judgement of every sampler's proposal (`_proposal_legal`) is validate's."""
+    judgement of every sampler's proposal (`_proposal_legal`) is validate's, and the rules
+    whose timing it takes as passed (`_moment`'s third part) pass `_timing` (base.turn.order,
+    base.turn.one-action)."""
     exact_seen = 0
     i = len(modules) + sum(map(len, modules))
     for players in (2 + i % 5, 2 + (i + 3) % 5):
@@ -87,14 +89,18 @@ def test_exact_samplers_propose_what_their_rule_accepts(modules: tuple[str, ...]
             pending = pending_decision(state)
             seat = state.turn.player if pending is None else pending.seat
             name = state.players[seat].name
-            for k, (sample, exact) in enumerate(_moment(plan, state, pending)[1]):
+            _, samplers, timely = _moment(plan, state, pending)
+            for rule in plan.rules.values():  # what random_action skips _timing for, it passes
+                if id(rule) in timely:
+                    assert _timing(state, rule, seat, pending) is None, (step, rule.action)
+            for k, (sample, exact) in enumerate(samplers):
                 for attempt in range(3):
                     action = sample(state, seat, Generator(step * 101 + k * 11 + attempt))
                     if action is None:
                         continue
                     legal = not validate(state, action)
-                    assert _proposal_legal(state, plan, pending, seat, name, action, exact) == legal, \
-                        (step, action)
+                    judged = _proposal_legal(state, plan, pending, seat, name, action, exact, timely)
+                    assert judged == legal, (step, action)
                     rule = plan.rules[type(action)]
                     if exact and _timing(state, rule, seat, pending) is None:
                         assert rule.check(state, action) == [], (step, action)
