@@ -304,8 +304,12 @@ def _unpacked(key: int) -> Pos:
 # leave the shape as it was); one that is another plus a tile at its end (a placement) is derived
 # from it, as are the Alhambras after a removal or a swap (`derive_removed`, `derive_swapped`):
 # the neighbours of one position updated, the cut tiles carried over where the walk graph allows.
+# What is known of one Alhambra (`tiles`) is its shape and, once asked for, its `removal`,
+# `swap_needs` and `spot_index` (`index`): one object, the fewer to make and free at every step
+# of a search.
 class _Shape:
-    __slots__ = ("cut", "layout", "open", "reached", "required", "shared")
+    __slots__ = ("cut", "index", "layout", "open", "reached", "removal", "required", "shared", "swaps",
+                 "tiles")
 
     def __init__(self, layout: dict[int, int], shared: dict[int, int], required: dict[int, int]) -> None:
         self.layout = layout
@@ -314,20 +318,21 @@ class _Shape:
         self.cut: set[int] | None = None
         self.reached = 0
         self.open: tuple[tuple[Pos, int, int], ...] | None = None
-
-
-class _Known:
-    """What is known of one Alhambra: its shape (maybe shared with others of the same layout)
-    and, once asked for, its `removal`, `swap_needs` and `spot_index`."""
-
-    __slots__ = ("index", "removal", "shape", "swaps", "tiles")
-
-    def __init__(self, tiles: tuple[PlacedTile, ...], shape: _Shape) -> None:
-        self.tiles = tiles
-        self.shape = shape
+        self.tiles: tuple[PlacedTile, ...] = ()
+        self.index: SpotIndex | None = None
         self.removal: Removal | None = None
         self.swaps: tuple[tuple[str, int, int], ...] | None = None
-        self.index: SpotIndex | None = None
+
+    def known_as(self, tiles: tuple[PlacedTile, ...], same_tiles: bool) -> _Shape:
+        """This shape as another tuple's: an equal one (`same_tiles`, all it knows holds), or
+        one of the same layout (what depends on the tiles' ids is not carried over)."""
+        other = _Shape(self.layout, self.shared, self.required)
+        other.cut, other.reached, other.open, other.index = self.cut, self.reached, self.open, self.index
+        if same_tiles:
+            other.removal, other.swaps = self.removal, self.swaps
+        other.tiles = tiles
+        return other
+
 
 
 # What is known of the Alhambras seen last, by the identity of their tuple (`_SEEN`: the entry
@@ -340,8 +345,8 @@ class _Known:
 # long cold (a third of a long search's time in the memos when both held every Alhambra).
 # OrderedDicts: a plain dict's oldest key, `next(iter(memo))`, is found by walking past the
 # slots its deletions left, a walk as long as the memo once it is full.
-_KNOWN: OrderedDict[tuple[PlacedTile, ...], _Known] = OrderedDict()
-_SEEN: OrderedDict[int, _Known] = OrderedDict()
+_KNOWN: OrderedDict[tuple[PlacedTile, ...], _Shape] = OrderedDict()
+_SEEN: OrderedDict[int, _Shape] = OrderedDict()
 _SHAPES: OrderedDict[tuple[tuple[int, int], ...], _Shape] = OrderedDict()
 _START = 128 * 256 + 128
 
@@ -353,7 +358,7 @@ def _remember(memo: OrderedDict[Any, Any], key: object, value: object, size: int
     memo[key] = value
 
 
-def _peek(alhambra: tuple[PlacedTile, ...]) -> _Known | None:
+def _peek(alhambra: tuple[PlacedTile, ...]) -> _Shape | None:
     """What is known of `alhambra` already, if anything."""
     seen = _SEEN.get(id(alhambra))
     if seen is not None and seen.tiles is alhambra:
@@ -362,18 +367,19 @@ def _peek(alhambra: tuple[PlacedTile, ...]) -> _Known | None:
     if known is not None and known.tiles is not alhambra:
         # An equal tuple: what is known of it holds for this one (not the other way round:
         # an entry of _SEEN holds its own tuple).
-        known = _Known(alhambra, known.shape)
+        known = known.known_as(alhambra, True)
         _remember(_SEEN, id(alhambra), known, SEEN_MEMO)
     return known
 
 
-def _learn(alhambra: tuple[PlacedTile, ...], shape: _Shape) -> _Known:
-    known = _Known(alhambra, shape)
-    _remember(_SEEN, id(alhambra), known, SEEN_MEMO)
-    return known
+def _learn(alhambra: tuple[PlacedTile, ...], shape: _Shape) -> _Shape:
+    """`shape`, made for `alhambra` alone, is what is known of it."""
+    shape.tiles = alhambra
+    _remember(_SEEN, id(alhambra), shape, SEEN_MEMO)
+    return shape
 
 
-def _known(alhambra: tuple[PlacedTile, ...]) -> _Known:
+def _known(alhambra: tuple[PlacedTile, ...]) -> _Shape:
     known = _peek(alhambra)
     if known is None:
         known = _learn(alhambra, _shape_of(alhambra))
@@ -382,7 +388,7 @@ def _known(alhambra: tuple[PlacedTile, ...]) -> _Known:
 
 
 def _frontier(alhambra: tuple[PlacedTile, ...]) -> _Shape:
-    return _known(alhambra).shape
+    return _known(alhambra)
 
 
 def _degree(layout: dict[int, int], key: int) -> int:
@@ -413,14 +419,15 @@ def _shape_of(alhambra: tuple[PlacedTile, ...]) -> _Shape:
     """The shape of an Alhambra not known yet: derived from the one without its last tile if
     that is known, else found by its layout or computed."""
     known = _KNOWN.get(alhambra[:-1]) if len(alhambra) > 1 else None
-    found = _placed_shape(known.shape, alhambra[-1]) if known is not None else None
+    found = _placed_shape(known, alhambra[-1]) if known is not None else None
     if found is None:
         layout = _packed(alhambra)
         shape = tuple(layout.items())
-        found = _SHAPES.get(shape)
-        if found is None:
-            found = _Shape(layout, *_sides(layout))
-            _remember(_SHAPES, shape, found)
+        same = _SHAPES.get(shape)
+        if same is not None:
+            return same.known_as(alhambra, False)
+        found = _Shape(layout, *_sides(layout))
+        _remember(_SHAPES, shape, found)
     return found
 
 
@@ -428,8 +435,8 @@ def derive_placed(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...])
     """Note that `after` is `before` and one more tile at its end, so that its shape is derived
     from `before`'s if that is known: a search's placements."""
     known = _peek(before)
-    if known is not None and len(known.shape.layout) == len(before):
-        found = _placed_shape(known.shape, after[-1])
+    if known is not None and len(known.layout) == len(before):
+        found = _placed_shape(known, after[-1])
         if found is not None:
             _learn(after, found)
 
@@ -485,9 +492,9 @@ def _derivable(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...],
     occur) or has no tile there. (`after`, a new tuple, is learnt even if an equal one is known:
     looking for it would hash it, and learning it again does no harm.)"""
     known = _peek(before)
-    if known is None or len(known.shape.layout) != len(before):
+    if known is None or len(known.layout) != len(before):
         return None
-    shape = known.shape
+    shape = known
     key = (tile.x + 128) * 256 + tile.y + 128
     return (shape, key) if key in shape.layout else None
 
@@ -572,7 +579,7 @@ def spot_index(alhambra: tuple[PlacedTile, ...]) -> SpotIndex:
     """`spots(layout_of(alhambra))` indexed, computed as `spots` does on packed positions."""
     known = _known(alhambra)
     if known.index is None:
-        known.index = _spot_index(known.shape)
+        known.index = _spot_index(known)
     return known.index
 
 
@@ -712,7 +719,7 @@ def removal(alhambra: tuple[PlacedTile, ...]) -> Removal:
     low-link without recursion)."""
     known = _known(alhambra)
     if known.removal is None:
-        known.removal = _removal(alhambra, known.shape)
+        known.removal = _removal(alhambra, known)
     return known.removal
 
 
@@ -785,7 +792,7 @@ def swap_needs(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[str, int, int], 
     tile swapped in for it faces tiles on, and those facing walls (base.swap.same-space)."""
     known = _known(alhambra)
     if known.swaps is None:
-        known.swaps = _swap_needs(alhambra, known.shape)
+        known.swaps = _swap_needs(alhambra, known)
     return known.swaps
 
 

@@ -5,6 +5,7 @@ games of every module (rotated tiles, added walls, grounds' sites) and some draw
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from service.engine import Generator, advance, new_game, random_action
@@ -56,6 +57,11 @@ def test_memos_are_the_geometry(modules: tuple[str, ...]) -> None:
                 if player.alhambra not in seen:
                     seen.add(player.alhambra)
                     _check(player.alhambra)
+                    # Equal tuples of other tiles (requests', decoded): the first computed,
+                    # the second found by value (what the first learnt holds for it).
+                    for _ in range(2):
+                        _check(msgspec.json.decode(msgspec.json.encode(player.alhambra),
+                                                   type=tuple[PlacedTile, ...]))
             action = random_action(state, rng)
             assert action is not None
             outcome = advance(state, action)
