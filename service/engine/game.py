@@ -376,7 +376,7 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     if state.phase == "over":
         return None
     plan = plan_of(state)
-    pending = _pending(state, plan)
+    pending = pending_decision(state) if plan.hooks["pending"] else None  # _pending, inline
     seat = state.turn.player if pending is None else pending.seat  # acting_seat
     name = state.players[seat].name
     _, samplers, timely = _moment(plan, state, pending)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
-from contextlib import suppress
 from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
@@ -353,8 +352,10 @@ _START = 128 * 256 + 128
 
 def _remember(memo: OrderedDict[Any, Any], key: object, value: object, size: int = ALHAMBRA_MEMO) -> None:
     if len(memo) >= size:  # the oldest goes (unless another thread took it)
-        with suppress(KeyError):
+        try:  # noqa: SIM105 (contextlib.suppress: three calls more at every step of a search)
             memo.popitem(last=False)
+        except KeyError:
+            pass
     memo[key] = value
 
 

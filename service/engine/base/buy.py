@@ -166,14 +166,18 @@ def sample(state: GameState, seat: int, rng: Generator) -> BuyBuilding | None:
         return None
     tile, cards = rng.choice(options)
     price = CATALOGUE.tiles[tile].price
-    paid: list[str] = []
+    # Cards drawn one by one (a shuffle cut short: as random, with only the draws it needs).
+    cards = list(cards)
     total = 0
-    for card in rng.shuffled(cards):
+    n = len(cards)
+    for i in range(n):
         if total >= price:
+            del cards[i:]
             break
-        paid.append(card)
-        total += money[card].value
-    return BuyBuilding(player=player.name, tile=tile, payment=tuple(paid))
+        j = i + rng.below(n - i) if n - i > 1 else i
+        cards[i], cards[j] = cards[j], cards[i]
+        total += money[cards[i]].value
+    return BuyBuilding(player=player.name, tile=tile, payment=tuple(cards))
 
 
 RULE_BUY = ActionRule(action=BuyBuilding, rule="base.buy.currency", kind="action", check=check,
