@@ -60,7 +60,7 @@ NEXT_TURN = 90  # the end-of-turn position where the next player's turn starts
 
 
 def is_turn_over(state: GameState) -> bool:
-    return state.phase == "play" and state.turn.actions == 0 and not state.active.held
+    return state.phase == "play" and state.turn.actions == 0 and not state.players[state.turn.player].held
 
 
 def finish_turn(state: GameState, ctx: Context, plan: Plan | None = None) -> GameState:

@@ -55,7 +55,7 @@ def take_limit(state: GameState, action: TakeMoney) -> int:
 def apply(state: GameState, action: TakeMoney, ctx: Context) -> GameState:
     seat = state.turn.player
     player = state.players[seat]
-    display = tuple(c for c in state.display if c not in action.cards)
+    display = tuple([c for c in state.display if c not in action.cards])
     state = replace(state, display=display)
     state = with_player(state, seat, hand=(*player.hand, *action.cards))
     ctx.events.append(MoneyTaken(player=player.name, cards=action.cards))

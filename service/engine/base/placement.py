@@ -66,7 +66,7 @@ def apply_place(state: GameState, action: PlaceBuilding, ctx: Context) -> GameSt
     assert tile is not None
     alhambra = (*player.alhambra, place_tile(tile, action.x, action.y, rotation=action.rotation or 0))
     derive_placed(player.alhambra, alhambra)
-    state = with_player(state, seat, held=tuple(t for t in player.held if t is not tile), alhambra=alhambra)
+    state = with_player(state, seat, held=tuple([t for t in player.held if t is not tile]), alhambra=alhambra)
     state = end_actions(state)
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return state

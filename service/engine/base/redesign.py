@@ -100,7 +100,7 @@ def apply_place(state: GameState, action: PlaceFromReserve, ctx: Context) -> Gam
     assert tile is not None
     alhambra = (*player.alhambra, place_tile(tile, action.x, action.y, rotation=action.rotation or 0))
     derive_placed(player.alhambra, alhambra)
-    reserve = tuple(t for t in player.reserve if t is not tile)
+    reserve = tuple([t for t in player.reserve if t is not tile])
     state = with_player(state, seat, reserve=reserve, alhambra=alhambra)
     ctx.events.append(BuildingPlaced(player=player.name, tile=action.tile, x=action.x, y=action.y))
     return spend_action(state, another=False)
@@ -152,7 +152,7 @@ def apply_remove(state: GameState, action: RemoveToReserve, ctx: Context) -> Gam
     player = state.players[seat]
     tile = placed(player, action.tile)
     assert tile is not None
-    alhambra = tuple(p for p in player.alhambra if p is not tile)
+    alhambra = tuple([p for p in player.alhambra if p is not tile])
     derive_removed(player.alhambra, alhambra, tile)
     state = with_player(state, seat, alhambra=alhambra, reserve=(*player.reserve, lift_tile(tile)))
     ctx.events.append(BuildingRemoved(player=player.name, tile=tile.tile, x=tile.x, y=tile.y))
@@ -212,9 +212,9 @@ def apply_swap(state: GameState, action: SwapWithReserve, ctx: Context) -> GameS
     new = in_reserve(player, action.tile)
     assert old is not None and new is not None
     swapped = place_tile(new, old.x, old.y, rotation=action.rotation or 0)
-    alhambra = tuple(swapped if p is old else p for p in player.alhambra)
+    alhambra = tuple([swapped if p is old else p for p in player.alhambra])
     derive_swapped(player.alhambra, alhambra, swapped)
-    reserve = (*(t for t in player.reserve if t is not new), lift_tile(old))
+    reserve = (*[t for t in player.reserve if t is not new], lift_tile(old))
     state = with_player(state, seat, alhambra=alhambra, reserve=reserve)
     ctx.events.append(BuildingRemoved(player=player.name, tile=old.tile, x=old.x, y=old.y))
     ctx.events.append(BuildingReserved(player=player.name, tile=old.tile))
