@@ -136,21 +136,21 @@ def compare(old: Path, configs: list[str], games: int, rounds: int) -> None:
             for label in (("new", "old") if r % 2 == 0 else ("old", "new")):
                 runs.setdefault((config, label), []).append(child_games(trees[label], config, games))
     print(f"random complete 4-player games per second, {games} games (seeds 1..{games}) per run, "
-          f"each run a fresh process, median of {rounds} rounds alternating new and old "
-          f"(old: {trees['old']}); by CPU time (wall time in brackets)")
-    print(f"{'config':<12}{'old games/s':>16}{'new games/s':>16}{'new / old':>16}{'steps/game':>12}")
+          f"each run a fresh process, {rounds} rounds alternating new and old (old: {trees['old']}); "
+          f"by CPU time. 'median': each tree's median rate; 'paired': the median of the rounds' "
+          f"ratios (a round's two runs side by side, so a slow phase of a noisy machine hits both)")
+    print(f"{'config':<12}{'old games/s':>13}{'new games/s':>13}{'median':>9}{'paired':>9}"
+          f"{'steps/game old':>16}{'new':>6}{'steps/s new/old':>17}")
     for config in configs:
-        rate = {label: {kind: statistics.median(games / run[kind] for run in runs[config, label])
-                        for kind in ("cpu", "wall")} for label in trees}
-        steps = runs[config, "new"][0]["steps"] / games
-        if runs[config, "old"][0]["steps"] != runs[config, "new"][0]["steps"]:
-            print(f"  ({config}: the old tree played {runs[config, 'old'][0]['steps']} steps, this "
-                  f"one {runs[config, 'new'][0]['steps']}: not the same games)")
-        shown = "".join(f"{rate[label]['cpu']:>8.2f} ({rate[label]['wall']:>5.2f})"
-                        for label in ("old", "new"))
-        print(f"{config:<12}{shown}"
-              + f"{rate['new']['cpu'] / rate['old']['cpu']:>8.2f} "
-                f"({rate['new']['wall'] / rate['old']['wall']:>5.2f}){steps:>12.0f}")
+        old_runs, new_runs = runs[config, "old"], runs[config, "new"]
+        rate = {label: statistics.median(games / run["cpu"] for run in runs[config, label])
+                for label in trees}
+        paired = statistics.median((o["cpu"] / n["cpu"]) for o, n in zip(old_runs, new_runs, strict=True))
+        steps = {label: runs[config, label][0]["steps"] / games for label in trees}
+        per_step = statistics.median((n["steps"] / n["cpu"]) / (o["steps"] / o["cpu"])
+                                     for o, n in zip(old_runs, new_runs, strict=True))
+        print(f"{config:<12}{rate['old']:>13.2f}{rate['new']:>13.2f}{rate['new'] / rate['old']:>9.2f}"
+              f"{paired:>9.2f}{steps['old']:>16.0f}{steps['new']:>6.0f}{per_step:>17.2f}")
 
 
 def main() -> None:

@@ -788,6 +788,29 @@ def removable(alhambra: tuple[PlacedTile, ...]) -> tuple[PlacedTile, ...]:
     return removal(alhambra).removable
 
 
+def first_removable(alhambra: tuple[PlacedTile, ...], first: int) -> PlacedTile | None:
+    """The first of `removable` in the Alhambra's order from its tile at `first` on, round to
+    the start again: a sampler's pick. A tile a walk reaches through one side only is never a
+    cut tile, so the cut tiles are found (`_cut`) only if a tile with more ways comes first."""
+    shape = _known(alhambra)
+    layout = shape.layout
+    n = len(alhambra)
+    for i in range(n):
+        p = alhambra[(first + i) % n]
+        if p.tile == FOUNTAIN:
+            continue
+        key = (p.x + 128) * 256 + p.y + 128
+        if key - 1 in layout and key + 256 in layout and key + 1 in layout and key - 256 in layout:
+            continue  # hemmed in: its space would be a hole
+        if _degree(layout, key) > 1:
+            if shape.cut is None:
+                shape.cut, shape.reached = _cut(layout)
+            if key in shape.cut:
+                continue
+        return p
+    return None
+
+
 def swap_needs(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[str, int, int], ...]:
     """(tile, shared, required) of every tile but the fountain, in Alhambra order: the sides a
     tile swapped in for it faces tiles on, and those facing walls (base.swap.same-space)."""

@@ -13,6 +13,7 @@ from service.engine.catalogue import FOUNTAIN
 from service.engine.grid import (
     around,
     cut_tiles,
+    first_removable,
     layout_of,
     open_spots,
     reachable,
@@ -31,6 +32,14 @@ CONFIGS = [(), *((m,) for m in MODULES), MODULES]
 
 def _check(alhambra: tuple[PlacedTile, ...]) -> None:
     layout = layout_of(alhambra)
+    cut = cut_tiles(layout)
+    may_leave = [p for p in alhambra if p.tile != FOUNTAIN and (p.x, p.y) not in cut
+                 and not all(n in layout for n in around((p.x, p.y)))]
+    n = len(alhambra)
+    for first in range(n):  # first_removable, before and after the cut tiles are known
+        wanted = next((alhambra[(first + i) % n] for i in range(n) if alhambra[(first + i) % n] in may_leave),
+                      None)
+        assert first_removable(alhambra, first) == wanted
     found = tuple(spots(layout))
     index = spot_index(alhambra)
     assert index.spots == found

@@ -17,6 +17,7 @@ from ..grid import (
     derive_placed,
     derive_removed,
     derive_swapped,
+    first_removable,
     holes,
     layout_of,
     names_of,
@@ -167,9 +168,13 @@ def candidates_remove(state: GameState, seat: int) -> Iterator[RemoveToReserve]:
 
 
 def sample_remove(state: GameState, seat: int, rng: Generator) -> RemoveToReserve | None:
+    """The first removable tile from a random one on (grid.first_removable)."""
     player = state.players[seat]
-    options = removable(player.alhambra)
-    return RemoveToReserve(player=player.name, tile=rng.choice(options).tile) if options else None
+    alhambra = player.alhambra
+    if len(alhambra) < 2:
+        return None
+    tile = first_removable(alhambra, rng.below(len(alhambra)))
+    return RemoveToReserve(player=player.name, tile=tile.tile) if tile is not None else None
 
 
 # --- (c) swap -------------------------------------------------------------------------------
