@@ -422,7 +422,8 @@ def plan_of(state: GameState) -> Plan:
 
 def payment_values(state: GameState, action: Any) -> tuple[tuple[str, int], ...]:
     """(currency, value) of the money in a payment that is no card (coins, change.spend)."""
-    return tuple(v for fn in plan_of(state).hooks["payment_values"] for v in fn(state, action))
+    hooks = plan_of(state).hooks["payment_values"]
+    return tuple([v for fn in hooks for v in fn(state, action)]) if hooks else ()
 
 
 def action_rules(state: GameState) -> dict[type[Action], ActionRule]:

@@ -90,14 +90,16 @@ def _too_little(action: BuyBuilding, extra: tuple[str, ...], values: tuple[tuple
 
 def price_of(state: GameState, action: BuyBuilding) -> int:
     """The printed price less what modules take off it (never below 0)."""
-    reduction = sum(fn(state, action) for fn in plan_of(state).hooks["price_reduction"])
+    hooks = plan_of(state).hooks["price_reduction"]
+    reduction = sum([fn(state, action) for fn in hooks]) if hooks else 0
     return max(0, CATALOGUE.tiles[action.tile].price - reduction)
 
 
 def extra_paid(state: GameState, action: BuyBuilding) -> tuple[str, ...]:
     """Cards from outside the hand that modules count in the payment (craftsmen.coiner); the
     module that names them checks them and moves them."""
-    return tuple(c for fn in plan_of(state).hooks["extra_payment"] for c in fn(state, action))
+    hooks = plan_of(state).hooks["extra_payment"]
+    return tuple([c for fn in hooks for c in fn(state, action)]) if hooks else ()
 
 
 def apply(state: GameState, action: BuyBuilding, ctx: Context) -> GameState:
