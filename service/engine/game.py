@@ -311,13 +311,12 @@ def _rules_and_samplers(plan: Plan, phase: str | None, decision: tuple[type[Acti
     else:
         rules = tuple(r for r in plan.rules.values()
                       if r.action in decision or (free_too and r.kind == "free"))
-    samplers = tuple((s, exact) for rule in rules if not (no_action and rule.kind == "action")
-                     for s, exact in (
+    allowed = tuple(rule for rule in rules if not (no_action and rule.kind == "action"))
+    samplers = tuple((s, exact) for rule in allowed for s, exact in (
         (rule.sample, rule.exact_sample),
         *((sample, False) for _, sample in plan.variants.get(rule.action, ()))) if s is not None)
     # By id: a rule is a frozen dataclass, hashed field by field; rules live as long as the registry.
-    timely = frozenset(id(rule) for rule in rules if not (no_action and rule.kind == "action"))
-    return rules, samplers, timely
+    return rules, samplers, frozenset(id(rule) for rule in allowed)
 
 
 def iter_legal_actions(state: GameState, player: str | None = None) -> Iterator[Action]:
@@ -376,7 +375,7 @@ def random_action(state: GameState, rng: Generator) -> Action | None:
     if state.phase == "over":
         return None
     plan = plan_of(state)
-    pending = pending_decision(state) if plan.hooks["pending"] else None  # _pending, inline
+    pending = _pending(state, plan)
     seat = state.turn.player if pending is None else pending.seat  # acting_seat
     name = state.players[seat].name
     _, samplers, timely = _moment(plan, state, pending)

@@ -263,7 +263,7 @@ def spots(layout: Layout) -> list[Spot]:
 # of random_action, by validate and again by apply. `SEEN_MEMO` bounds the memo by identity
 # (`_SEEN`): every player's Alhambra between two of their turns and the few made meanwhile fit
 # in 32 (6 players, every module: no more computed than with 4,096), and a short memo keeps
-# what a search touches in the processor's caches (16 % faster random games than 4,096).
+# what a search touches in the processor's caches (some 15 % faster random games than 4,096).
 ALHAMBRA_MEMO = 4096
 SEEN_MEMO = 32
 
@@ -333,7 +333,6 @@ class _Shape:
         return other
 
 
-
 # What is known of the Alhambras seen last, by the identity of their tuple (`_SEEN`: the entry
 # holds the tuple, so its id is not reused while it is there), and of those computed from their
 # tiles also by the tuple (`_KNOWN`: equal tuples from another request or decoding). A tuple
@@ -386,10 +385,6 @@ def _known(alhambra: tuple[PlacedTile, ...]) -> _Shape:
         known = _learn(alhambra, _shape_of(alhambra))
         _remember(_KNOWN, alhambra, known)
     return known
-
-
-def _frontier(alhambra: tuple[PlacedTile, ...]) -> _Shape:
-    return _known(alhambra)
 
 
 def _degree(layout: dict[int, int], key: int) -> int:
@@ -452,13 +447,7 @@ def _placed_shape(before: _Shape, last: PlacedTile) -> _Shape | None:
     layout[key] = walls
     shared.pop(key, None)
     required.pop(key, None)
-    get = shared.get
-    for step, bit, facing in _STEPS:
-        near = key + step
-        if near not in layout:
-            shared[near] = get(near, 0) | facing
-            if walls & bit:
-                required[near] = required.get(near, 0) | facing
+    _face(layout, shared, required, key, walls)
     found = _Shape(layout, shared, required)
     if before.cut is not None and before.reached == len(before.layout) and _degree(layout, key) == 1:
         # A tile reached through one side only: the tile it hangs on is cut now (the
@@ -475,27 +464,32 @@ def _sides(layout: dict[int, int]) -> tuple[dict[int, int], dict[int, int]]:
     """(shared, required) of a packed layout."""
     shared: dict[int, int] = {}
     required: dict[int, int] = {}
-    get = shared.get
     for key, walls in layout.items():
-        for step, bit, facing in _STEPS:
-            near = key + step
-            if near not in layout:
-                shared[near] = get(near, 0) | facing
-                if walls & bit:
-                    required[near] = required.get(near, 0) | facing
+        _face(layout, shared, required, key, walls)
     return shared, required
 
 
-def _derivable(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...],
-               tile: PlacedTile) -> tuple[_Shape, int] | None:
-    """`before`'s shape and the key of `tile`'s space, when `after`'s shape is to be derived
-    from it: None when `before`'s is unknown, holds two tiles on one space (a state that cannot
-    occur) or has no tile there. (`after`, a new tuple, is learnt even if an equal one is known:
-    looking for it would hash it, and learning it again does no harm.)"""
-    known = _peek(before)
-    if known is None or len(known.layout) != len(before):
+def _face(layout: dict[int, int], shared: dict[int, int], required: dict[int, int], key: int,
+          walls: int) -> None:
+    """Add to `shared` and `required` the sides the tile at `key` shows the empty spaces
+    around it."""
+    get = shared.get
+    for step, bit, facing in _STEPS:
+        near = key + step
+        if near not in layout:
+            shared[near] = get(near, 0) | facing
+            if walls & bit:
+                required[near] = required.get(near, 0) | facing
+
+
+def _derivable(before: tuple[PlacedTile, ...], tile: PlacedTile) -> tuple[_Shape, int] | None:
+    """`before`'s shape and the key of `tile`'s space, when the Alhambra after a change there is
+    to be derived from it: None when `before`'s is unknown, holds two tiles on one space (a state
+    that cannot occur) or has no tile there. (The new tuple is learnt even if an equal one is
+    known: looking for it would hash it, and learning it again does no harm.)"""
+    shape = _peek(before)
+    if shape is None or len(shape.layout) != len(before):
         return None
-    shape = known
     key = (tile.x + 128) * 256 + tile.y + 128
     return (shape, key) if key in shape.layout else None
 
@@ -503,7 +497,7 @@ def _derivable(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...],
 def derive_removed(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...], tile: PlacedTile) -> None:
     """Note that `after` is `before` without `tile` (in the same order), so that its shape is
     derived from `before`'s if that is known: a search's removals."""
-    known = _derivable(before, after, tile)
+    known = _derivable(before, tile)
     if known is None:
         return
     shape, key = known
@@ -550,7 +544,7 @@ def derive_removed(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...]
 def derive_swapped(before: tuple[PlacedTile, ...], after: tuple[PlacedTile, ...], new: PlacedTile) -> None:
     """Note that `after` is `before` with `new` in the place of the tile at its position, so
     that its shape is derived from `before`'s if that is known: a search's swaps."""
-    known = _derivable(before, after, new)
+    known = _derivable(before, new)
     if known is None:
         return
     shape, key = known
@@ -615,7 +609,7 @@ def free_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[Spot, ...]:
 def open_spots(alhambra: tuple[PlacedTile, ...]) -> tuple[tuple[Pos, int, int], ...]:
     """`spot_index(alhambra).open` alone, without the spots themselves: all a search's
     placements need (the whole index is made only for what else asks for it)."""
-    shape = _frontier(alhambra)
+    shape = _known(alhambra)
     if shape.open is not None:
         return shape.open
     shared = shape.shared
@@ -646,7 +640,7 @@ def _placements(alhambra: tuple[PlacedTile, ...], tiles: tuple[Tile, ...]) -> tu
 def spots_for(alhambra: tuple[PlacedTile, ...], tile: Tile) -> list[Pos]:
     """The positions where `tile` may be placed in this Alhambra (§4), in the order of
     `placements`: a sampler's pick among one tile's places, without every tile's."""
-    shape = _frontier(alhambra)
+    shape = _known(alhambra)
     walls = walls_of(tile)
     if shape.open is not None:
         return [pos for pos, shared, required in shape.open
@@ -726,19 +720,28 @@ def removal(alhambra: tuple[PlacedTile, ...]) -> Removal:
 
 def _removal(alhambra: tuple[PlacedTile, ...], shape: _Shape) -> Removal:
     layout = shape.layout
-    if shape.cut is None:
-        shape.cut, shape.reached = _cut(layout)
-    cut = shape.cut
+    cut = _cut_of(shape)
     kept = []
     for p in alhambra:
         if p.tile == FOUNTAIN:
             continue
         key = (p.x + 128) * 256 + p.y + 128
-        if key in cut or (key - 1 in layout and key + 256 in layout and key + 1 in layout
-                          and key - 256 in layout):
+        if key in cut or _hemmed(layout, key):
             continue
         kept.append(p)
     return Removal(tuple(kept), shape.reached == len(layout))
+
+
+def _cut_of(shape: _Shape) -> set[int]:
+    """The shape's cut tiles, found (with `reached`) the first time they are asked for."""
+    if shape.cut is None:
+        shape.cut, shape.reached = _cut(shape.layout)
+    return shape.cut
+
+
+def _hemmed(layout: dict[int, int], key: int) -> bool:
+    """A tile on every side of `key`: the space would be a hole if its tile left."""
+    return key - 1 in layout and key + 256 in layout and key + 1 in layout and key - 256 in layout
 
 
 def _cut(layout: dict[int, int]) -> tuple[set[int], int]:
@@ -800,13 +803,8 @@ def first_removable(alhambra: tuple[PlacedTile, ...], first: int) -> PlacedTile 
         if p.tile == FOUNTAIN:
             continue
         key = (p.x + 128) * 256 + p.y + 128
-        if key - 1 in layout and key + 256 in layout and key + 1 in layout and key - 256 in layout:
-            continue  # hemmed in: its space would be a hole
-        if _degree(layout, key) > 1:
-            if shape.cut is None:
-                shape.cut, shape.reached = _cut(layout)
-            if key in shape.cut:
-                continue
+        if _hemmed(layout, key) or (_degree(layout, key) > 1 and key in _cut_of(shape)):
+            continue
         return p
     return None
 

@@ -7,7 +7,7 @@ A `Generator` is a short-lived local object: read from a state, advanced, writte
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
@@ -105,6 +105,16 @@ class Generator:
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
+
+    def drawn(self, items: Sequence[T]) -> Iterator[T]:
+        """`items` in a uniformly random order, each drawn only when it is asked for (a
+        Fisher-Yates shuffle from the front, cut short where the caller stops)."""
+        out = list(items)
+        n = len(out)
+        for i in range(n):
+            j = i + self.below(n - i) if n - i > 1 else i
+            out[i], out[j] = out[j], out[i]
+            yield out[i]
 
     def pick_among(self, items: Sequence[T], options_of: Callable[[T], Sequence[U]]) -> tuple[T, U] | None:
         """(item, one of its options), or None when no item has any: the items are tried in turn

@@ -5,6 +5,8 @@ games of every module (rotated tiles, added walls, grounds' sites) and some draw
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import msgspec
 import pytest
 
@@ -23,18 +25,33 @@ from service.engine.grid import (
     spots,
     swap_needs,
 )
-from service.engine.state import PlacedTile
+from service.engine.state import GameState, PlacedTile
 
 MODULES = ("craftsmen", "zoo", "power", "extensions", "staff", "grounds", "walls", "treasure",
            "thieves", "vendors", "change")
 CONFIGS = [(), *((m,) for m in MODULES), MODULES]
 
 
+def _states(modules: tuple[str, ...], steps: int) -> Iterator[GameState]:
+    """Every state of seeded random 4-player games (seeds 1 and 2), up to `steps` each."""
+    for seed in (1, 2):
+        state = new_game(["Ana", "Ben", "Cy", "Di"], modules, seed=seed).state
+        rng = Generator(seed)
+        for _ in range(steps):
+            yield state
+            action = random_action(state, rng)
+            assert action is not None
+            outcome = advance(state, action)
+            state = outcome.state
+            if outcome.game_over:
+                break
+
+
 def _check(alhambra: tuple[PlacedTile, ...]) -> None:
     layout = layout_of(alhambra)
     cut = cut_tiles(layout)
-    may_leave = [p for p in alhambra if p.tile != FOUNTAIN and (p.x, p.y) not in cut
-                 and not all(n in layout for n in around((p.x, p.y)))]
+    may_leave = tuple(p for p in alhambra if p.tile != FOUNTAIN and (p.x, p.y) not in cut
+                      and not all(n in layout for n in around((p.x, p.y))))
     n = len(alhambra)
     for first in range(n):  # first_removable, before and after the cut tiles are known
         wanted = next((alhambra[(first + i) % n] for i in range(n) if alhambra[(first + i) % n] in may_leave),
@@ -46,10 +63,8 @@ def _check(alhambra: tuple[PlacedTile, ...]) -> None:
     assert index.at == {w.pos: w for w in found}
     assert index.open == tuple((w.pos, w.shared, w.required) for w in found if w.shared and not w.encloses)
     assert open_spots(alhambra) == index.open
-    cut = cut_tiles(layout)
     known = removal(alhambra)
-    assert known.removable == tuple(p for p in alhambra if p.tile != FOUNTAIN and (p.x, p.y) not in cut
-                                    and not all(n in layout for n in around((p.x, p.y))))
+    assert known.removable == may_leave
     assert known.all_reachable == (reachable(layout) == set(layout))
     assert swap_needs(alhambra) == tuple(
         (p.tile, *requirements(layout, (p.x, p.y))) for p in alhambra if p.tile != FOUNTAIN)
@@ -58,25 +73,16 @@ def _check(alhambra: tuple[PlacedTile, ...]) -> None:
 @pytest.mark.parametrize("modules", CONFIGS, ids=["+".join(c) if len(c) < 2 else "all" for c in CONFIGS])
 def test_memos_are_the_geometry(modules: tuple[str, ...]) -> None:
     seen: set[tuple[PlacedTile, ...]] = set()
-    for seed in (1, 2):
-        state = new_game(["Ana", "Ben", "Cy", "Di"], modules, seed=seed).state
-        rng = Generator(seed)
-        for _ in range(600):
-            for player in state.players:
-                if player.alhambra not in seen:
-                    seen.add(player.alhambra)
-                    _check(player.alhambra)
-                    # Equal tuples of other tiles (requests', decoded): the first computed,
-                    # the second found by value (what the first learnt holds for it).
-                    for _ in range(2):
-                        _check(msgspec.json.decode(msgspec.json.encode(player.alhambra),
-                                                   type=tuple[PlacedTile, ...]))
-            action = random_action(state, rng)
-            assert action is not None
-            outcome = advance(state, action)
-            state = outcome.state
-            if outcome.game_over:
-                break
+    for state in _states(modules, 600):
+        for player in state.players:
+            if player.alhambra not in seen:
+                seen.add(player.alhambra)
+                _check(player.alhambra)
+                # Equal tuples of other tiles (requests', decoded): the first computed,
+                # the second found by value (what the first learnt holds for it).
+                for _ in range(2):
+                    _check(msgspec.json.decode(msgspec.json.encode(player.alhambra),
+                                               type=tuple[PlacedTile, ...]))
     assert len(seen) > 40
 
 
@@ -112,21 +118,12 @@ def test_spots_for_one_tile_are_its_placements(modules: tuple[str, ...]) -> None
     from service.engine import grid
 
     checked = 0
-    for seed in (1, 2):
-        state = new_game(["Ana", "Ben", "Cy", "Di"], modules, seed=seed).state
-        rng = Generator(seed)
-        for _ in range(300):
-            for player in state.players:
-                for tile in (*player.reserve, *player.held):
-                    before = grid.spots_for(player.alhambra, tile)
-                    wanted = [pos for _, pos in grid.placements(player.alhambra, [tile])]
-                    assert before == wanted
-                    assert grid.spots_for(player.alhambra, tile) == wanted  # open_spots made now
-                    checked += 1
-            action = random_action(state, rng)
-            assert action is not None
-            outcome = advance(state, action)
-            state = outcome.state
-            if outcome.game_over:
-                break
+    for state in _states(modules, 300):
+        for player in state.players:
+            for tile in (*player.reserve, *player.held):
+                before = grid.spots_for(player.alhambra, tile)
+                wanted = [pos for _, pos in grid.placements(player.alhambra, [tile])]
+                assert before == wanted
+                assert grid.spots_for(player.alhambra, tile) == wanted  # open_spots made now
+                checked += 1
     assert checked > 50

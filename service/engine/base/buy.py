@@ -168,18 +168,14 @@ def sample(state: GameState, seat: int, rng: Generator) -> BuyBuilding | None:
         return None
     tile, cards = rng.choice(options)
     price = CATALOGUE.tiles[tile].price
-    # Cards drawn one by one (a shuffle cut short: as random, with only the draws it needs).
-    cards = list(cards)
+    paid: list[str] = []
     total = 0
-    n = len(cards)
-    for i in range(n):
+    for card in rng.drawn(cards):  # only the draws the payment needs
+        paid.append(card)
+        total += money[card].value
         if total >= price:
-            del cards[i:]
             break
-        j = i + rng.below(n - i) if n - i > 1 else i
-        cards[i], cards[j] = cards[j], cards[i]
-        total += money[cards[i]].value
-    return BuyBuilding(player=player.name, tile=tile, payment=tuple(cards))
+    return BuyBuilding(player=player.name, tile=tile, payment=tuple(paid))
 
 
 RULE_BUY = ActionRule(action=BuyBuilding, rule="base.buy.currency", kind="action", check=check,

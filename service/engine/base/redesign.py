@@ -232,11 +232,13 @@ def _swaps(player: Player) -> list[tuple[str, str]]:
     if not player.reserve:
         return []
     needs = swap_needs(player.alhambra)
-    out = []
-    for r in player.reserve:
-        walls = walls_of(r)
-        out += [(r.tile, old) for old, shared, required in needs if walls & shared == required]
-    return out
+    return [(r.tile, old) for r in player.reserve for old in _replaceable(needs, r)]
+
+
+def _replaceable(needs: tuple[tuple[str, int, int], ...], tile: Tile) -> list[str]:
+    """The Alhambra tiles (of `swap_needs`) that `tile` may take the place of (§4)."""
+    walls = walls_of(tile)
+    return [old for old, shared, required in needs if walls & shared == required]
 
 
 def candidates_swap(state: GameState, seat: int) -> Iterator[SwapWithReserve]:
@@ -249,13 +251,9 @@ def sample_swap(state: GameState, seat: int, rng: Generator) -> SwapWithReserve 
     """A random reserve tile on, the first that fits in the place of an Alhambra tile swaps
     with a random one of those (`_swaps` for one tile at a time)."""
     player = state.players[seat]
-    needs = swap_needs(player.alhambra) if player.reserve else ()
-
-    def replaceable(tile: Tile) -> list[str]:
-        walls = walls_of(tile)
-        return [old for old, shared, required in needs if walls & shared == required]
-
-    picked = rng.pick_among(player.reserve, replaceable)
+    if not player.reserve:
+        return None
+    picked = rng.pick_among(player.reserve, partial(_replaceable, swap_needs(player.alhambra)))
     if picked is None:
         return None
     tile, old = picked
